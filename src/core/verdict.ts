@@ -1,0 +1,36 @@
+/** Every outcome of judging a program is data. `no-verdict` means the sandbox failed, not the program. */
+export const STATUSES = ['pass', 'fail', 'error', 'timeout', 'memory', 'output-limit', 'no-verdict'] as const;
+export type Status = (typeof STATUSES)[number];
+
+export interface Failure {
+  /** repr of the arguments (Python) or their JSON (JavaScript). */
+  readonly input: string | null;
+  readonly expected: string | null;
+  readonly actual: string | null;
+  readonly message: string;
+}
+
+export interface SuiteVerdict {
+  readonly name: string;
+  readonly status: Status;
+  readonly passed: number;
+  readonly total: number;
+  readonly firstFailure: Failure | null;
+  /** The tests had to run beside the candidate (arguments were objects); see README. */
+  readonly inline?: boolean;
+}
+
+export interface Verdict {
+  readonly status: Status;
+  readonly suites: readonly SuiteVerdict[];
+  readonly firstFailure: Failure | null;
+  readonly timeMs: number;
+  /** TypeScript diagnostics; they fail a candidate only when asked (--strict-types). */
+  readonly typeErrors?: readonly string[];
+}
+
+/** The overall status: the first suite that did not pass decides, so base failures come first. */
+export function combineStatuses(suites: readonly SuiteVerdict[]): Status {
+  for (const suite of suites) if (suite.status !== 'pass') return suite.status;
+  return 'pass';
+}

@@ -1,0 +1,127 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+export type Message = Record<string, unknown>;
+
+/** What `next` yields when no message arrived in time or the process is gone. */
+export type NoMessage = { readonly kind: 'timeout' } | { readonly kind: 'closed' };
+
+export interface LineProcessOptions {
+  readonly file: string;
+  readonly args: readonly string[];
+  readonly env: NodeJS.ProcessEnv;
+  /** Extra file descriptors for the child from fd 3 on (e.g. a seccomp program). */
+  readonly extraFds?: readonly number[];
+}
+
+const STDERR_TAIL = 8192;
+
+/**
+ * A child process spoken to in JSON lines on stdin/stdout: one message per line each
+ * way. Messages queue until read; a reader can wait with a deadline.
+ */
+export class LineProcess {
+  private readonly child: ChildProcess;
+  private readonly queue: Message[] = [];
+  private waiter: ((m: Message | NoMessage) => void) | undefined;
+  private closed = false;
+  private stderr = '';
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+
+  constructor(options: LineProcessOptions) {
+    this.child = spawn(options.file, [...options.args], {
+      env: options.env,
+      stdio: ['pipe', 'pipe', 'pipe', ...(options.extraFds ?? [])],
+      detached: true,
+    });
+    this.child.stdin!.on('error', () => undefined);
+    this.child.stderr!.setEncoding('utf8');
+    this.child.stderr!.on('data', (chunk: string) => {
+      this.stderr = (this.stderr + chunk).slice(-STDERR_TAIL);
+    });
+    const lines = createInterface({ input: this.child.stdout!, crlfDelay: Infinity });
+    lines.on('line', (line) => {
+      let message: Message;
+      try {
+        message = JSON.parse(line) as Message;
+      } catch {
+        message = { op: 'garbage', line: line.slice(0, 500) };
+      }
+      this.deliver(message);
+    });
+    this.exited = new Promise((resolve) => {
+      this.child.on('error', (error) => {
+        this.stderr += String(error);
+        this.markClosed();
+        resolve({ code: null, signal: null });
+      });
+      this.child.on('exit', (code, signal) => {
+        // stdout may still hold complete lines; let readline drain them first.
+        lines.once('close', () => this.markClosed());
+        setTimeout(() => this.markClosed(), 50).unref();
+        resolve({ code, signal });
+      });
+    });
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  get stderrTail(): string {
+    return this.stderr;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  send(message: Message): boolean {
+    if (this.closed || !this.child.stdin!.writable) return false;
+    this.child.stdin!.write(JSON.stringify(message) + '\n');
+    return true;
+  }
+
+  /** The next message, or why there is none within `timeoutMs`. */
+  next(timeoutMs: number): Promise<Message | NoMessage> {
+    const queued = this.queue.shift();
+    if (queued) return Promise.resolve(queued);
+    if (this.closed) return Promise.resolve({ kind: 'closed' });
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiter = undefined;
+        resolve({ kind: 'timeout' });
+      }, Math.max(0, timeoutMs));
+      this.waiter = (message) => {
+        clearTimeout(timer);
+        this.waiter = undefined;
+        resolve(message);
+      };
+    });
+  }
+
+  /** Kills the whole process group (the sandbox and everything in it). */
+  kill(): void {
+    if (this.child.pid === undefined) return;
+    try {
+      process.kill(-this.child.pid, 'SIGKILL');
+    } catch {
+      this.child.kill('SIGKILL');
+    }
+  }
+
+  private deliver(message: Message): void {
+    if (this.waiter) this.waiter(message);
+    else this.queue.push(message);
+  }
+
+  private markClosed(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.waiter?.({ kind: 'closed' });
+  }
+}
+
+export function isMessage(value: Message | NoMessage): value is Message {
+  return 'op' in value;
+}

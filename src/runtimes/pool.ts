@@ -1,0 +1,50 @@
+import { availableParallelism } from 'node:os';
+import type { Language } from '../core/task.js';
+import type { RunRequest, RunResult, Runtime } from './runtime.js';
+import type { SandboxMode } from './sandbox.js';
+import { Slot, type SlotRecipe } from './slot.js';
+
+export interface PoolOptions {
+  /** Worker pairs; default one per core. */
+  readonly workers?: number;
+  readonly sandbox?: SandboxMode;
+}
+
+/** A warm pool of judge/candidate pairs: each request takes a free pair, or waits for one. */
+export class SlotPool implements Runtime {
+  private readonly free: Slot[] = [];
+  private readonly all: Slot[] = [];
+  private readonly waiting: Array<(slot: Slot) => void> = [];
+  private closed = false;
+  readonly size: number;
+
+  constructor(
+    readonly language: Language,
+    private readonly recipe: SlotRecipe,
+    options: PoolOptions = {},
+  ) {
+    this.size = Math.max(1, options.workers ?? availableParallelism());
+    for (let i = 0; i < this.size; i++) {
+      const slot = new Slot(recipe, options.sandbox ?? 'bwrap');
+      this.all.push(slot);
+      this.free.push(slot);
+    }
+  }
+
+  async run(request: RunRequest): Promise<RunResult> {
+    if (this.closed) throw new Error(`the ${this.language} runtime is closed`);
+    const slot = this.free.pop() ?? (await new Promise<Slot>((resolve) => this.waiting.push(resolve)));
+    try {
+      return await slot.run(request);
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next(slot);
+      else this.free.push(slot);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.all.map((slot) => slot.close()));
+  }
+}

@@ -1,0 +1,221 @@
+import { execFileSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { isMessage, LineProcess, type Message } from './line-process.js';
+import { DEFAULT_LIMITS, type Limits, type RunRequest, type RunResult, type SuiteOutcome } from './runtime.js';
+import { sandboxArgv, type SandboxMode } from './sandbox.js';
+import { buildSeccompFilter, seccompSupported } from './seccomp.js';
+
+/** How to start the two workers of one language. */
+export interface SlotRecipe {
+  /** Commands inside the sandbox; paths as seen there. */
+  readonly candidateCommand: (limits: Limits) => string[];
+  readonly judgeCommand: string[];
+  /** Host paths to expose read-only at the same place (an interpreter outside /usr). */
+  readonly readOnly: readonly string[];
+  /** Host directory with the worker scripts, visible at /crucible/<name> inside. */
+  readonly harnessDir: string;
+  /** Candidate worker gets the no-new-processes filter from bwrap itself (it cannot fork per candidate). */
+  readonly seccompOnWorker: boolean;
+  readonly scratchBytes: number;
+  /** Tells a worker crash that means "out of memory" from others (stderr text). */
+  readonly isOutOfMemory?: (stderr: string) => boolean;
+}
+
+const START_SECONDS = 20;
+const EXIT_REPORT_SECONDS = 10;
+
+/**
+ * One judge and one candidate worker, connected by two FIFOs in a private directory.
+ * Crucible speaks to each over stdin/stdout; they speak to each other directly.
+ */
+export class Slot {
+  private readonly dir: string;
+  private candidate: LineProcess | undefined;
+  private judge: LineProcess | undefined;
+  private readonly seccompPath: string | undefined;
+
+  constructor(
+    private readonly recipe: SlotRecipe,
+    private readonly mode: SandboxMode,
+  ) {
+    this.dir = mkdtempSync(join(tmpdir(), 'crucible-slot-'));
+    execFileSync('mkfifo', ['-m', '666', join(this.dir, 'j2c'), join(this.dir, 'c2j')]);
+    execFileSync('mkdir', ['-m', '777', join(this.dir, 'scratch')]);
+    if (seccompSupported) {
+      this.seccompPath = join(this.dir, 'seccomp.bpf');
+      writeFileSync(this.seccompPath, buildSeccompFilter({ forbidExec: true }));
+    }
+  }
+
+  private spawn(command: string[], seccomp: boolean): LineProcess {
+    let fd: number | undefined;
+    if (seccomp && seccompSupported && this.mode === 'bwrap') {
+      const path = join(this.dir, 'worker-seccomp.bpf');
+      writeFileSync(path, buildSeccompFilter({ forbidExec: false }));
+      fd = openSync(path, 'r');
+    }
+    const argv = sandboxArgv(
+      {
+        command,
+        readOnly: this.recipe.readOnly,
+        binds: [[this.recipe.harnessDir, `/crucible/${basename(this.recipe.harnessDir)}`]],
+        ipcDir: this.dir,
+        scratchBytes: this.recipe.scratchBytes,
+        ...(fd !== undefined ? { seccompFd: 3 } : {}),
+      },
+      this.mode,
+    );
+    const process = new LineProcess({ ...argv, ...(fd !== undefined ? { extraFds: [fd] } : {}) });
+    if (fd !== undefined) closeSync(fd);
+    return process;
+  }
+
+  private async ensureWorkers(limits: Limits): Promise<string | undefined> {
+    if (!this.candidate || this.candidate.isClosed) {
+      this.candidate?.kill();
+      this.candidate = this.spawn(this.recipe.candidateCommand(limits), this.recipe.seccompOnWorker);
+      const error = await ping(this.candidate);
+      if (error) return `candidate worker did not start: ${error}`;
+    }
+    if (!this.judge || this.judge.isClosed) {
+      this.judge?.kill();
+      this.judge = this.spawn(this.recipe.judgeCommand, false);
+      const error = await ping(this.judge);
+      if (error) return `judge worker did not start: ${error}`;
+    }
+    return undefined;
+  }
+
+  async run(request: RunRequest): Promise<RunResult> {
+    const limits: Limits = { ...DEFAULT_LIMITS, ...request.limits };
+    const startError = await this.ensureWorkers(limits);
+    if (startError) {
+      this.reset();
+      return { load: { ok: false, status: 'no-verdict', message: startError }, suites: [], noVerdict: startError };
+    }
+    const candidate = this.candidate!;
+    const judge = this.judge!;
+    const sandboxPath = (name: string) => (this.mode === 'bwrap' ? `/ipc/${name}` : join(this.dir, name));
+    candidate.send({
+      op: 'start',
+      limits: {
+        memoryBytes: limits.memoryBytes,
+        cpuSeconds: limits.cpuSeconds,
+        outputBytes: limits.outputBytes,
+        replyBytes: limits.replyBytes,
+      },
+      seccomp: this.seccompPath ? sandboxPath('seccomp.bpf') : null,
+    });
+    const started = await candidate.next(START_SECONDS * 1000);
+    if (!isMessage(started) || started.op !== 'started') {
+      const why = `candidate worker did not start a run (${describe(started)}): ${candidate.stderrTail.slice(-500)}`;
+      this.reset();
+      return { load: { ok: false, status: 'no-verdict', message: why }, suites: [], noVerdict: why };
+    }
+    judge.send({
+      op: 'run',
+      program: request.program,
+      record: Boolean(request.record),
+      loadSeconds: limits.loadSeconds,
+      connectSeconds: START_SECONDS,
+      suites: request.suites.map((suite) => toJudgeSuite(suite)),
+    });
+    const deadline = overallDeadlineSeconds(request, limits);
+    const result = await judge.next(deadline * 1000);
+    if (!isMessage(result) || result.op !== 'result' || result.internalError) {
+      // The judge is ours: if it hangs it is because the candidate never answered
+      // (stopped from outside: a timeout); if it dies or errs, the sandbox failed.
+      const hung = !isMessage(result) && result.kind === 'timeout';
+      const why = hung
+        ? `no result within ${deadline.toFixed(1)}s`
+        : `judge failed (${isMessage(result) ? String(result.internalError ?? result.op) : result.kind}): ${judge.stderrTail.slice(-500)}`;
+      this.reset();
+      if (hung) return { load: { ok: true }, suites: [], hung: true };
+      return { load: { ok: false, status: 'no-verdict', message: why }, suites: [], noVerdict: why };
+    }
+    if (result.kill) candidate.send({ op: 'kill' });
+    const exited = await candidate.next(EXIT_REPORT_SECONDS * 1000);
+    let exit: RunResult['exit'];
+    if (isMessage(exited) && exited.op === 'exited') {
+      exit = {
+        code: (exited.code as number | null) ?? null,
+        signal: (exited.signal as number | null) ?? null,
+        outputBytes: Number(exited.outputBytes ?? 0),
+        ...(typeof exited.cpuSeconds === 'number' ? { cpuSeconds: exited.cpuSeconds } : {}),
+        ...(typeof exited.maxRssBytes === 'number' ? { maxRssBytes: exited.maxRssBytes } : {}),
+      };
+    } else {
+      // The worker itself is gone (a candidate may kill it, or exhaust a limit that
+      // takes the whole worker down); start a fresh one next time.
+      exit = {
+        code: null,
+        signal: null,
+        outputBytes: 0,
+        ...(this.recipe.isOutOfMemory?.(candidate.stderrTail) ? { outOfMemory: true } : {}),
+      } as RunResult['exit'];
+      candidate.kill();
+      this.candidate = undefined;
+    }
+    return {
+      load: result.load as RunResult['load'],
+      suites: (result.suites as SuiteOutcome[]) ?? [],
+      ...(exit ? { exit } : {}),
+    };
+  }
+
+  /** Kill both workers; the next run starts fresh ones. */
+  reset(): void {
+    this.candidate?.kill();
+    this.judge?.kill();
+    this.candidate = undefined;
+    this.judge = undefined;
+  }
+
+  async close(): Promise<void> {
+    const exits = [this.candidate?.exited, this.judge?.exited];
+    this.reset();
+    await Promise.all(exits);
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+function toJudgeSuite(suite: RunRequest['suites'][number]): Message {
+  if (suite.kind === 'io') {
+    return {
+      kind: 'io',
+      name: suite.name,
+      entry: suite.entry,
+      inputs: suite.inputsJson,
+      expected: suite.expectedJson ?? null,
+      atol: suite.atol ?? 0,
+      oracle: suite.oracle ?? null,
+      inputAdapter: suite.inputAdapter ?? null,
+      limits: suite.limits ?? null,
+      limit: suite.limit ?? 10,
+    };
+  }
+  return { kind: 'script', name: suite.name, code: suite.code, invoke: suite.invoke ?? null, limit: suite.limit ?? 10 };
+}
+
+/** Past this, Crucible stops the pair from outside: every per-test limit plus slack. */
+function overallDeadlineSeconds(request: RunRequest, limits: Limits): number {
+  let total = limits.loadSeconds + START_SECONDS;
+  for (const suite of request.suites) {
+    if (suite.kind === 'io' && suite.limits) total += suite.limits.reduce((a, b) => a + b, 0);
+    else total += suite.limit ?? 10;
+  }
+  return total + 5;
+}
+
+async function ping(process: LineProcess): Promise<string | undefined> {
+  process.send({ op: 'ping' });
+  const answer = await process.next(START_SECONDS * 1000);
+  if (isMessage(answer) && answer.op === 'pong') return undefined;
+  return `${describe(answer)}: ${process.stderrTail.slice(-800)}`;
+}
+
+function describe(value: Message | { kind: string }): string {
+  return isMessage(value) ? `unexpected message ${JSON.stringify(value).slice(0, 200)}` : value.kind;
+}
