@@ -4,7 +4,9 @@ import { createInterface } from 'node:readline';
 export type Message = Record<string, unknown>;
 
 /** What `next` yields when no message arrived in time or the process is gone. */
-export type NoMessage = { readonly kind: 'timeout' } | { readonly kind: 'closed' };
+export class NoMessage {
+  constructor(readonly kind: 'timeout' | 'closed') {}
+}
 
 export interface LineProcessOptions {
   readonly file: string;
@@ -86,11 +88,11 @@ export class LineProcess {
   next(timeoutMs: number): Promise<Message | NoMessage> {
     const queued = this.queue.shift();
     if (queued) return Promise.resolve(queued);
-    if (this.closed) return Promise.resolve({ kind: 'closed' });
+    if (this.closed) return Promise.resolve(new NoMessage('closed'));
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.waiter = undefined;
-        resolve({ kind: 'timeout' });
+        resolve(new NoMessage('timeout'));
       }, Math.max(0, timeoutMs));
       this.waiter = (message) => {
         clearTimeout(timer);
@@ -118,10 +120,10 @@ export class LineProcess {
   private markClosed(): void {
     if (this.closed) return;
     this.closed = true;
-    this.waiter?.({ kind: 'closed' });
+    this.waiter?.(new NoMessage('closed'));
   }
 }
 
 export function isMessage(value: Message | NoMessage): value is Message {
-  return 'op' in value;
+  return !(value instanceof NoMessage);
 }

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { isMessage, LineProcess, type Message } from './line-process.js';
+import { isMessage, LineProcess, NoMessage, type Message } from './line-process.js';
 import { DEFAULT_LIMITS, type Limits, type RunRequest, type RunResult, type SuiteOutcome } from './runtime.js';
 import { sandboxArgv, type SandboxMode } from './sandbox.js';
 import { buildSeccompFilter, seccompSupported } from './seccomp.js';
@@ -216,6 +216,6 @@ async function ping(process: LineProcess): Promise<string | undefined> {
   return `${describe(answer)}: ${process.stderrTail.slice(-800)}`;
 }
 
-function describe(value: Message | { kind: string }): string {
+function describe(value: Message | NoMessage): string {
   return isMessage(value) ? `unexpected message ${JSON.stringify(value).slice(0, 200)}` : value.kind;
 }

@@ -203,7 +203,9 @@ def run_script(spec, run, names, record):
         return suite_result(spec, "timeout", 0, 1, {"input": None, "expected": None, "actual": None,
                                                     "message": "time limit of %.2fs exceeded" % limit}, kill=True)
     except Limit as exc:
-        return suite_result(spec, exc.status, 0, 1, failure_of_exception(exc, run))
+        failure = failure_of_exception(exc, run)
+        failure["message"] = "memory limit exceeded (MemoryError)" if exc.status == "memory" else str(exc)
+        return suite_result(spec, exc.status, 0, 1, failure)
     except CandidateGone as exc:
         return suite_result(spec, "crashed", 0, 1, {"input": None, "expected": None, "actual": None, "message": str(exc)})
     except BaseException as exc:

@@ -1,0 +1,152 @@
+import type { Language, Suite, Task } from '../core/task.js';
+import { combineStatuses, type Verdict } from '../core/verdict.js';
+import { createPythonRuntime } from '../runtimes/python-runtime.js';
+import { DEFAULT_LIMITS, type Limits, type RunResult, type Runtime, type TimedSuite } from '../runtimes/runtime.js';
+import { assertSandboxUsable, type SandboxMode } from '../runtimes/sandbox.js';
+import { suiteVerdicts } from './outcome.js';
+import { callLimit, DEFAULT_TIME_POLICY, scriptLimit, type TimePolicy } from './time-limits.js';
+
+export interface HarnessOptions {
+  /** Worker pairs per language; default one per core. */
+  readonly workers?: number;
+  readonly sandbox?: SandboxMode;
+  readonly time?: Partial<TimePolicy>;
+  readonly limits?: Partial<Limits>;
+  /** TypeScript type errors fail a candidate (default: reported only). */
+  readonly strictTypes?: boolean;
+  /** Supplies runtimes; defaults to the built-in ones (tests may pass their own). */
+  readonly runtimeFactory?: (language: Language, options: { workers?: number; sandbox: SandboxMode; limits: Limits }) => Runtime;
+}
+
+/** What running the reference told us: expected outputs and how long it took. */
+interface Baseline {
+  readonly suites: ReadonlyMap<string, { expectedJson?: string; times?: readonly number[]; elapsed?: number }>;
+  /** Set when the reference could not produce expected outputs. */
+  readonly problem?: string;
+}
+
+/**
+ * Judges programs against a task's suites. Expected outputs and time limits come from
+ * running the task's reference once (cached per task). A timeout is re-run once before
+ * it is reported, so a moment of load on a shared machine does not fail a right answer.
+ */
+export class Harness {
+  private readonly runtimes = new Map<Language, Runtime>();
+  private readonly baselines = new Map<string, Promise<Baseline>>();
+  private readonly time: TimePolicy;
+  readonly limits: Limits;
+
+  constructor(private readonly options: HarnessOptions = {}) {
+    this.time = { ...DEFAULT_TIME_POLICY, ...options.time };
+    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    assertSandboxUsable(options.sandbox ?? 'bwrap');
+  }
+
+  async judge(task: Task, program: string): Promise<Verdict> {
+    const started = performance.now();
+    const baseline = await this.baseline(task);
+    const suites = task.suites.map((suite) => this.timed(suite, baseline));
+    const missing = suites.find((suite) => suite.kind === 'io' && suite.expectedJson === undefined);
+    if (missing) {
+      const message = baseline.problem ?? `suite ${missing.name} needs expected outputs, but the task has no reference solution`;
+      return this.verdictOf(task, { load: { ok: true }, suites: [], noVerdict: message }, started);
+    }
+    let result = await this.runtime(task.language).run({ program, suites, limits: this.limits });
+    let verdict = this.verdictOf(task, result, started);
+    if (verdict.status === 'timeout') {
+      result = await this.runtime(task.language).run({ program, suites, limits: this.limits });
+      verdict = this.verdictOf(task, result, started);
+    }
+    return verdict;
+  }
+
+  /** Runs the reference and keeps its outputs and times; one run per task. */
+  baseline(task: Task): Promise<Baseline> {
+    let cached = this.baselines.get(task.id);
+    if (!cached) {
+      cached = this.computeBaseline(task);
+      this.baselines.set(task.id, cached);
+    }
+    return cached;
+  }
+
+  private async computeBaseline(task: Task): Promise<Baseline> {
+    if (task.reference === undefined) return { suites: new Map() };
+    const generous = task.suites.map((suite): TimedSuite => (suite.kind === 'io' ? { ...suite, limit: 60 } : { ...suite, limit: 120 }));
+    const result = await this.runtime(task.language).run({ program: task.reference, suites: generous, record: true, limits: this.limits });
+    const suites = new Map<string, { expectedJson?: string; times?: readonly number[]; elapsed?: number }>();
+    for (const outcome of result.suites) {
+      suites.set(outcome.name, {
+        ...(outcome.outputs !== undefined && outcome.status === 'pass' ? { expectedJson: outcome.outputs } : {}),
+        ...(outcome.times ? { times: outcome.times } : {}),
+        ...(outcome.elapsed !== undefined ? { elapsed: outcome.elapsed } : {}),
+      });
+    }
+    const failed = result.suites.find((outcome) => outcome.status !== 'pass');
+    const problem = result.noVerdict
+      ? `the reference could not be run: ${result.noVerdict}`
+      : !result.load.ok
+        ? `the reference does not load: ${result.load.message ?? result.load.status}`
+        : failed
+          ? `the reference fails suite ${failed.name}: ${failed.firstFailure?.message ?? failed.status}`
+          : undefined;
+    return { suites, ...(problem ? { problem } : {}) };
+  }
+
+  private timed(suite: Suite, baseline: Baseline): TimedSuite {
+    const recorded = baseline.suites.get(suite.name);
+    if (suite.kind === 'io') {
+      const times = recorded?.times;
+      return {
+        ...suite,
+        ...(recorded?.expectedJson !== undefined ? { expectedJson: recorded.expectedJson } : {}),
+        ...(times ? { limits: times.map((t) => callLimit(this.time, t)) } : { limit: callLimit(this.time, undefined) }),
+      };
+    }
+    return { ...suite, limit: scriptLimit(this.time, recorded?.elapsed) };
+  }
+
+  private verdictOf(task: Task, result: RunResult, started: number): Verdict {
+    const totals = new Map(task.suites.map((suite) => [suite.name, suiteSize(suite)]));
+    const suites = suiteVerdicts(result, this.limits, totals, task.suites.map((suite) => suite.name));
+    const firstFailure = suites.find((suite) => suite.status !== 'pass')?.firstFailure ?? null;
+    return { status: combineStatuses(suites), suites, firstFailure, timeMs: performance.now() - started };
+  }
+
+  runtime(language: Language): Runtime {
+    let runtime = this.runtimes.get(language);
+    if (!runtime) {
+      const sandbox = this.options.sandbox ?? 'bwrap';
+      const factory = this.options.runtimeFactory ?? defaultRuntime;
+      runtime = factory(language, { ...(this.options.workers ? { workers: this.options.workers } : {}), sandbox, limits: this.limits });
+      this.runtimes.set(language, runtime);
+    }
+    return runtime;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.runtimes.values()].map((runtime) => runtime.close()));
+    this.runtimes.clear();
+  }
+}
+
+function defaultRuntime(language: Language, options: { workers?: number; sandbox: SandboxMode; limits: Limits }): Runtime {
+  switch (language) {
+    case 'python':
+      return createPythonRuntime(options);
+    default:
+      throw new Error(`no runtime for ${language} yet`);
+  }
+}
+
+/** Number of tests in a suite: inputs of an io suite; a script is one test. */
+export function suiteSize(suite: Suite): number {
+  if (suite.kind === 'script') return 1;
+  try {
+    // Counting only: NaN/Infinity (valid for Python's json) are replaced so JSON.parse accepts the text.
+    const parsed: unknown = JSON.parse(suite.inputsJson.replace(/-?\bInfinity\b|\bNaN\b/g, '0'));
+    return Array.isArray(parsed) ? parsed.length : 0;
+  } catch {
+    return 0;
+  }
+}
