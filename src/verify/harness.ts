@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { Language, Suite, Task } from '../core/task.js';
 import { combineStatuses, type Verdict } from '../core/verdict.js';
 import { createPythonRuntime } from '../runtimes/python-runtime.js';
@@ -33,12 +34,15 @@ interface Baseline {
 export class Harness {
   private readonly runtimes = new Map<Language, Runtime>();
   private readonly baselines = new Map<string, Promise<Baseline>>();
-  private readonly time: TimePolicy;
+  readonly time: TimePolicy;
   readonly limits: Limits;
+  /** Worker pairs per language. */
+  readonly workerCount: number;
 
   constructor(private readonly options: HarnessOptions = {}) {
     this.time = { ...DEFAULT_TIME_POLICY, ...options.time };
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.workerCount = options.workers ?? availableParallelism();
     assertSandboxUsable(options.sandbox ?? 'bwrap');
   }
 
@@ -118,7 +122,7 @@ export class Harness {
     if (!runtime) {
       const sandbox = this.options.sandbox ?? 'bwrap';
       const factory = this.options.runtimeFactory ?? defaultRuntime;
-      runtime = factory(language, { ...(this.options.workers ? { workers: this.options.workers } : {}), sandbox, limits: this.limits });
+      runtime = factory(language, { workers: this.workerCount, sandbox, limits: this.limits });
       this.runtimes.set(language, runtime);
     }
     return runtime;

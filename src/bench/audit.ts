@@ -1,0 +1,92 @@
+import type { Task } from '../core/task.js';
+import type { Failure, Status } from '../core/verdict.js';
+import type { Harness } from '../verify/harness.js';
+
+export interface AuditEntry {
+  readonly task_id: string;
+  readonly kind: 'reference' | 'known-wrong';
+  readonly label: string;
+  readonly status: Status;
+  readonly first_failure: Failure | null;
+}
+
+export interface AuditReport {
+  readonly references: { total: number; passed: number; no_verdict: number };
+  readonly known_wrong: { total: number; failed: number; no_verdict: number };
+  /** Right programs the harness fails, among those it judged. */
+  readonly false_negative_rate: number;
+  /** Wrong programs the harness passes, among those it judged. */
+  readonly false_positive_rate: number;
+  /** Every case where the harness disagrees with what is known (no-verdicts included). */
+  readonly disagreements: readonly AuditEntry[];
+}
+
+/**
+ * Runs every reference (must pass) and every known-wrong program (must fail), and
+ * reports the harness's own false-negative and false-positive rates.
+ */
+export async function auditDataset(
+  harness: Harness,
+  tasks: readonly Task[],
+  onProgress?: (done: number, total: number) => void,
+): Promise<AuditReport> {
+  const jobs: Array<{ task: Task; kind: AuditEntry['kind']; label: string; program: string }> = [];
+  for (const task of tasks) {
+    if (task.reference !== undefined) jobs.push({ task, kind: 'reference', label: 'reference', program: task.reference });
+    for (const wrong of task.knownWrong) jobs.push({ task, kind: 'known-wrong', label: wrong.label, program: wrong.program });
+  }
+  const entries: AuditEntry[] = new Array(jobs.length);
+  let next = 0;
+  let done = 0;
+  const lane = async () => {
+    while (next < jobs.length) {
+      const i = next++;
+      const job = jobs[i]!;
+      const verdict = await harness.judge(job.task, job.program);
+      entries[i] = { task_id: job.task.id, kind: job.kind, label: job.label, status: verdict.status, first_failure: verdict.firstFailure };
+      onProgress?.(++done, jobs.length);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(8, jobs.length) }, lane));
+  const references = entries.filter((e) => e.kind === 'reference');
+  const wrongs = entries.filter((e) => e.kind === 'known-wrong');
+  const judgedReferences = references.filter((e) => e.status !== 'no-verdict');
+  const judgedWrongs = wrongs.filter((e) => e.status !== 'no-verdict');
+  return {
+    references: {
+      total: references.length,
+      passed: references.filter((e) => e.status === 'pass').length,
+      no_verdict: references.length - judgedReferences.length,
+    },
+    known_wrong: {
+      total: wrongs.length,
+      failed: judgedWrongs.filter((e) => e.status !== 'pass').length,
+      no_verdict: wrongs.length - judgedWrongs.length,
+    },
+    false_negative_rate: rate(judgedReferences.filter((e) => e.status !== 'pass').length, judgedReferences.length),
+    false_positive_rate: rate(judgedWrongs.filter((e) => e.status === 'pass').length, judgedWrongs.length),
+    disagreements: entries.filter((e) => (e.kind === 'reference' ? e.status !== 'pass' : e.status === 'pass' || e.status === 'no-verdict')),
+  };
+}
+
+const rate = (bad: number, total: number) => (total === 0 ? 0 : bad / total);
+
+export function formatAudit(name: string, report: AuditReport): string {
+  const pct = (x: number) => `${(100 * x).toFixed(2)}%`;
+  const lines = [
+    `audit of ${name}`,
+    `  references passing:      ${report.references.passed}/${report.references.total}` +
+      (report.references.no_verdict ? ` (${report.references.no_verdict} no-verdict)` : ''),
+    `  known-wrong failing:     ${report.known_wrong.failed}/${report.known_wrong.total}` +
+      (report.known_wrong.no_verdict ? ` (${report.known_wrong.no_verdict} no-verdict)` : ''),
+    `  false-negative rate:     ${pct(report.false_negative_rate)}`,
+    `  false-positive rate:     ${pct(report.false_positive_rate)}`,
+  ];
+  if (report.disagreements.length > 0) {
+    lines.push('', 'disagreements:');
+    for (const d of report.disagreements) {
+      lines.push(`  ${d.task_id} ${d.kind}${d.kind === 'known-wrong' ? ` (${d.label})` : ''}: ${d.status} — ${d.first_failure?.message ?? 'passed'}`);
+    }
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,97 @@
+import type { Candidate, Task } from '../core/task.js';
+import { STATUSES, type Failure, type Status, type Verdict } from '../core/verdict.js';
+import type { Harness } from '../verify/harness.js';
+import { meanPassAtK, reportableKs } from './pass-at-k.js';
+
+export interface SampleResult {
+  readonly task_id: string;
+  readonly index: number;
+  readonly status: Status;
+  readonly suites: Readonly<Record<string, { status: Status; passed: number; total: number; inline?: boolean }>>;
+  readonly first_failure: Failure | null;
+  readonly time_ms: number;
+  readonly type_errors?: readonly string[];
+}
+
+export interface Summary {
+  readonly tasks: number;
+  readonly samples: number;
+  /** pass_at_k[suite][k]: a sample passes a suite when it passes that suite and every suite before it (EvalPlus: "plus" = base + plus). */
+  readonly pass_at_k: Record<string, Record<string, number>>;
+  readonly status_counts: Record<Status, number>;
+  readonly seconds: number;
+  readonly samples_per_second: number;
+}
+
+export interface EvaluateOptions {
+  /** Samples in flight at once; the pool queues beyond its size. Default 4 per worker. */
+  readonly concurrency?: number;
+  readonly onResult?: (result: SampleResult, done: number, total: number) => void;
+}
+
+/** Judges every candidate; results come back in the candidates' order. */
+export async function evaluateCandidates(
+  harness: Harness,
+  tasks: ReadonlyMap<string, Task>,
+  candidates: readonly Candidate[],
+  options: EvaluateOptions = {},
+): Promise<SampleResult[]> {
+  const results: SampleResult[] = new Array(candidates.length);
+  let next = 0;
+  let done = 0;
+  const lanes = Math.max(1, options.concurrency ?? 8);
+  const lane = async () => {
+    while (next < candidates.length) {
+      const i = next++;
+      const candidate = candidates[i]!;
+      const task = tasks.get(candidate.taskId);
+      if (!task) throw new Error(`sample for unknown task ${candidate.taskId}`);
+      const verdict = await harness.judge(task, candidate.program);
+      results[i] = toSampleResult(candidate, verdict);
+      done++;
+      options.onResult?.(results[i]!, done, candidates.length);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(lanes, candidates.length) }, lane));
+  return results;
+}
+
+export function toSampleResult(candidate: Candidate, verdict: Verdict): SampleResult {
+  const suites: Record<string, { status: Status; passed: number; total: number; inline?: boolean }> = {};
+  for (const suite of verdict.suites)
+    suites[suite.name] = { status: suite.status, passed: suite.passed, total: suite.total, ...(suite.inline ? { inline: true } : {}) };
+  return {
+    task_id: candidate.taskId,
+    index: candidate.index,
+    status: verdict.status,
+    suites,
+    first_failure: verdict.firstFailure,
+    time_ms: Math.round(verdict.timeMs * 10) / 10,
+    ...(verdict.typeErrors?.length ? { type_errors: verdict.typeErrors } : {}),
+  };
+}
+
+export function summarize(tasks: readonly Task[], results: readonly SampleResult[], seconds: number): Summary {
+  const byTask = new Map<string, SampleResult[]>();
+  for (const result of results) byTask.set(result.task_id, [...(byTask.get(result.task_id) ?? []), result]);
+  const suiteNames = [...new Set(tasks.filter((task) => byTask.has(task.id)).flatMap((task) => task.suites.map((s) => s.name)))];
+  const ks = reportableKs([...byTask.values()].map((list) => list.length));
+  const pass_at_k: Record<string, Record<string, number>> = {};
+  suiteNames.forEach((suite, position) => {
+    const upTo = suiteNames.slice(0, position + 1);
+    const counts = [...byTask.values()].map(
+      (list) => [list.length, list.filter((r) => upTo.every((name) => (r.suites[name]?.status ?? 'pass') === 'pass')).length] as const,
+    );
+    pass_at_k[suite] = Object.fromEntries(ks.map((k) => [String(k), meanPassAtK(counts, k)]));
+  });
+  const status_counts = Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<Status, number>;
+  for (const result of results) status_counts[result.status]++;
+  return {
+    tasks: byTask.size,
+    samples: results.length,
+    pass_at_k,
+    status_counts,
+    seconds: Math.round(seconds * 100) / 100,
+    samples_per_second: seconds > 0 ? Math.round((results.length / seconds) * 10) / 10 : 0,
+  };
+}

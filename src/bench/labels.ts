@@ -1,0 +1,80 @@
+import type { Candidate } from '../core/task.js';
+import type { SampleResult } from './evaluate.js';
+
+/** What the authors of recorded samples said about one of them. */
+export interface Label {
+  readonly passed: boolean;
+  readonly source?: string;
+  readonly model?: string;
+  readonly method?: string;
+  readonly testSuite?: string;
+}
+
+export interface Disagreement {
+  readonly task_id: string;
+  readonly index: number;
+  readonly label_passed: boolean;
+  readonly status: SampleResult['status'];
+  readonly explanation: string;
+  readonly first_failure: SampleResult['first_failure'];
+  readonly model?: string;
+  readonly method?: string;
+  readonly source?: string;
+  readonly program: string;
+}
+
+export interface Agreement {
+  readonly compared: number;
+  readonly agreeing: number;
+  readonly rate: number;
+  readonly disagreements: readonly Disagreement[];
+}
+
+/** Why our verdict and the label differ, as far as the verdict alone can tell. */
+function explain(label: Label, result: SampleResult, program: string): string {
+  const failure = result.first_failure?.message ?? '';
+  if (result.status === 'no-verdict') return `no verdict from the sandbox: ${failure}`;
+  if (label.passed) {
+    if (program.trim() === '' || /^\s*(pass\s*)?$/m.test(program.replace(/^(from|import) .*$/gm, '').trim()))
+      return 'labelled as passing but the program is empty (label noise)';
+    if (result.status === 'timeout') return `labelled as passing; here it exceeds the time limit (${failure})`;
+    return `labelled as passing; here it fails: ${failure}${result.first_failure?.input ? ` on input ${result.first_failure.input}` : ''}`;
+  }
+  return 'labelled as failing; here every test passes (the labelling harness may have failed it for a reason outside the tests: time, environment, or extraction)';
+}
+
+export function compareWithLabels(candidates: readonly Candidate[], labels: readonly Label[], results: readonly SampleResult[]): Agreement {
+  const disagreements: Disagreement[] = [];
+  let agreeing = 0;
+  results.forEach((result, i) => {
+    const label = labels[i]!;
+    const ours = result.status === 'pass';
+    if (result.status !== 'no-verdict' && ours === label.passed) {
+      agreeing++;
+      return;
+    }
+    disagreements.push({
+      task_id: result.task_id,
+      index: result.index,
+      label_passed: label.passed,
+      status: result.status,
+      explanation: explain(label, result, candidates[i]!.program),
+      first_failure: result.first_failure,
+      ...(label.model ? { model: label.model } : {}),
+      ...(label.method ? { method: label.method } : {}),
+      ...(label.source ? { source: label.source } : {}),
+      program: candidates[i]!.program,
+    });
+  });
+  return { compared: results.length, agreeing, rate: results.length ? agreeing / results.length : 0, disagreements };
+}
+
+export function formatAgreement(agreement: Agreement, file: string): string {
+  const passAsFail = agreement.disagreements.filter((d) => d.label_passed).length;
+  return [
+    `agreement with labels: ${agreement.agreeing}/${agreement.compared} (${(100 * agreement.rate).toFixed(2)}%)`,
+    `  labelled pass, judged otherwise: ${passAsFail}`,
+    `  labelled fail, judged pass:      ${agreement.disagreements.length - passAsFail}`,
+    `  every disagreement, explained:   ${file}`,
+  ].join('\n');
+}

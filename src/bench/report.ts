@@ -1,0 +1,19 @@
+import type { Summary } from './evaluate.js';
+
+const percent = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+/** The summary as a small plain-text table for the terminal. */
+export function formatSummary(title: string, summary: Summary): string {
+  const lines = [`${title}: ${summary.tasks} tasks, ${summary.samples} samples, ${summary.seconds}s (${summary.samples_per_second} samples/s)`];
+  const ks = [...new Set(Object.values(summary.pass_at_k).flatMap((byK) => Object.keys(byK)))];
+  if (ks.length > 0) {
+    const width = Math.max(8, ...Object.keys(summary.pass_at_k).map((s) => s.length + 2));
+    lines.push('', 'suite'.padEnd(width) + ks.map((k) => `pass@${k}`.padStart(10)).join(''));
+    for (const [suite, byK] of Object.entries(summary.pass_at_k)) {
+      lines.push(suite.padEnd(width) + ks.map((k) => (byK[k] === undefined ? '-' : percent(byK[k]!)).padStart(10)).join(''));
+    }
+  }
+  const counts = Object.entries(summary.status_counts).filter(([, n]) => n > 0);
+  lines.push('', 'status: ' + counts.map(([status, n]) => `${status} ${n}`).join(', '));
+  return lines.join('\n');
+}

@@ -1,0 +1,99 @@
+import { writeFile } from 'node:fs/promises';
+import { builtinDataset, builtinSamples } from '../bench/builtin/index.js';
+import { loadDataset } from '../bench/datasets/index.js';
+import { evaluateCandidates, summarize, type SampleResult } from '../bench/evaluate.js';
+import { compareWithLabels, formatAgreement, type Label } from '../bench/labels.js';
+import { formatSummary } from '../bench/report.js';
+import { loadLabelledSamples, loadSamples } from '../bench/samples.js';
+import type { Candidate, Task } from '../core/task.js';
+import { createProgress } from './progress.js';
+import { harnessFromFlags, type HarnessFlags } from './shared-options.js';
+
+export interface EvalFlags extends HarnessFlags {
+  readonly dataset?: string;
+  readonly samples?: string;
+  readonly labelSuite?: string;
+  readonly json?: string;
+  readonly disagreements?: string;
+}
+
+interface Inputs {
+  readonly name: string;
+  readonly tasks: readonly Task[];
+  readonly candidates: readonly Candidate[];
+  readonly labels?: readonly Label[];
+}
+
+async function readInputs(flags: EvalFlags): Promise<Inputs> {
+  if (!flags.dataset) {
+    if (flags.samples) throw new Error('--samples needs --dataset (the built-in suite brings its own samples)');
+    const dataset = builtinDataset();
+    return { name: 'built-in suite', tasks: dataset.tasks, candidates: builtinSamples() };
+  }
+  const dataset = await loadDataset(flags.dataset);
+  if (!flags.samples) {
+    const withReference = dataset.tasks.filter((task) => task.reference !== undefined);
+    if (withReference.length === 0) {
+      throw new Error(`${dataset.name} has no reference solutions to evaluate; pass --samples with model outputs.`);
+    }
+    const candidates = withReference.map((task) => ({ taskId: task.id, index: 0, program: task.reference! }));
+    return { name: `${dataset.name} (reference solutions)`, tasks: dataset.tasks, candidates };
+  }
+  const labelled = await loadLabelledSamples(flags.samples, dataset, flags.labelSuite ? { testSuite: flags.labelSuite } : undefined).catch(
+    () => undefined,
+  );
+  if (labelled && labelled.candidates.length > 0) {
+    for (const warning of labelled.warnings) process.stderr.write(`crucible: ${warning}\n`);
+    return { name: dataset.name, tasks: dataset.tasks, candidates: labelled.candidates, labels: labelled.labels };
+  }
+  const { candidates, warnings } = await loadSamples(flags.samples, dataset);
+  for (const warning of warnings) process.stderr.write(`crucible: ${warning}\n`);
+  if (candidates.length === 0) throw new Error(`no sample in ${flags.samples} matches a task of ${dataset.name}`);
+  return { name: dataset.name, tasks: dataset.tasks, candidates };
+}
+
+export async function runEval(flags: EvalFlags): Promise<void> {
+  const inputs = await readInputs(flags);
+  const tasks = new Map(inputs.tasks.map((task) => [task.id, task]));
+  const harness = harnessFromFlags(flags);
+  const progress = createProgress('eval');
+  const started = performance.now();
+  let results: SampleResult[];
+  try {
+    results = await evaluateCandidates(harness, tasks, inputs.candidates, {
+      concurrency: 4 * harness.workerCount,
+      onResult: (_, done, total) => progress.update(done, total),
+    });
+  } finally {
+    progress.stop();
+    await harness.close();
+  }
+  const summary = summarize(inputs.tasks, results, (performance.now() - started) / 1000);
+  process.stdout.write(formatSummary(inputs.name, summary) + '\n');
+  if (summary.status_counts['no-verdict'] > 0) {
+    process.stderr.write(`crucible: ${summary.status_counts['no-verdict']} samples got no verdict (the sandbox failed, not the program); they count as neither pass nor fail.\n`);
+  }
+  let agreement: ReturnType<typeof compareWithLabels> | undefined;
+  if (inputs.labels) {
+    agreement = compareWithLabels(inputs.candidates, inputs.labels, results);
+    const file = flags.disagreements ?? (flags.json ? flags.json.replace(/\.json$/, '') + '.disagreements.jsonl' : 'crucible-disagreements.jsonl');
+    await writeFile(file, agreement.disagreements.map((d) => JSON.stringify(d)).join('\n') + (agreement.disagreements.length ? '\n' : ''));
+    process.stdout.write('\n' + formatAgreement(agreement, file) + '\n');
+  }
+  if (flags.json) {
+    const document = {
+      crucible: '0.1.0',
+      created: new Date().toISOString(),
+      dataset: { name: inputs.name, path: flags.dataset ?? null },
+      samples_path: flags.samples ?? null,
+      settings: { workers: harness.workerCount, sandbox: flags.sandbox, limits: harness.limits, time: harness.time },
+      summary: {
+        ...summary,
+        ...(agreement ? { labels: { compared: agreement.compared, agreement: agreement.rate, disagreements: agreement.disagreements.length } } : {}),
+      },
+      samples: results,
+    };
+    await writeFile(flags.json, JSON.stringify(document, null, 1) + '\n');
+    process.stdout.write(`\nresults written to ${flags.json}\n`);
+  }
+}

@@ -1,0 +1,63 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { runAudit } from './audit-command.js';
+import { runEval } from './eval-command.js';
+
+const positiveInt = (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number ≥ 1');
+  return n;
+};
+const positiveNumber = (value: string) => {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a number > 0');
+  return n;
+};
+
+function withHarnessOptions(command: Command): Command {
+  return command
+    .option('--workers <n>', 'sandboxed worker pairs per language (default: one per core)', positiveInt)
+    .addOption(new Option('--sandbox <mode>', 'isolation for untrusted code').choices(['bwrap', 'none']).default('bwrap'))
+    .option('--time-floor <seconds>', 'smallest time limit for one test call', positiveNumber)
+    .option('--time-factor <x>', 'time limit = max(floor, x × the reference time)', positiveNumber)
+    .option('--memory-mb <mb>', 'memory limit per candidate in MiB', positiveInt);
+}
+
+export function createCli(): Command {
+  const program = new Command('crucible')
+    .description('Verification-driven code generation: run model-written programs in a sandbox and judge them exactly.')
+    .showHelpAfterError();
+
+  withHarnessOptions(
+    program
+      .command('eval')
+      .description('score samples on a benchmark (without --dataset: the built-in suite; without --samples: the references)')
+      .option('--dataset <file>', 'HumanEval, HumanEval+/MBPP+, MultiPL-E, HumanEvalPack or QuixBugs JSONL (.gz ok)')
+      .option('--samples <file>', 'JSONL of {task_id, solution | completion}; labelled samples are compared with their labels')
+      .option('--label-suite <text>', 'with labelled samples: use only labels whose test_suite contains this text')
+      .option('--json <file>', 'write all results as JSON (schema in README)')
+      .option('--disagreements <file>', 'with labelled samples: where to write each disagreement (default: next to --json)'),
+  ).action(runEval);
+
+  withHarnessOptions(
+    program
+      .command('audit')
+      .description("measure the harness itself: references must pass, known-wrong programs must fail")
+      .option('--dataset <file>', 'a dataset with references (and known-wrong programs); default: the built-in suite')
+      .option('--json <file>', 'write the audit as JSON'),
+  ).action(runAudit);
+
+  return program;
+}
+
+export async function main(argv: readonly string[]): Promise<void> {
+  try {
+    await createCli().parseAsync([...argv]);
+  } catch (error) {
+    process.stderr.write(`crucible: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 2;
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await main(process.argv);
+}
