@@ -5,6 +5,7 @@ forks a child that drops privileges further (rlimits, seccomp), loads the progra
 answers the judge over two FIFOs. The child can only talk to the judge process, which
 decides every verdict; the zygote reports to Crucible only how the child ended."""
 import ctypes
+import fcntl
 import json
 import os
 import resource
@@ -22,23 +23,12 @@ import wire  # noqa: E402
 
 IPC_DIR = os.environ.get("CRUCIBLE_IPC", "/ipc")
 SCRATCH = os.environ.get("CRUCIBLE_SCRATCH", "/tmp")
-OUTPUT_FILE = os.path.join(SCRATCH, "candidate-output")
 WORK_DIR = os.path.join(SCRATCH, "work")
+PR_SET_DUMPABLE = 4
 
 
 def reply(obj):
     os.write(1, (json.dumps(obj) + "\n").encode())
-
-
-def read_line(fd, buf):
-    while b"\n" not in buf[0]:
-        chunk = os.read(fd, 65536)
-        if not chunk:
-            return None
-        buf[0] += chunk
-    line, _, rest = buf[0].partition(b"\n")
-    buf[0] = rest
-    return line
 
 
 def install_seccomp(path):
@@ -66,8 +56,8 @@ def limit(kind, value):
         resource.setrlimit(kind, (int(value), int(value)))
 
 
-def child_main(spec):
-    """Never returns."""
+def child_main(spec, out):
+    """Never returns. `out` is the write end of the pipe the zygote counts output from."""
     try:
         limits = spec.get("limits", {})
         limit(resource.RLIMIT_AS, limits.get("memoryBytes"))
@@ -77,16 +67,24 @@ def child_main(spec):
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         os.makedirs(WORK_DIR, exist_ok=True)
         os.chdir(WORK_DIR)
-        out = os.open(OUTPUT_FILE, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        # stdout and stderr are a pipe the zygote reads and counts: a file could be
+        # unlinked, truncated or seeked back to hide how much was printed.
         null = os.open("/dev/null", os.O_RDONLY)
         os.dup2(null, 0)
         os.dup2(out, 1)
         os.dup2(out, 2)
         os.closerange(3, 4096)
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+        # Python ignores SIGXFSZ; restored so that a file written past the size limit
+        # ends the candidate with SIGXFSZ (output-limit) instead of an OSError it can swallow.
+        signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
+        # The zygote ignores SIGINT (see main); candidates get Python's usual behaviour.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         install_seccomp(spec.get("seccomp"))
         to_judge = os.open(os.path.join(IPC_DIR, "c2j"), os.O_WRONLY)
         from_judge = os.open(os.path.join(IPC_DIR, "j2c"), os.O_RDONLY)
+        widen_pipe(to_judge)
+        widen_pipe(from_judge)
         serve(from_judge, to_judge, limits.get("replyBytes", 64 << 20))
     except BaseException:
         try:
@@ -96,19 +94,51 @@ def child_main(spec):
     os._exit(0)
 
 
+def widen_pipe(fd):
+    """1 MiB pipe buffers instead of 64 KiB: large outputs cross in far fewer wake-ups."""
+    try:
+        fcntl.fcntl(fd, 1031, 1 << 20)  # F_SETPIPE_SZ
+    except OSError:
+        pass
+
+
 def describe(exc):
+    if isinstance(exc, OSError) and exc.errno == 12:
+        # ENOMEM (mmap, os.read into a huge buffer): the address-space limit, like MemoryError.
+        return {"ok": False, "error": "MemoryError", "message": str(exc)[:2000]}
     return {"ok": False, "error": type(exc).__name__, "message": str(exc)[:2000]}
 
 
 def serve(rfd, wfd, reply_bytes):
-    buf = [b""]
+    reader = wire.LineReader(rfd)
     namespace = {}
 
-    def send(obj):
+    pending = []
+    pending_since = [0.0]
+
+    def flush():
+        if pending:
+            data = b"".join(pending)
+            pending.clear()
+            view = memoryview(data)
+            while view:
+                view = view[os.write(wfd, view):]
+
+    def send(obj, buffered=False):
         data = (wire.dumps(obj) + "\n").encode()
         if len(data) > reply_bytes:
             data = (wire.dumps({"ok": False, "error": "OutputLimit", "message": "return value larger than %d bytes" % reply_bytes}) + "\n").encode()
-        os.write(wfd, data)
+        if not pending:
+            pending_since[0] = time.monotonic()
+        pending.append(data)
+        if not buffered:
+            flush()
+
+    def flush_if_stale():
+        # Batch replies are written in bursts (one syscall for many fast calls), but never
+        # held more than a millisecond: the judge times each call from the previous reply.
+        if pending and time.monotonic() - pending_since[0] > 0.001:
+            flush()
 
     def call(fn, args, kwargs):
         t0 = time.perf_counter()
@@ -119,14 +149,15 @@ def serve(rfd, wfd, reply_bytes):
                 encoded = wire.encode(value)
             except BaseException as exc:  # a hostile value whose type lies
                 encoded = {"$t": "opaque", "type": "unencodable", "v": type(exc).__name__}
-            return {"ok": True, "v": encoded, "dt": dt}
+            # "v" last: the judge can compare its bytes with the expected ones without parsing.
+            return {"ok": True, "dt": dt, "v": encoded}
         except BaseException as exc:
             r = describe(exc)
             r["dt"] = time.perf_counter() - t0
             return r
 
     while True:
-        line = read_line(rfd, buf)
+        line = reader.readline()
         if line is None:
             return
         msg = json.loads(line)
@@ -151,10 +182,12 @@ def serve(rfd, wfd, reply_bytes):
         elif op == "batch":
             fn = namespace.get(msg["name"])
             for raw in msg["inputs"]:
+                flush_if_stale()
                 if fn is None:
-                    send({"ok": False, "error": "NameError", "message": "name %r is not defined" % msg["name"]})
+                    send({"ok": False, "error": "NameError", "message": "name %r is not defined" % msg["name"]}, True)
                 else:
-                    send(call(fn, wire.decode(raw), {}))
+                    send(call(fn, wire.decode(raw), {}), True)
+            flush()
         elif op == "inline":
             # Arguments that cannot cross the boundary (objects, callbacks): run the test
             # code next to the candidate, as in-process harnesses do. Weaker guarantee.
@@ -167,10 +200,69 @@ def serve(rfd, wfd, reply_bytes):
                 send(describe(exc))
 
 
+def wipe_scratch():
+    """Empties the scratch directory, including what a candidate made hard to remove
+    (directories without permissions). Everything there is the previous candidate's."""
+    try:
+        os.chmod(SCRATCH, 0o755)
+    except OSError:
+        pass
+    for root, dirs, _ in os.walk(SCRATCH):
+        for d in dirs:
+            try:
+                os.chmod(os.path.join(root, d), 0o700)
+            except OSError:
+                pass
+    try:
+        names = os.listdir(SCRATCH)
+    except OSError:
+        return
+    for name in names:
+        path = os.path.join(SCRATCH, name)
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+
+
+def scratch_cut_off(cap):
+    """`cap` when a write to scratch was cut off by a limit, even if the candidate caught
+    the error: a file at the size limit, or the sandbox's /tmp full. Otherwise 0."""
+    if "CRUCIBLE_SCRATCH" not in os.environ:  # our own sized tmpfs, not a host directory
+        try:
+            st = os.statvfs(SCRATCH)
+            if st.f_bavail * st.f_frsize < cap:
+                return cap
+        except OSError:
+            pass
+    seen = 0
+    for root, _, files in os.walk(SCRATCH):
+        for f in files:
+            seen += 1
+            if seen > 10000:
+                return 0
+            try:
+                if os.lstat(os.path.join(root, f)).st_size >= cap:
+                    return cap
+            except OSError:
+                continue
+    return 0
+
+
 def main():
-    buf = [b""]
+    # Candidates run as the same user as this process. Non-dumpable, its memory
+    # (/proc/1/mem, process_vm_writev) and its fds (/proc/1/fd) are closed to them;
+    # otherwise a candidate could rewrite the unfiltered zygote and escape seccomp.
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    # This process is its PID namespace's init (bwrap --as-pid-1): signals sent from
+    # inside reach it only if it handles them, and Python handles SIGINT.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    stdin = wire.LineReader(0)
     while True:
-        line = read_line(0, buf)
+        line = stdin.readline()
         if line is None:
             return
         msg = json.loads(line)
@@ -180,34 +272,42 @@ def main():
         if msg["op"] != "start":
             continue
         # Nothing a previous candidate left behind may reach the next one.
-        shutil.rmtree(WORK_DIR, ignore_errors=True)
-        try:
-            os.unlink(OUTPUT_FILE)
-        except FileNotFoundError:
-            pass
+        wipe_scratch()
+        cap = int(msg.get("limits", {}).get("outputBytes") or (1 << 20))
         sys.stdout.flush()
+        out_r, out_w = os.pipe()
         pid = os.fork()
         if pid == 0:
-            child_main(msg)
+            os.close(out_r)
+            child_main(msg, out_w)
+        os.close(out_w)
+        os.set_blocking(out_r, False)
         reply({"op": "started"})
         pidfd = os.pidfd_open(pid)
         status = usage = None
+        size = 0
+        watched = [0, pidfd, out_r]
         while status is None:
-            ready, _, _ = select.select([0, pidfd], [], [])
+            ready, _, _ = select.select(watched, [], [])
+            if out_r in ready:
+                size += drain(out_r, watched)
+                if size >= cap:
+                    # Printing past the limit ends the candidate at once (output-limit).
+                    os.kill(pid, signal.SIGKILL)
             if pidfd in ready:
                 _, status, usage = os.wait4(pid, 0)
             elif 0 in ready:
-                inner = read_line(0, buf)
+                inner = stdin.readline()
                 if inner is None:
                     os.kill(pid, signal.SIGKILL)
                     return
                 if json.loads(inner).get("op") == "kill":
                     os.kill(pid, signal.SIGKILL)
         os.close(pidfd)
-        try:
-            size = os.path.getsize(OUTPUT_FILE)
-        except OSError:
-            size = 0
+        if out_r in watched:
+            size += drain(out_r, watched, until_eof=True)
+        os.close(out_r)
+        size = max(size, scratch_cut_off(cap))
         reply({
             "op": "exited",
             "cpuSeconds": usage.ru_utime + usage.ru_stime,
@@ -216,6 +316,22 @@ def main():
             "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
             "outputBytes": size,
         })
+
+
+def drain(fd, watched, until_eof=False):
+    """Reads and discards what a candidate printed; returns how many bytes."""
+    total = 0
+    while True:
+        try:
+            chunk = os.read(fd, 1 << 16)
+        except BlockingIOError:
+            return total
+        if not chunk:
+            watched.remove(fd)
+            return total
+        total += len(chunk)
+        if not until_eof:
+            return total
 
 
 if __name__ == "__main__":

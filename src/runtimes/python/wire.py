@@ -6,6 +6,7 @@ __eq__ lies into the process that judges it."""
 import base64
 import json
 import math
+import os
 import sys
 
 MAX_DEPTH = 200
@@ -34,6 +35,12 @@ class Unencodable(Exception):
     pass
 
 
+class OpaqueValue(TypeError):
+    """A value the candidate returned that is not plain data, passed back to it by the
+    test. Not Unencodable: that would run the test inline, in the candidate's process,
+    where the candidate decides the outcome. This is an ordinary failure instead."""
+
+
 def _float(x):
     if math.isnan(x):
         return {"$t": "float", "v": "nan"}
@@ -53,11 +60,14 @@ def encode(x, strict=False, depth=0):
     if x is None or t is bool or t is str:
         return x
     if t is int:
-        return x if -(2**53) < x < 2**53 else {"$t": "int", "v": str(x)}
+        # hex, not decimal: str() of a huge int is refused past 4300 digits and is quadratic
+        return x if -(2**53) < x < 2**53 else {"$t": "int", "x": hex(x)}
     if t is float:
         return _float(x)
     d = depth + 1
     if t is list:
+        if _flat_plain(x):
+            return x  # nothing to tag: JSON can carry it as it is (large outputs are mostly these)
         return [encode(v, strict, d) for v in x]
     if t is tuple:
         return {"$t": "tuple", "v": [encode(v, strict, d) for v in x]}
@@ -75,9 +85,26 @@ def encode(x, strict=False, depth=0):
             return encode(x.item(), strict, depth)
         if type(x) is numpy.ndarray:
             return encode(x.tolist(), strict, depth)
+    if strict and t is Opaque:
+        raise OpaqueValue("the candidate returned a %s, which is not plain data" % x.type_name)
     if strict:
         raise Unencodable("value of type %s cannot cross the sandbox boundary" % t.__name__)
     return {"$t": "opaque", "type": t.__name__, "v": _safe_repr(x)}
+
+
+def _flat_plain(items):
+    for v in items:
+        t = type(v)
+        if t is str or t is bool or v is None:
+            continue
+        if t is int:
+            if -(2**53) < v < 2**53:
+                continue
+            return False
+        if t is float and v - v == 0.0:  # finite
+            continue
+        return False
+    return True
 
 
 def _safe_repr(x):
@@ -91,7 +118,11 @@ def _safe_repr(x):
 def decode(x):
     t = type(x)
     if t is list:
-        return [decode(v) for v in x]
+        for v in x:
+            tv = type(v)
+            if tv is list or tv is dict:
+                return [decode(v) for v in x]
+        return x  # only scalars: tags live in dicts, so there is nothing to decode
     if t is dict:
         tag = x.get("$t")
         v = x.get("v")
@@ -106,7 +137,7 @@ def decode(x):
         if tag == "frozenset":
             return frozenset(decode(e) for e in v)
         if tag == "int":
-            return int(v)
+            return int(x["x"], 16) if "x" in x else int(v)
         if tag == "float":
             return float(v)
         if tag == "bytes":
@@ -125,3 +156,28 @@ def dumps(x):
 
 def loads(s):
     return json.loads(s)
+
+
+class LineReader:
+    """Reads newline-terminated messages from a blocking fd. Chunks are kept in a list and
+    joined once per line: scanning one growing buffer would be quadratic on long lines."""
+
+    def __init__(self, fd):
+        self.fd = fd
+        self.partial = []
+        self.lines = []
+
+    def readline(self):
+        """The next line without its newline, or None at end of input."""
+        while not self.lines:
+            chunk = os.read(self.fd, 1 << 20)
+            if not chunk:
+                return None
+            self.partial.append(chunk)
+            if b"\n" in chunk:
+                complete = b"".join(self.partial).split(b"\n")
+                rest = complete.pop()
+                self.partial = [rest] if rest else []
+                complete.reverse()
+                self.lines = complete
+        return self.lines.pop()

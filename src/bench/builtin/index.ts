@@ -1,0 +1,32 @@
+/**
+ * The built-in suite `crucible eval` runs when no dataset is given: about thirty small
+ * tasks written for Crucible (Python, JavaScript, TypeScript), each with a reference and
+ * a handful of candidate programs whose verdicts are known in advance — right answers
+ * written differently, subtly wrong ones that only the "plus" suite catches, and programs
+ * that crash, hang, exhaust memory or print too much. A newcomer with no data and no
+ * model sees every kind of verdict.
+ */
+import type { Candidate, Task } from '../../core/task.js';
+import type { Status } from '../../core/verdict.js';
+import { javascriptTasks } from './javascript-tasks.js';
+import { pythonTasks } from './python-tasks.js';
+import { typescriptTasks } from './typescript-tasks.js';
+
+export interface BuiltinTask {
+  task: Task;
+  /** Complete programs (not completions) with the verdict each must get. */
+  candidates: ReadonlyArray<{ label: string; program: string; expected: Status; why: string }>;
+}
+
+export const builtinTasks: readonly BuiltinTask[] = [...pythonTasks, ...javascriptTasks, ...typescriptTasks];
+
+export function builtinDataset(): { name: 'builtin'; tasks: Task[] } {
+  return { name: 'builtin', tasks: builtinTasks.map((entry) => entry.task) };
+}
+
+/** Every candidate of every task; index is its position in its task's candidate list. */
+export function builtinSamples(): Candidate[] {
+  return builtinTasks.flatMap(({ task, candidates }) =>
+    candidates.map((candidate, index) => ({ taskId: task.id, index, program: candidate.program })),
+  );
+}
