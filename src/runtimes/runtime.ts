@@ -15,10 +15,10 @@ export interface Limits {
 }
 
 export const DEFAULT_LIMITS: Limits = {
-  memoryBytes: 1 << 30,
+  memoryBytes: 4 * 2 ** 30,
   cpuSeconds: 120,
   outputBytes: 1 << 20,
-  replyBytes: 16 << 20,
+  replyBytes: 1536 * 2 ** 20,
   loadSeconds: 10,
 };
 

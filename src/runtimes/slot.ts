@@ -119,6 +119,7 @@ export class Slot {
       program: request.program,
       record: Boolean(request.record),
       loadSeconds: limits.loadSeconds,
+      replyBytes: limits.replyBytes,
       connectSeconds: START_SECONDS,
       suites: request.suites.map((suite) => toJudgeSuite(suite)),
     });

@@ -113,32 +113,15 @@ def serve(rfd, wfd, reply_bytes):
     reader = wire.LineReader(rfd)
     namespace = {}
 
-    pending = []
-    pending_since = [0.0]
-
-    def flush():
-        if pending:
-            data = b"".join(pending)
-            pending.clear()
-            view = memoryview(data)
-            while view:
-                view = view[os.write(wfd, view):]
-
-    def send(obj, buffered=False):
+    def send(obj):
+        # One write per reply, at once: holding replies back to batch them would make a
+        # fast call look slow whenever a slow call follows it (the judge times each reply).
         data = (wire.dumps(obj) + "\n").encode()
         if len(data) > reply_bytes:
             data = (wire.dumps({"ok": False, "error": "OutputLimit", "message": "return value larger than %d bytes" % reply_bytes}) + "\n").encode()
-        if not pending:
-            pending_since[0] = time.monotonic()
-        pending.append(data)
-        if not buffered:
-            flush()
-
-    def flush_if_stale():
-        # Batch replies are written in bursts (one syscall for many fast calls), but never
-        # held more than a millisecond: the judge times each call from the previous reply.
-        if pending and time.monotonic() - pending_since[0] > 0.001:
-            flush()
+        view = memoryview(data)
+        while view:
+            view = view[os.write(wfd, view):]
 
     def call(fn, args, kwargs):
         t0 = time.perf_counter()
@@ -182,12 +165,10 @@ def serve(rfd, wfd, reply_bytes):
         elif op == "batch":
             fn = namespace.get(msg["name"])
             for raw in msg["inputs"]:
-                flush_if_stale()
                 if fn is None:
-                    send({"ok": False, "error": "NameError", "message": "name %r is not defined" % msg["name"]}, True)
+                    send({"ok": False, "error": "NameError", "message": "name %r is not defined" % msg["name"]})
                 else:
-                    send(call(fn, wire.decode(raw), {}), True)
-            flush()
+                    send(call(fn, wire.decode(raw), {}))
         elif op == "inline":
             # Arguments that cannot cross the boundary (objects, callbacks): run the test
             # code next to the candidate, as in-process harnesses do. Weaker guarantee.

@@ -4,12 +4,18 @@ Only exact built-in types are encoded; anything else becomes an opaque marker th
 compares unequal to everything, so a candidate cannot smuggle an object whose
 __eq__ lies into the process that judges it."""
 import base64
+import collections
 import json
 import math
 import os
 import sys
+import types
 
 MAX_DEPTH = 200
+MAX_ITEMS = 10_000_000
+
+
+_DICT_TYPES = (collections.defaultdict, collections.OrderedDict, collections.Counter)
 
 
 class Opaque:
@@ -75,6 +81,21 @@ def encode(x, strict=False, depth=0):
         return {"$t": "dict", "v": [[encode(k, strict, d), encode(v, strict, d)] for k, v in x.items()]}
     if t is set or t is frozenset:
         return {"$t": t.__name__, "v": [encode(v, strict, d) for v in x]}
+    if t in _DICT_TYPES:  # defaultdict, OrderedDict, Counter compare like dicts
+        return {"$t": "dict", "v": [[encode(k, strict, d), encode(v, strict, d)] for k, v in dict.items(x)]}
+    if t is collections.deque:
+        return {"$t": "deque", "v": [encode(v, strict, d) for v in x]}
+    if isinstance(x, tuple) and hasattr(t, "_fields"):  # namedtuple equals the plain tuple
+        return {"$t": "tuple", "v": [encode(v, strict, d) for v in tuple.__iter__(x)]}
+    if not strict and (t is types.GeneratorType or (t.__module__ in ("builtins", "itertools") and hasattr(t, "__next__"))):
+        # A returned generator/iterator is drained here, so the judge gets an iterator over
+        # the same items (list(...) and next(...) work; equality with a list does not).
+        items = []
+        for v in x:
+            if len(items) >= MAX_ITEMS:
+                return {"$t": "opaque", "type": t.__name__, "v": "iterator longer than %d items" % MAX_ITEMS}
+            items.append(encode(v, strict, d))
+        return {"$t": "iter", "v": items}
     if t is bytes:
         return {"$t": "bytes", "v": base64.b64encode(x).decode()}
     if t is complex:
@@ -134,6 +155,10 @@ def decode(x):
             return {decode(k): decode(val) for k, val in v}
         if tag == "set":
             return set(decode(e) for e in v)
+        if tag == "deque":
+            return collections.deque(decode(e) for e in v)
+        if tag == "iter":
+            return iter([decode(e) for e in v])
         if tag == "frozenset":
             return frozenset(decode(e) for e in v)
         if tag == "int":
