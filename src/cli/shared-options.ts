@@ -7,6 +7,8 @@ export interface HarnessFlags {
   readonly timeFloor?: number;
   readonly timeFactor?: number;
   readonly memoryMb?: number;
+  readonly typeCheck?: boolean;
+  readonly strictTypes?: boolean;
 }
 
 export function harnessFromFlags(flags: HarnessFlags): Harness {
@@ -21,5 +23,7 @@ export function harnessFromFlags(flags: HarnessFlags): Harness {
       ...(flags.timeFactor ? { factor: flags.timeFactor } : {}),
     },
     ...(flags.memoryMb ? { limits: { memoryBytes: flags.memoryMb * 1024 * 1024 } } : {}),
+    typeCheck: flags.typeCheck !== false,
+    strictTypes: Boolean(flags.strictTypes),
   });
 }

@@ -1,7 +1,9 @@
 import { availableParallelism } from 'node:os';
 import type { Language, Suite, Task } from '../core/task.js';
 import { combineStatuses, type Verdict } from '../core/verdict.js';
+import { createJavaScriptRuntime, createTypeScriptRuntime } from '../runtimes/javascript-runtime.js';
 import { createPythonRuntime } from '../runtimes/python-runtime.js';
+import { typeCheck } from '../runtimes/typescript.js';
 import { DEFAULT_LIMITS, type Limits, type RunResult, type Runtime, type TimedSuite } from '../runtimes/runtime.js';
 import { assertSandboxUsable, type SandboxMode } from '../runtimes/sandbox.js';
 import { suiteVerdicts } from './outcome.js';
@@ -13,6 +15,8 @@ export interface HarnessOptions {
   readonly sandbox?: SandboxMode;
   readonly time?: Partial<TimePolicy>;
   readonly limits?: Partial<Limits>;
+  /** Type-check TypeScript candidates and report the errors (default true). */
+  readonly typeCheck?: boolean;
   /** TypeScript type errors fail a candidate (default: reported only). */
   readonly strictTypes?: boolean;
   /** Supplies runtimes; defaults to the built-in ones (tests may pass their own). */
@@ -61,7 +65,16 @@ export class Harness {
       result = await this.runtime(task.language).run({ program, suites, limits: this.limits });
       verdict = this.verdictOf(task, result, started);
     }
-    return verdict;
+    return task.language === 'typescript' && this.options.typeCheck !== false ? this.withTypeErrors(verdict, program) : verdict;
+  }
+
+  /** Type errors are a separate check: reported always, failing the candidate only with strictTypes. */
+  private withTypeErrors(verdict: Verdict, program: string): Verdict {
+    const typeErrors = typeCheck(program);
+    if (typeErrors.length === 0) return verdict;
+    if (!this.options.strictTypes || verdict.status !== 'pass') return { ...verdict, typeErrors };
+    const failure = { input: null, expected: null, actual: null, message: `type error: ${typeErrors[0]}` };
+    return { ...verdict, status: 'fail', firstFailure: failure, typeErrors };
   }
 
   /** Runs the reference and keeps its outputs and times; one run per task. */
@@ -138,8 +151,10 @@ function defaultRuntime(language: Language, options: { workers?: number; sandbox
   switch (language) {
     case 'python':
       return createPythonRuntime(options);
-    default:
-      throw new Error(`no runtime for ${language} yet`);
+    case 'javascript':
+      return createJavaScriptRuntime(options);
+    case 'typescript':
+      return createTypeScriptRuntime(options);
   }
 }
 

@@ -147,6 +147,7 @@ for (const language of LANGUAGES) {
           const outcome = reference!.suites.find((s) => s.name === suite.name);
           if (outcome?.status !== 'pass') problems.push(`${task.id} / reference: suite ${suite.name} did not pass: ${describeVerdict(reference!)}`);
         }
+        if (reference!.typeErrors?.length) problems.push(`${task.id} / reference: type errors ${JSON.stringify(reference!.typeErrors)}`);
         candidates.forEach((candidate, i) => {
           const verdict = verdicts[i]!;
           if (verdict.status !== candidate.expected) {

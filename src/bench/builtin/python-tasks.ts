@@ -1187,7 +1187,7 @@ const lruMisses = pythonTask({
     [3, [1, 2, 3, 1, 4, 1, 5, 2]],
     [4, randomInts(41, 400, 0, 9)],
     [10, []],
-    [2, [1000000000, 7, 1000000000, 8, 7]],
+    [2, [1000000000000, 7, 1000000000000, 8, 7]],
   ],
   candidates: [
     {
@@ -1258,7 +1258,7 @@ def count_misses(capacity, requests):
     {
       label: 'array-by-id',
       expected: 'memory',
-      why: 'Indexes bookkeeping arrays by key id; an id of 10**9 asks for two lists of a billion slots (MemoryError under the 1 GiB limit).',
+      why: 'Indexes bookkeeping lists by key id; an id of 10**12 asks for lists of a trillion slots (8 TB each), which the memory limit refuses with MemoryError.',
       program: code`def count_misses(capacity, requests):
     if not requests:
         return 0

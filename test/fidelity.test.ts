@@ -1,0 +1,77 @@
+/**
+ * Fidelity on real benchmark data, through the same harness a user runs: references
+ * pass, known-wrong programs fail, and recorded model outputs agree with their labels.
+ * Each test skips with a message when the shared datasets are not beside the checkout.
+ */
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { auditDataset } from '../src/bench/audit.js';
+import { loadDataset } from '../src/bench/datasets/index.js';
+import { realFile } from '../src/bench/datasets/testing.js';
+import { evaluateCandidates } from '../src/bench/evaluate.js';
+import { compareWithLabels } from '../src/bench/labels.js';
+import { loadLabelledSamples } from '../src/bench/samples.js';
+import { Harness } from '../src/verify/harness.js';
+
+const harness = new Harness({ workers: 2 });
+after(() => harness.close());
+
+async function audit(relative: string) {
+  const dataset = await loadDataset(realFile(relative).path);
+  return { dataset, report: await auditDataset(harness, dataset.tasks) };
+}
+
+const describe = (entries: readonly { task_id: string; status: string; first_failure: { message: string } | null }[]) =>
+  entries.map((e) => `${e.task_id}: ${e.status} ${e.first_failure?.message ?? ''}`).join('\n');
+
+const humaneval = realFile('humaneval/HumanEval.jsonl.gz');
+test('HumanEval: 164/164 references pass', { skip: humaneval.skip }, async () => {
+  const { report } = await audit('humaneval/HumanEval.jsonl.gz');
+  assert.equal(report.references.total, 164);
+  assert.equal(report.references.passed, 164, describe(report.disagreements));
+});
+
+const plus = realFile('evalplus/HumanEvalPlus-v0.1.10.jsonl.gz');
+test('HumanEval+: 164/164 references pass on base and plus inputs', { skip: plus.skip, timeout: 900_000 }, async () => {
+  const { report } = await audit('evalplus/HumanEvalPlus-v0.1.10.jsonl.gz');
+  assert.equal(report.references.passed, 164, describe(report.disagreements));
+});
+
+const mbpp = realFile('evalplus/MbppPlus-v0.2.0.jsonl.gz');
+test('MBPP+: 378/378 references pass', { skip: mbpp.skip, timeout: 1_800_000 }, async () => {
+  const { report } = await audit('evalplus/MbppPlus-v0.2.0.jsonl.gz');
+  assert.equal(report.references.total, 378);
+  assert.equal(report.references.passed, 378, describe(report.disagreements));
+});
+
+const packPython = realFile('humanevalpack/humanevalpack-python.jsonl.gz');
+test('HumanEvalPack Python: references pass 164/164, buggy programs fail 164/164', { skip: packPython.skip }, async () => {
+  const { report } = await audit('humanevalpack/humanevalpack-python.jsonl.gz');
+  assert.equal(report.references.passed, 164, describe(report.disagreements));
+  assert.equal(report.known_wrong.total, 164);
+  assert.equal(report.known_wrong.failed, 164, describe(report.disagreements));
+});
+
+const quixbugs = realFile('quixbugs-python/quixbugs_python.jsonl');
+test('QuixBugs: fixed programs pass 40/40, buggy ones fail 40/40', { skip: quixbugs.skip }, async () => {
+  const { report } = await audit('quixbugs-python/quixbugs_python.jsonl');
+  assert.equal(report.references.passed, 40, describe(report.disagreements));
+  assert.equal(report.known_wrong.failed, 40, describe(report.disagreements));
+});
+
+const labelled = realFile('llm-samples/samples_normalized.jsonl.gz');
+for (const [name, file, suite, skip] of [
+  ['HumanEval (original tests)', 'humaneval/HumanEval.jsonl.gz', 'original', humaneval.skip || labelled.skip],
+  ['HumanEval+', 'evalplus/HumanEvalPlus-v0.1.10.jsonl.gz', 'HumanEval+', plus.skip || labelled.skip],
+] as const) {
+  test(`recorded model outputs agree with their ${name} labels at least 98% of the time`, { skip, timeout: 1_800_000 }, async () => {
+    const dataset = await loadDataset(realFile(file).path);
+    const { candidates, labels } = await loadLabelledSamples(labelled.path, dataset, { testSuite: suite });
+    assert.ok(candidates.length > 1000, `expected the labelled ${name} samples, got ${candidates.length}`);
+    const results = await evaluateCandidates(harness, new Map(dataset.tasks.map((t) => [t.id, t])), candidates, { concurrency: 8 });
+    const agreement = compareWithLabels(candidates, labels, results);
+    assert.ok(agreement.rate >= 0.98, `agreement ${agreement.rate} over ${agreement.compared}`);
+    assert.equal(results.filter((r) => r.status === 'no-verdict').length, 0);
+    assert.ok(agreement.disagreements.every((d) => d.explanation.length > 0));
+  });
+}
