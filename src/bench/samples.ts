@@ -78,9 +78,10 @@ async function readSampleLines(path: string): Promise<Line[]> {
     if (!parsed.success) throw new Error(`${where}: invalid sample: ${problems(parsed.error)}`);
     const s = parsed.data;
     let body: (task: Task) => string;
-    if (s.solution !== undefined) body = () => s.solution!;
+    if (s.solution !== undefined) body = (task) => withPromptImports(task, s.solution!);
     else if (s.completion !== undefined) body = (task) => task.completionPrefix + s.completion!;
-    else if (s.code !== undefined) body = s.code_form === 'body' ? (task) => task.completionPrefix + s.code! : () => s.code!;
+    else if (s.code !== undefined)
+      body = s.code_form === 'body' ? (task) => task.completionPrefix + s.code! : (task) => withPromptImports(task, s.code!);
     else {
       throw new Error(
         `${where}: sample for ${JSON.stringify(s.task_id)} has no program: expected "solution" (a whole program) or "completion" (appended to the prompt); fields: ${keys.join(', ')}`,
@@ -180,4 +181,17 @@ export async function loadLabelledSamples(path: string, dataset: Dataset, filter
     warnings.push(`no sample of ${total} matches the filter ${JSON.stringify(filter)}; values seen: ${values.join('; ') || 'none'}`);
   }
   return { candidates: kept.map((k) => k.candidate), labels: kept.map((k) => k.line.label), warnings };
+}
+
+/**
+ * A whole-program Python solution runs after the import lines of the task's prompt:
+ * harnesses that append a completion to the prompt give the program those imports
+ * (`from typing import List`), and models that rewrite the whole function often drop
+ * them. Repeating an import is harmless.
+ */
+export function withPromptImports(task: Task, program: string): string {
+  if (task.language !== 'python') return program;
+  const imports = task.prompt.split('\n').filter((line) => /^(import \S|from \S+ import \S)/.test(line));
+  const missing = imports.filter((line) => !program.includes(line));
+  return missing.length === 0 ? program : `${missing.join('\n')}\n${program}`;
 }

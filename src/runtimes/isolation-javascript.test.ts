@@ -1,0 +1,374 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { after, describe, test } from 'node:test';
+import { createJavaScriptRuntime } from './javascript-runtime.js';
+import type { RunResult, TimedSuite } from './runtime.js';
+
+/**
+ * Hostile candidates. Every test runs an attack through the runtime, checks the status it
+ * gets, and then checks that the NEXT candidate in the same pool (one worker pair, so the
+ * same long-lived candidate worker when it survived) still gets a correct verdict.
+ */
+const SECRET = `crucible-secret-${process.pid}-${Date.now()}`;
+process.env.CRUCIBLE_TEST_SECRET = SECRET; // before the pool exists: it must not leak into it
+const rt = createJavaScriptRuntime({ workers: 1, memoryBytes: 256 << 20 });
+after(() => rt.close());
+
+const script = (code: string, limit = 1): TimedSuite => ({ kind: 'script', name: 'tests', code, limit });
+const statusOf = (r: RunResult) => (r.load.ok ? r.suites[0]?.status : `load-${r.load.status}`);
+
+async function run(program: string, code: string, limit = 1, loadSeconds = 2) {
+  return rt.run({ program, suites: [script(code, limit)], limits: { loadSeconds } });
+}
+
+/** A right and a wrong candidate right after an attack: both must be judged correctly. */
+async function nextCandidateIsJudged() {
+  const tests = "const assert = require('node:assert');\nassert.deepEqual(add([1, 2], {k: 3}), [4, {k: 3}]);\nconsole.assert(JSON.stringify([1]) === '[1]');";
+  const good = await run('function add(xs, o) { return [xs[0] + xs[1] + o.k - 2, o] }', tests, 5);
+  assert.equal(statusOf(good), 'pass', JSON.stringify(good));
+  const bad = await run('function add(xs, o) { return [xs[0] + xs[1], o] }', tests, 5);
+  assert.equal(statusOf(bad), 'fail', JSON.stringify(bad));
+}
+
+async function expectStatus(program: string, code: string, status: string, limit = 1) {
+  const started = Date.now();
+  const r = await run(program, code, limit);
+  assert.equal(statusOf(r), status, JSON.stringify(r));
+  await nextCandidateIsJudged();
+  return { result: r, ms: Date.now() - started };
+}
+
+describe('endless loops are stopped by the time limit', () => {
+  const cases: Record<string, string> = {
+    synchronous: 'function f() { for (;;); }',
+    'promise microtask': 'function f() { Promise.resolve().then(function spin() { for (;;); }); return 1 }',
+    'microtask chain': 'function f() { const again = () => Promise.resolve().then(again); again(); return 1 }',
+    'getter read while encoding the result': 'function f() { return { get x() { for (;;); } } }',
+    'Proxy trap while encoding the result': 'function f() { return new Proxy([1], { get() { for (;;); }, ownKeys() { for (;;); } }) }',
+    'toString of something printed': 'function f() { console.log({ toString() { for (;;); } }); return 1 }',
+    'Atomics.wait on a SharedArrayBuffer': 'function f() { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); return 1 }',
+    'a setter node triggers after the timeout': "function f() { Object.defineProperty(Object.prototype, 'code', { set() { for (;;); } }); for (;;); }",
+    'catching and retrying (the timeout is not an exception)': 'function f() { for (;;) { try { for (;;); } catch (e) {} } }',
+  };
+  for (const [name, program] of Object.entries(cases)) {
+    test(name, async () => {
+      const { ms } = await expectStatus(program, 'f()', 'timeout');
+      assert.ok(ms < 6000, `took ${ms} ms`);
+    });
+  }
+
+  test('at load time', async () => {
+    const r = await run('while (true) {}', 'f()', 1, 1);
+    assert.equal(r.load.status, 'timeout');
+    await nextCandidateIsJudged();
+  });
+
+  test('a value thrown at load time whose getters loop (node must not decorate it untimed)', async () => {
+    for (const program of ['throw new Proxy({}, { get() { for (;;); } })', 'throw { get stack() { for (;;); }, get name() { for (;;); } }']) {
+      const started = Date.now();
+      const r = await run(program, 'f()', 1, 1);
+      assert.equal(r.load.status, 'timeout', JSON.stringify(r));
+      assert.ok(Date.now() - started < 4000, `took ${Date.now() - started} ms`);
+      await nextCandidateIsJudged();
+    }
+  });
+
+  test('in an io suite: the suite stops at the first timeout', async () => {
+    const program = 'function f(x) { if (x === 2) for (;;); return x }';
+    const r = await rt.run({ program, suites: [{ kind: 'io', name: 'io', entry: 'f', inputsJson: '[[1],[2],[3]]', expectedJson: '[1,2,3]', limits: [1, 1, 1] }] });
+    assert.equal(r.suites[0]?.status, 'timeout');
+    assert.equal(r.suites[0]?.passed, 1);
+    await nextCandidateIsJudged();
+  });
+
+  test('a setter on Error.prototype.code cannot even be installed', async () => {
+    const r = await run("Object.defineProperty(Error.prototype, 'code', { set() { for (;;); } }); function f() {}", 'f()');
+    assert.equal(r.load.status, 'error');
+    assert.match(r.load.message!, /Cannot redefine property: code/);
+    await nextCandidateIsJudged();
+  });
+});
+
+describe('memory', () => {
+  test('growing arrays exhaust the heap: the worker dies, the next candidate gets a fresh one', async () => {
+    const { result } = await expectStatus('function f() { const a = []; for (;;) a.push(new Array(1e5).fill(1.5)); }', 'f()', 'crashed', 30);
+    assert.equal((result.exit as { outOfMemory?: boolean } | undefined)?.outOfMemory, true);
+  });
+
+  test('a 4 GB ArrayBuffer fails to allocate (address-space limit) and counts as memory', async () => {
+    await expectStatus('function f() { const b = new ArrayBuffer(4 * 2 ** 30); new Uint8Array(b).fill(1); return b.byteLength }', 'f()', 'memory');
+  });
+
+  test('many filled buffers outside the heap are bounded too', async () => {
+    const program = 'function f() { const keep = []; for (let i = 0; i < 64; i++) { const b = new Uint8Array(256 * 2 ** 20); b.fill(1); keep.push(b) } return keep.length }';
+    await expectStatus(program, 'f()', 'memory', 10);
+  });
+
+  test('a string past V8 limits is an ordinary exception', async () => {
+    await expectStatus('function f() { let s = "x"; for (;;) s += s; }', 'f()', 'fail', 10);
+  });
+});
+
+describe('output', () => {
+  test('printing 100 MB hits the output limit, even when the candidate catches the error', async () => {
+    const program = 'function f() { const s = "x".repeat(1e6); for (let i = 0; i < 100; i++) try { console.log(s) } catch {} return 1 }';
+    const { result } = await expectStatus(program, "require('assert').equal(f(), 1)", 'output-limit');
+    assert.equal(result.exit?.outputBytes, 100_000_100);
+  });
+
+  test('a return value larger than replyBytes', async () => {
+    const r = await rt.run({ program: 'function f() { return "x".repeat(64e6) }', suites: [script('f()')], limits: { replyBytes: 16 << 20 } });
+    assert.equal(statusOf(r), 'output-limit');
+    assert.match(r.suites[0]!.firstFailure!.message, /return value larger than 16777216 bytes/);
+    await nextCandidateIsJudged();
+  });
+
+  test('a result too deep or too wide does not hurt the worker', async () => {
+    const program = 'function deep() { let a = []; for (let i = 0; i < 1e5; i++) a = [a]; return a }\nfunction wide() { let a = [1]; for (let i = 0; i < 40; i++) a = [a, a]; return a }';
+    const suites = [script("require('assert').deepEqual(deep(), [])", 5), { ...script('wide()', 5), name: 'wide' }];
+    const r = await rt.run({ program, suites, limits: { replyBytes: 16 << 20 } });
+    assert.deepEqual(r.suites.map((s) => s.status), ['fail', 'output-limit']);
+    await nextCandidateIsJudged();
+  });
+});
+
+describe('no way out of the context', () => {
+  // Each probe returns everything it could reach; reaching a `process` means calling exit.
+  const probe = `
+    const found = [];
+    const foreign = (x) => x !== null && (typeof x === 'object' || typeof x === 'function') && !(x instanceof Object);
+    function attempt(label, get) {
+      try {
+        const p = get();
+        if (p && typeof p === 'object' && typeof p.exit === 'function') { found.push(label); p.exit(0); }
+        if (p && typeof p.exit !== 'function' && foreign(p)) found.push(label + ':foreign');
+      } catch (e) {
+        if (foreign(e)) found.push(label + ':foreign-error');
+      }
+    }
+    function escape() {
+      attempt('constructor', () => this.constructor.constructor('return process')());
+      attempt('Function', () => Function('return process')());
+      attempt('eval', () => eval('process'));
+      attempt('async', () => (async () => {}).constructor('return process'));
+      attempt('global names', () => { for (const k of Object.getOwnPropertyNames(globalThis)) { const v = globalThis[k]; if (foreign(v)) return v; } });
+      attempt('require', () => require('child_process'));
+      attempt('harness', () => __crucible$.control.constructor.constructor('return process')());
+      attempt('stack overflow error', () => { try { (function r() { r() })() } catch (e) { return e.constructor.constructor('return process')() } });
+      attempt('caller', () => { function g() { return g.caller } return g().constructor('return process')() });
+      const saved = Error.prepareStackTrace;
+      Error.prepareStackTrace = (e, sites) => sites;
+      const sites = new Error().stack;
+      Error.prepareStackTrace = saved;
+      for (const s of sites) {
+        attempt('callsite this', () => s.getThis());
+        attempt('callsite function', () => s.getFunction());
+        attempt('callsite this ctor', () => s.getThis().constructor.constructor('return process')());
+        attempt('callsite function ctor', () => s.getFunction().constructor('return process')());
+      }
+      return found.length ? found.join(',') : 'contained';
+    }
+    globalThis.late = [];
+    import('node:child_process').then((m) => late.push('imported'), (e) => { attempt('import', () => e.constructor.constructor('return process')()); if (foreign(e)) late.push('foreign') });
+    (0, eval)('import("fs")').catch((e) => { if (foreign(e)) late.push('foreign-eval') });
+    function lateFindings() { return late.concat(found).join(',') || 'contained' }
+  `;
+
+  test('constructors, eval, globals, call sites, callers, import() and thrown errors lead nowhere', async () => {
+    const code = "const assert = require('node:assert');\nassert.equal(escape(), 'contained');\nassert.equal(lateFindings(), 'contained');\nassert.equal(lateFindings(), 'contained');";
+    const r = await run(probe, code, 5);
+    assert.equal(statusOf(r), 'pass', JSON.stringify(r));
+    await nextCandidateIsJudged();
+  });
+
+  test('the context has no process, require, timers, network or files', async () => {
+    const program = `function probe() {
+      return ['process', 'require', 'module.require', 'Buffer', 'setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask', 'fetch', 'WebSocket',
+              'XMLHttpRequest', 'structuredClone', 'WebAssembly', 'FinalizationRegistry', 'global', 'performance']
+        .filter((name) => { try { return (0, eval)('typeof ' + name) !== 'undefined' } catch { return false } }).join(',');
+    }`;
+    const r = await run(program, "require('node:assert').equal(probe(), '')", 5);
+    assert.equal(statusOf(r), 'pass', JSON.stringify(r));
+    await nextCandidateIsJudged();
+  });
+
+  test('timers are missing: a program that uses them fails at once instead of hanging', async () => {
+    const started = Date.now();
+    const atLoad = await run('setInterval(() => {}, 1);\nfunction f() { return 1 }', 'f()', 5);
+    assert.equal(atLoad.load.status, 'error');
+    assert.match(atLoad.load.message!, /ReferenceError: setInterval is not defined/);
+    const inCall = await run('function f() { setTimeout(() => f(), 0); return 1 }', "require('assert').equal(f(), 1)", 5);
+    assert.equal(statusOf(inCall), 'fail');
+    assert.ok(Date.now() - started < 3000);
+    await nextCandidateIsJudged();
+  });
+
+  test('no network: a server on 127.0.0.1 in the test process sees no connection', async () => {
+    let connections = 0;
+    const server = createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    try {
+      const program = `function connect() {
+        const tries = [
+          () => fetch('http://127.0.0.1:${port}/'),
+          () => require('net').connect(${port}, '127.0.0.1'),
+          () => new WebSocket('ws://127.0.0.1:${port}/'),
+          () => import('node:net').then((net) => net.connect(${port}, '127.0.0.1')),
+          () => this.constructor.constructor('return process')().binding('tcp_wrap'),
+        ];
+        return tries.map((t) => { try { t(); return 'tried' } catch (e) { return e.name } }).join(',');
+      }`;
+      const r = await run(program, "require('node:assert').equal(connect(), 'ReferenceError,ReferenceError,ReferenceError,tried,ReferenceError')", 5);
+      assert.equal(statusOf(r), 'pass', JSON.stringify(r));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.equal(connections, 0);
+    } finally {
+      server.close();
+    }
+    await nextCandidateIsJudged();
+  });
+
+  test('environment variables of the host are not visible', async () => {
+    const program = `function look() {
+      const seen = [];
+      for (const get of [() => process.env, () => this.constructor.constructor('return process')().env, () => Object.getOwnPropertyNames(globalThis)]) {
+        try { seen.push(JSON.stringify(get())) } catch (e) { seen.push(e.name) }
+      }
+      return seen.join(' ');
+    }`;
+    const code = `const seen = look();\nif (seen.includes(${JSON.stringify(SECRET)}) || seen.includes('CRUCIBLE_TEST_SECRET')) throw new Error('leak');\nif (!seen.startsWith('ReferenceError ReferenceError [')) throw new Error(seen);`;
+    const r = await run(program, code, 5);
+    assert.equal(statusOf(r), 'pass', JSON.stringify(r));
+    await nextCandidateIsJudged();
+  });
+
+  test('process.exit or self-kill attempts do not end the worker', async () => {
+    const program = "try { process.exit(0) } catch {}\ntry { this.constructor.constructor('return process')().kill(0, 'SIGKILL') } catch {}\nfunction f() { return 1 }";
+    const r = await run(program, "require('assert').equal(f(), 1)", 5);
+    assert.equal(statusOf(r), 'pass');
+    await nextCandidateIsJudged();
+  });
+});
+
+describe('nothing a candidate patches reaches the harness, the judge or the next candidate', () => {
+  test('patched built-ins in the candidate realm do not corrupt its own results', async () => {
+    const program = `
+      Object.prototype.polluted = 'yes';
+      Object.defineProperty(Array.prototype, '0', { get() { return 'lie' }, set() { throw new Error('setter') }, configurable: true });
+      Object.defineProperty(Object.prototype, 'v', { get() { return 'lie' }, set() {}, configurable: true });
+      Array.prototype.map = () => ['lie'];
+      Array.isArray = () => false;
+      Object.keys = () => [];
+      JSON.stringify = () => '"lie"';
+      JSON.parse = () => 'lie';
+      Reflect.apply = () => 'lie';
+      Function.prototype.call = function () { return 'lie' };
+      Function.prototype.apply = function () { return 'lie' };
+      Map.prototype.forEach = () => {};
+      String.prototype.slice = () => 'lie';
+      Object.getPrototypeOf = () => null;
+      function f(x) { return [x, { a: x, list: [x, x] }, new Map([[x, x]])] }
+    `;
+    const r = await run(program, "require('node:assert').deepStrictEqual(f(1), [1, { a: 1, list: [1, 1] }, new Map([[1, 1]])])", 5);
+    assert.equal(statusOf(r), 'pass', JSON.stringify(r));
+    await nextCandidateIsJudged();
+  });
+
+  test('the next candidate sees pristine built-ins', async () => {
+    await run("Object.prototype.polluted = 1; JSON.stringify = () => 'lie'; Array.prototype.push = null; globalThis.leftover = 1; function f() {}", 'f()');
+    const program = "function check() { return [typeof ({}).polluted, JSON.stringify([1]), typeof Array.prototype.push, typeof globalThis.leftover] }";
+    const r = await run(program, "require('node:assert').deepStrictEqual(check(), ['undefined', '[1]', 'function', 'undefined'])", 5);
+    assert.equal(statusOf(r), 'pass', JSON.stringify(r));
+  });
+
+  test('objects with lying valueOf, toJSON, Symbol.toPrimitive or equals are not equal to anything', async () => {
+    const program = `
+      function liar() { return { valueOf() { return 42 }, toJSON() { return 42 }, [Symbol.toPrimitive]() { return 42 }, toString() { return '42' }, equals() { return true } } }
+      class Liar { valueOf() { return 42 } toJSON() { return 42 } [Symbol.toPrimitive]() { return 42 } }
+      function instance() { return new Liar() }
+    `;
+    for (const code of [
+      "require('node:assert').deepEqual(liar(), 42)",
+      "require('node:assert').equal(liar(), 42)",
+      'console.assert(liar() == 42)',
+      'console.assert(instance() == 42)',
+      "console.assert(JSON.stringify(instance()) === '42')",
+      "require('node:assert').deepEqual(instance(), {})",
+    ]) {
+      const r = await run(program, code, 5);
+      assert.equal(statusOf(r), 'fail', code);
+    }
+    const io = await rt.run({ program, suites: [{ kind: 'io', name: 'io', entry: 'instance', inputsJson: '[[]]', expectedJson: '[42]', limits: [1] }] });
+    assert.equal(io.suites[0]?.status, 'fail');
+    await nextCandidateIsJudged();
+  });
+
+  test("overriding console.assert (or console) in the candidate does not touch the judge's", async () => {
+    const program = "console.assert = () => {};\nglobalThis.console = { assert() {}, log() {} };\nconst f = () => 1;";
+    await expectStatus(program, 'console.assert(f() === 2)', 'fail');
+  });
+
+  test('candidate names cannot inject code into the judge or shadow its require', async () => {
+    const program = `
+      module.exports['a){throw new Error("injected")}//'] = () => 1;
+      module.exports['constructor'] = () => 1;
+      function require() { return { strictEqual() {} } }
+      function console() {}
+      function f() { return 2 }
+    `;
+    const r = await run(program, "const assert = require('assert');\nassert.strictEqual(f(), 1);", 5);
+    assert.equal(statusOf(r), 'fail');
+    assert.match(r.suites[0]!.firstFailure!.message, /Expected values to be strictly equal/);
+    await nextCandidateIsJudged();
+  });
+
+  test('a thrown Proxy or an exception with hostile getters is described safely', async () => {
+    await expectStatus('function f() { throw new Proxy({}, { get() { throw new Error("x") } }) }', 'f()', 'fail');
+    await expectStatus('function f() { throw { get name() { for (;;); } } }', 'f()', 'timeout');
+  });
+});
+
+/** Pids of this process's descendants whose command line mentions `marker`. */
+function descendants(marker: string): number[] {
+  const parent = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {}
+  }
+  const mine = (pid: number): boolean => {
+    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === process.pid) return true;
+    return false;
+  };
+  return [...parent.keys()].filter((pid) => {
+    try {
+      return mine(pid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker) && !readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('/usr/bin/bwrap');
+    } catch {
+      return false;
+    }
+  });
+}
+
+describe('the worker killed from outside', () => {
+  test('mid-run: the run is not a pass, and the next run works', async () => {
+    const running = run('function f() { for (;;); }', 'f()', 10);
+    let pids: number[] = [];
+    for (let i = 0; i < 100 && pids.length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      pids = descendants('candidate-worker.cjs').filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('/usr/bin/node'));
+    }
+    assert.equal(pids.length, 1, 'one candidate worker in this pool');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    process.kill(pids[0]!, 'SIGKILL');
+    const r = await running;
+    assert.equal(statusOf(r), 'crashed', JSON.stringify(r));
+    await nextCandidateIsJudged();
+  });
+});

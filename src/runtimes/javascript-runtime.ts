@@ -1,0 +1,119 @@
+import { existsSync, realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Language } from '../core/task.js';
+import { SlotPool, type PoolOptions } from './pool.js';
+import type { Limits, RunRequest, RunResult, Runtime, TimedSuite } from './runtime.js';
+import { interpreterPaths } from './sandbox.js';
+import type { SlotRecipe } from './slot.js';
+import { transpile } from './typescript.js';
+
+const HARNESS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'node');
+const PRLIMIT = '/usr/bin/prlimit';
+/** Address space node needs besides its heap: ~0.7 GB is reserved at start (measured, Node 20). */
+const ADDRESS_SPACE_OVERHEAD = 1 << 30;
+
+export type NodeRuntimeOptions = PoolOptions & {
+  /**
+   * Heap for candidate code. The candidate worker is long-lived and its heap limit is
+   * fixed when it starts, so this (else limits.memoryBytes, else the first run's) holds for the pool.
+   */
+  readonly memoryBytes?: number;
+  readonly limits?: Partial<Limits>;
+};
+
+/**
+ * The node flags of the candidate worker matter for isolation:
+ * - --disallow-code-generation-from-strings and --frozen-intrinsics harden THIS realm: if
+ *   a candidate ever got hold of one of its objects, it could neither compile code with
+ *   it (the Function constructor refuses) nor patch built-ins for the next candidate.
+ *   Each candidate's own context re-enables eval for itself.
+ * - --experimental-vm-modules lets the worker answer `import()` itself (with an error of
+ *   the candidate's realm); without it node rejects with an error object of this realm.
+ * - --max-old-space-size bounds the heap; prlimit --as bounds memory outside it (ArrayBuffers).
+ */
+function nodeRecipe(options: NodeRuntimeOptions): SlotRecipe {
+  const node = realpathSync(process.execPath);
+  const harness = (options.sandbox ?? 'bwrap') === 'bwrap' ? '/crucible/node' : HARNESS_DIR;
+  return {
+    candidateCommand: (limits: Limits) => {
+      const memory = options.memoryBytes ?? options.limits?.memoryBytes ?? limits.memoryBytes;
+      const argv = [
+        node,
+        '--experimental-vm-modules',
+        '--disallow-code-generation-from-strings',
+        '--frozen-intrinsics',
+        '--no-warnings',
+        `--max-old-space-size=${Math.max(64, Math.floor(memory / 2 ** 20))}`,
+        `${harness}/candidate-worker.cjs`,
+      ];
+      if (!existsSync(PRLIMIT)) return argv;
+      return [PRLIMIT, `--as=${memory + ADDRESS_SPACE_OVERHEAD}`, '--core=0', '--', ...argv];
+    },
+    judgeCommand: [node, '--no-warnings', `${harness}/judge-worker.cjs`],
+    readOnly: [...interpreterPaths(node)],
+    harnessDir: HARNESS_DIR,
+    seccompOnWorker: true,
+    scratchBytes: 16 << 20,
+    isOutOfMemory: (stderr) => /heap out of memory|Fatal process out of memory|Allocation failed/i.test(stderr),
+  };
+}
+
+/** JavaScript programs, judged with node:assert semantics (MultiPL-E, HumanEvalPack). */
+export function createJavaScriptRuntime(options: NodeRuntimeOptions = {}): Runtime {
+  return new SlotPool('javascript', nodeRecipe(options), options);
+}
+
+/**
+ * TypeScript: the program and script-suite test code are transpiled to JavaScript here
+ * and run by a JavaScript pool. A program that does not parse is a load error; type
+ * errors are not checked here (see typeCheck in typescript.ts).
+ */
+export function createTypeScriptRuntime(options: NodeRuntimeOptions = {}): Runtime {
+  return new TypeScriptRuntime(new SlotPool('typescript', nodeRecipe(options), options));
+}
+
+class TypeScriptRuntime implements Runtime {
+  readonly language: Language = 'typescript';
+  /** Test code is the same for every sample of a task. */
+  private readonly testCache = new Map<string, ReturnType<typeof transpile>>();
+
+  constructor(private readonly pool: SlotPool) {}
+
+  private transpileTest(code: string) {
+    let out = this.testCache.get(code);
+    if (!out) {
+      out = transpile(code, 'test.ts');
+      if (this.testCache.size > 2000) this.testCache.clear();
+      this.testCache.set(code, out);
+    }
+    return out;
+  }
+
+  async run(request: RunRequest): Promise<RunResult> {
+    const program = transpile(request.program);
+    if (program.errors.length > 0) {
+      return { load: { ok: false, status: 'error', message: `SyntaxError: ${program.errors.join('\n')}`.slice(0, 2000) }, suites: [] };
+    }
+    const suites: TimedSuite[] = [];
+    for (const suite of request.suites) {
+      if (suite.kind !== 'script') {
+        suites.push(suite);
+        continue;
+      }
+      const code = this.transpileTest(suite.code);
+      const invoke = suite.invoke ? this.transpileTest(suite.invoke) : undefined;
+      const errors = [...code.errors, ...(invoke?.errors ?? [])];
+      if (errors.length > 0) {
+        const why = `the test code of suite ${suite.name} does not parse: ${errors.join('; ')}`;
+        return { load: { ok: false, status: 'no-verdict', message: why }, suites: [], noVerdict: why };
+      }
+      suites.push({ ...suite, code: code.code, ...(invoke ? { invoke: invoke.code } : {}) });
+    }
+    return this.pool.run({ ...request, program: program.code, suites });
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}

@@ -1,0 +1,553 @@
+'use strict';
+/**
+ * Warm JavaScript candidate worker (runs inside bubblewrap under a no-fork seccomp filter,
+ * started by javascript-runtime.ts with node flags that matter for safety, see there).
+ *
+ * Each candidate gets a NEW V8 context with nothing of this process in it: its global is
+ * a fresh one (vm.constants.DONT_CONTEXTIFY), and the harness that decodes arguments,
+ * calls the candidate and encodes results is code evaluated INSIDE that context (see
+ * `harness` below, wire.cjs), so only strings cross between this realm and the candidate's.
+ * This host side never reads a property of a candidate value: it passes strings in,
+ * takes the harness's reply string out, and runs every piece of candidate code under a
+ * vm timeout. The worker is entirely synchronous and never returns to the event loop
+ * while a candidate runs, so nothing the candidate schedules can run untimed.
+ */
+const fs = require('fs');
+const vm = require('vm');
+const { types } = require('util');
+const { createWire, LineReader, writeAll } = require('./wire.cjs');
+
+const IPC = process.env.CRUCIBLE_IPC || '/ipc';
+const STEP = new vm.Script('__crucible$()', { filename: 'crucible-harness.js' });
+
+/**
+ * The in-context harness. Its source text is evaluated in each candidate's context; it
+ * must not refer to anything outside its body. It returns `step`, which the host calls
+ * (through the STEP script, under a timeout) to process the message it `put` last.
+ */
+function harness(createWire) {
+  'use strict';
+  const G = globalThis;
+  const W = createWire();
+  const apply = Reflect.apply;
+  const defineProperty = Reflect.defineProperty;
+  const deleteProperty = Reflect.deleteProperty;
+  const getPrototypeOf = Reflect.getPrototypeOf;
+  const ownNames = Object.getOwnPropertyNames;
+  const keys = Object.keys;
+  const freeze = Object.freeze;
+  const jsonParse = JSON.parse;
+  const jsonStringify = JSON.stringify;
+  const StringCtor = String;
+  const ErrorCtor = Error;
+  const RangeErrorCtor = RangeError;
+  const RangeErrorProto = RangeError.prototype;
+  const slice = String.prototype.slice;
+  const indirectEval = G.eval;
+  const ERROR_CLASSES = [Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError];
+
+  let limits = { outputBytes: 1 << 20, replyBytes: 16 << 20 };
+  let pending = '';
+  let thrown;
+  let outputBytes = 0;
+  let overflow = false;
+  let kept = '';
+  const functions = { __proto__: null };
+  const builtins = { __proto__: null };
+
+  // After a vm timeout node sets `code` on the error it creates here with [[Set]]: a
+  // setter on Error.prototype.code would then run untimed. A fixed data property there
+  // makes that assignment plain (instances can still have their own `code`).
+  for (let i = 0; i < ERROR_CLASSES.length; i++) {
+    defineProperty(ERROR_CLASSES[i].prototype, 'code', { __proto__: null, value: undefined, writable: true, configurable: false });
+  }
+  // No WebAssembly (huge address-space reservations), and no FinalizationRegistry (its
+  // callbacks would run later from the host's event loop, outside any timeout).
+  deleteProperty(G, 'WebAssembly');
+  deleteProperty(G, 'FinalizationRegistry');
+
+  function cut(s, n) {
+    return s.length > n ? apply(slice, s, [0, n]) : s;
+  }
+
+  // A console that only counts (and keeps the start of) what is printed.
+  function write(args, prefix) {
+    let line = prefix;
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      let s;
+      if (typeof a === 'string') s = a;
+      else {
+        try {
+          s = StringCtor(a);
+        } catch {
+          s = '[object]';
+        }
+      }
+      line += (line ? ' ' : '') + s;
+    }
+    outputBytes += line.length + 1;
+    if (kept.length < 8192) kept += cut(line, 8192 - kept.length) + '\n';
+    if (outputBytes > limits.outputBytes) {
+      overflow = true;
+      throw new RangeError('output limit of ' + limits.outputBytes + ' bytes exceeded');
+    }
+  }
+  const consoleObject = {};
+  const methods = ['log', 'info', 'warn', 'error', 'debug', 'trace', 'dir', 'table', 'group', 'groupCollapsed'];
+  for (let i = 0; i < methods.length; i++) {
+    defineProperty(consoleObject, methods[i], {
+      __proto__: null,
+      value: function (...args) {
+        write(args, '');
+      },
+      writable: true,
+      configurable: true,
+      enumerable: true,
+    });
+  }
+  defineProperty(consoleObject, 'assert', {
+    __proto__: null,
+    value: function (condition, ...args) {
+      if (!condition) write(args, 'Assertion failed:');
+    },
+    writable: true,
+    configurable: true,
+    enumerable: true,
+  });
+  const noop = function () {};
+  const quiet = ['groupEnd', 'time', 'timeEnd', 'timeLog', 'count', 'countReset', 'clear'];
+  for (let i = 0; i < quiet.length; i++) {
+    defineProperty(consoleObject, quiet[i], { __proto__: null, value: noop, writable: true, configurable: true, enumerable: true });
+  }
+  const moduleObject = { exports: {} };
+  const globals = [
+    ['console', consoleObject],
+    ['module', moduleObject],
+    ['exports', moduleObject.exports],
+  ];
+  for (let i = 0; i < globals.length; i++) {
+    defineProperty(G, globals[i][0], { __proto__: null, value: globals[i][1], writable: true, configurable: true });
+  }
+  // What each global name held before the program ran: a name is the candidate's when
+  // its value differs (a program may define its own `escape` or `parseInt`).
+  const names0 = ownNames(G);
+  for (let i = 0; i < names0.length; i++) {
+    const d = Reflect.getOwnPropertyDescriptor(G, names0[i]);
+    builtins[names0[i]] = d && 'value' in d ? d.value : undefined;
+  }
+
+  function quote(s) {
+    return jsonStringify(s);
+  }
+
+  function isError(x, proto) {
+    for (let p = getPrototypeOf(x), i = 0; p !== null && i < 50; p = getPrototypeOf(p), i++) if (p === proto) return true;
+    return false;
+  }
+
+  function failure(error, message, limit) {
+    return '{"ok":false,"error":' + quote(cut(error, 100)) + ',"message":' + quote(cut(message, 2000)) + (limit ? ',"limit":' + quote(limit) : '') + '}';
+  }
+
+  /** An error reply for anything thrown; reading `name`/`message` may run candidate code (we are timed). */
+  function describe(e) {
+    let name = 'Error';
+    let message = '';
+    let limit = '';
+    try {
+      if (e !== null && (typeof e === 'object' || typeof e === 'function')) {
+        const n = e.name;
+        if (typeof n === 'string') name = n;
+        const m = e.message;
+        message = typeof m === 'string' ? m : m === undefined ? '' : StringCtor(m);
+        if (message === 'Array buffer allocation failed' && isError(e, RangeErrorProto)) limit = 'memory';
+      } else {
+        message = StringCtor(e);
+      }
+    } catch {
+      name = 'Error';
+      message = 'the exception could not be described';
+    }
+    return failure(name, message, limit);
+  }
+
+  function callReply(msg) {
+    const name = msg.name;
+    const thunk = typeof name === 'string' ? functions[name] : undefined;
+    if (thunk === undefined) return failure('ReferenceError', StringCtor(name) + ' is not defined', '');
+    const args = W.decodeParsed(msg.args);
+    const fn = thunk();
+    const value = apply(fn, undefined, args);
+    let encoded;
+    try {
+      encoded = W.encode(value, false, limits.replyBytes);
+    } catch (e) {
+      const tooLong = e instanceof RangeErrorCtor && e.message === 'Invalid string length';
+      if ((e instanceof W.WireError && e.kind === 'size') || tooLong) return failure('OutputLimit', 'return value larger than ' + limits.replyBytes + ' bytes', 'output');
+      throw e;
+    }
+    return '{"ok":true,"v":' + encoded + '}';
+  }
+
+  /** Registers the top-level callables among candidate identifiers; thunks read each binding. */
+  function namesReply(msg, thunks) {
+    const list = [];
+    function add(name, thunk) {
+      if (name === '__crucible$' || functions[name] !== undefined) return;
+      let v;
+      try {
+        v = thunk();
+      } catch {
+        return;
+      }
+      if (typeof v !== 'function' || v === builtins[name]) return;
+      functions[name] = thunk;
+      defineProperty(list, list.length, { __proto__: null, value: name, writable: true, enumerable: true, configurable: true });
+    }
+    for (let i = 0; i < msg.names.length; i++) add(msg.names[i], thunks[i]);
+    // CommonJS style programs (TypeScript output): module.exports.f
+    let exported;
+    try {
+      exported = G.module.exports;
+    } catch {}
+    if (exported !== null && (typeof exported === 'object' || typeof exported === 'function')) {
+      let ks = [];
+      try {
+        ks = keys(exported);
+      } catch {}
+      for (let i = 0; i < ks.length && i < 10000; i++) {
+        const k = ks[i];
+        add(k, () => exported[k]);
+      }
+    }
+    let out = '[';
+    for (let i = 0; i < list.length; i++) out += (i ? ',' : '') + quote(list[i]);
+    return '{"ok":true,"names":' + out + ']}';
+  }
+
+  // --- Inline tests: only when arguments cannot cross (callbacks). A small assert. ----
+  function same(a, b, strict, depth) {
+    if (strict ? a === b || (a !== a && b !== b) : a == b || (a !== a && b !== b)) return true;
+    if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object' || depth > 200) return false;
+    if (strict && getPrototypeOf(a) !== getPrototypeOf(b)) return false;
+    const ka = keys(a);
+    const kb = keys(b);
+    if (ka.length !== kb.length) return false;
+    for (let i = 0; i < ka.length; i++) if (!same(a[ka[i]], b[ka[i]], strict, depth + 1)) return false;
+    return true;
+  }
+  function check(ok, message, text) {
+    if (!ok) {
+      const e = new ErrorCtor(message === undefined ? text : StringCtor(message));
+      e.name = 'AssertionError';
+      throw e;
+    }
+  }
+  const assert = function (v, m) {
+    check(v, m, 'assertion failed');
+  };
+  assert.ok = assert;
+  assert.equal = (a, b, m) => check(a == b || (a !== a && b !== b), m, 'values are not equal');
+  assert.notEqual = (a, b, m) => check(!(a == b), m, 'values are equal');
+  assert.strictEqual = (a, b, m) => check(a === b || (a !== a && b !== b), m, 'values are not strictly equal');
+  assert.notStrictEqual = (a, b, m) => check(a !== b, m, 'values are strictly equal');
+  assert.deepEqual = (a, b, m) => check(same(a, b, false, 0), m, 'values are not deep-equal');
+  assert.deepStrictEqual = (a, b, m) => check(same(a, b, true, 0), m, 'values are not deep-strict-equal');
+  assert.notDeepEqual = (a, b, m) => check(!same(a, b, false, 0), m, 'values are deep-equal');
+  assert.notDeepStrictEqual = (a, b, m) => check(!same(a, b, true, 0), m, 'values are deep-strict-equal');
+  assert.fail = (m) => check(false, m, 'failed');
+  assert.throws = (fn, _e, m) => {
+    let threw = false;
+    try {
+      fn();
+    } catch {
+      threw = true;
+    }
+    check(threw, typeof _e === 'string' ? _e : m, 'missing expected exception');
+  };
+  assert.strict = assert;
+  const testConsole = { __proto__: consoleObject, assert: (c) => check(c, undefined, 'console.assert failed') };
+  function testRequire(id) {
+    if (id === 'assert' || id === 'node:assert' || id === 'assert/strict' || id === 'node:assert/strict') return assert;
+    throw new ErrorCtor('Cannot find module ' + StringCtor(id));
+  }
+  function inlineReply(msg) {
+    const fn = indirectEval('(function (require, console) {\n' + msg.code + '\n' + (msg.invoke || '') + '\n})');
+    apply(fn, undefined, [testRequire, testConsole]);
+    return '{"ok":true,"v":null}';
+  }
+
+  function handle(arg) {
+    const msg = jsonParse(pending);
+    pending = '';
+    switch (msg.op) {
+      case 'call':
+        return callReply(msg);
+      case 'names':
+        return namesReply(msg, arg);
+      case 'thrown':
+        return describe(thrown);
+      case 'inline':
+        return inlineReply(msg);
+    }
+    return failure('Error', 'unknown operation', '');
+  }
+
+  function step(arg) {
+    let reply;
+    try {
+      reply = handle(arg);
+    } catch (e) {
+      reply = describe(e);
+    }
+    thrown = undefined;
+    if (overflow) reply = failure('OutputLimit', 'printed more than ' + limits.outputBytes + ' bytes', 'output');
+    return reply;
+  }
+
+  // Host-side controls, taken by the host before any candidate code runs.
+  const control = freeze({
+    __proto__: null,
+    configure(limitsJson) {
+      limits = jsonParse(limitsJson);
+    },
+    put(text) {
+      pending = text;
+    },
+    stash(value) {
+      thrown = value;
+    },
+    outputBytes() {
+      return outputBytes;
+    },
+  });
+  defineProperty(step, 'control', { __proto__: null, value: control });
+  return freeze(step);
+}
+
+const HARNESS = new vm.Script(`const __crucible$ = (${harness})(${createWire});\n__crucible$.control`, { filename: 'crucible-harness.js' });
+
+// Words that cannot be read as a variable (the names probe is plain script code).
+const RESERVED = new Set(
+  ('break case catch class const continue debugger default delete do else enum export extends false finally for ' +
+    'function if import in instanceof new null return super switch this throw true try typeof var void while with ' +
+    'arguments let static yield await implements interface package private protected public').split(' '),
+);
+const IDENTIFIER = /[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*/gu;
+
+function reply(obj) {
+  writeAll(1, JSON.stringify(obj) + '\n');
+}
+
+const HOST_ERROR_PROTOS = new Set([Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError].map((c) => c.prototype));
+
+/**
+ * What a throw that reached this realm was, without running candidate code: a property
+ * read on a candidate object could hit a getter or a Proxy trap, untimed.
+ */
+function classify(e) {
+  if (typeof e !== 'object' || e === null || types.isProxy(e) || !types.isNativeError(e)) return 'candidate';
+  if (HOST_ERROR_PROTOS.has(Object.getPrototypeOf(e))) return 'host';
+  const code = Object.getOwnPropertyDescriptor(e, 'code');
+  return code && code.value === 'ERR_SCRIPT_EXECUTION_TIMEOUT' ? 'timeout' : 'candidate';
+}
+
+/** A script that hands the harness one reader per name (a name that is not an expression is dropped). */
+function namesProbe(names) {
+  const source = (list) => `__crucible$([${list.map((n) => `() => ${n}`).join(',')}])`;
+  try {
+    return { script: new vm.Script(source(names), { filename: 'crucible-names.js' }), names };
+  } catch {
+    const ok = names.filter((n) => {
+      try {
+        new vm.Script(`() => ${n}`);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    return { script: new vm.Script(source(ok), { filename: 'crucible-names.js' }), names: ok };
+  }
+}
+
+/** One candidate: a fresh context, served over the FIFOs until `end` or EOF. */
+class Execution {
+  constructor(limits) {
+    this.limits = limits;
+    this.budgetMs = (Number(limits.cpuSeconds) || 120) * 1000;
+    // Dynamic import() in the context must fail with an error of the context's realm;
+    // node's own refusal would hand the candidate an error object of this realm.
+    const refuseImport = () => {
+      throw this.makeError('import() is not available');
+    };
+    this.importOption = { importModuleDynamically: refuseImport };
+    this.context = vm.createContext(vm.constants.DONT_CONTEXTIFY, {
+      name: 'candidate',
+      microtaskMode: 'afterEvaluate',
+      codeGeneration: { strings: true, wasm: false },
+      importModuleDynamically: refuseImport,
+    });
+    this.control = HARNESS.runInContext(this.context, { displayErrors: false });
+    this.makeError = vm.runInContext('(message) => new TypeError(message)', this.context);
+    // A reply is one V8 string: it cannot be longer than V8's limit (2^29 - 24 characters).
+    const replyBytes = Math.min(Number(limits.replyBytes) || 16 << 20, 2 ** 28);
+    this.control.configure(JSON.stringify({ outputBytes: Number(limits.outputBytes) || 1 << 20, replyBytes }));
+  }
+
+  /** Runs candidate code under a timeout: {value} | {timeout} | {thrown: value} | {host: error}. */
+  timed(script, timeoutMs) {
+    const ms = Math.max(1, Math.min(Math.ceil(Number(timeoutMs) || 10000), Math.ceil(this.budgetMs)));
+    const t0 = process.hrtime.bigint();
+    try {
+      return { value: script.runInContext(this.context, { timeout: ms, displayErrors: false }) };
+    } catch (e) {
+      const kind = classify(e);
+      if (kind === 'timeout') return { timeout: true };
+      if (kind === 'host') return { host: e };
+      return { thrown: e };
+    } finally {
+      this.budgetMs -= Number(process.hrtime.bigint() - t0) / 1e6;
+    }
+  }
+
+  /** The harness's reply to `message`, or a timeout reply. */
+  step(message, timeoutMs, script = STEP) {
+    this.control.put(message);
+    const t0 = process.hrtime.bigint();
+    const r = this.timed(script, timeoutMs);
+    const dt = Number(process.hrtime.bigint() - t0) / 1e9;
+    this.timedOut = Boolean(r.timeout);
+    let text;
+    if (r.timeout) text = '{"ok":false,"error":"Timeout","message":"time limit exceeded","limit":"timeout"}';
+    else if (r.host) text = JSON.stringify({ ok: false, error: 'Error', message: `harness failure: ${r.host.message}` });
+    else if (typeof r.value === 'string' && r.value.startsWith('{') && r.value.endsWith('}')) text = r.value;
+    else text = '{"ok":false,"error":"Error","message":"harness failure"}';
+    return `${text.slice(0, -1)},"dt":${dt}}`;
+  }
+
+  load(msg) {
+    const timeoutMs = Number(msg.timeoutMs) || 10000;
+    const started = Date.now();
+    let script;
+    try {
+      script = new vm.Script(String(msg.program), { filename: 'candidate.js', ...this.importOption });
+    } catch (e) {
+      // Compiled in this realm: a host SyntaxError whose stack starts "candidate.js:LINE".
+      const where = /^candidate\.js:(\d+)/.exec(String(e.stack));
+      const message = `${e.message}${where ? ` (line ${where[1]})` : ''}`;
+      return JSON.stringify({ ok: false, error: e.name, message });
+    }
+    const r = this.timed(script, timeoutMs);
+    if (r.timeout) return '{"ok":false,"error":"Timeout","message":"loading the program took too long","limit":"timeout"}';
+    if (r.host) return JSON.stringify({ ok: false, error: 'Error', message: `harness failure: ${r.host.message}` });
+    if ('thrown' in r) {
+      this.control.stash(r.thrown);
+      return this.step('{"op":"thrown"}', timeoutMs - (Date.now() - started));
+    }
+    // Every identifier in the source is a possible top-level name; the probe keeps the
+    // ones that are bound to functions in the global scope (let/const included).
+    const names = [...new Set(String(msg.program).match(IDENTIFIER) ?? [])].filter((n) => !RESERVED.has(n)).slice(0, 50000);
+    const probe = namesProbe(names);
+    return this.step(JSON.stringify({ op: 'names', names: probe.names }), timeoutMs - (Date.now() - started), probe.script);
+  }
+
+  /** Serves the judge; returns when the judge ends the execution or goes away. */
+  serve(toJudge, fromJudge) {
+    const lines = new LineReader(fromJudge);
+    const send = (text) => writeAll(toJudge, text + '\n');
+    for (;;) {
+      const line = lines.next();
+      if (line === null) return;
+      const msg = JSON.parse(line);
+      switch (msg.op) {
+        case 'end':
+          return;
+        case 'load':
+          send(this.load(msg));
+          break;
+        case 'call':
+        case 'inline':
+          send(this.step(line, msg.timeoutMs));
+          break;
+        case 'batch': {
+          const inputs = Array.isArray(msg.inputs) ? msg.inputs : [];
+          const timeouts = Array.isArray(msg.timeoutMs) ? msg.timeoutMs : [];
+          for (let i = 0; i < inputs.length; i++) {
+            const answer = this.step(JSON.stringify({ op: 'call', name: msg.name, args: inputs[i] }), timeouts[i] ?? msg.timeoutMs);
+            send(answer);
+            // The judge stops reading a batch at its first timeout; so do we.
+            if (this.timedOut) break;
+          }
+          break;
+        }
+        default:
+          send('{"ok":false,"error":"Error","message":"unknown operation"}');
+      }
+    }
+  }
+
+  get outputBytes() {
+    const n = this.control.outputBytes();
+    return typeof n === 'number' ? n : 0;
+  }
+}
+
+function runCandidate(msg) {
+  const cpu0 = process.cpuUsage();
+  const execution = new Execution(msg.limits ?? {});
+  reply({ op: 'started' });
+  let toJudge;
+  let fromJudge;
+  try {
+    toJudge = fs.openSync(`${IPC}/c2j`, 'w');
+    fromJudge = fs.openSync(`${IPC}/j2c`, 'r');
+    execution.serve(toJudge, fromJudge);
+  } catch (e) {
+    // The judge went away (EPIPE) or a FIFO failed: this execution is over either way.
+    if (!['EPIPE', 'EOF', 'ECONNRESET'].includes(e && e.code)) process.stderr.write(`candidate worker: ${e && e.stack}\n`);
+  } finally {
+    for (const fd of [toJudge, fromJudge]) if (fd !== undefined) fs.closeSync(fd);
+  }
+  const cpu = process.cpuUsage(cpu0);
+  reply({
+    op: 'exited',
+    code: 0,
+    signal: null,
+    outputBytes: execution.outputBytes,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    maxRssBytes: process.resourceUsage().maxRSS * 1024,
+  });
+}
+
+async function main() {
+  // Rejections a candidate left unhandled are queued by node until the event loop turns;
+  // they are dropped there (never inspected) so that dead contexts can be collected.
+  process.on('unhandledRejection', () => undefined);
+  process.on('rejectionHandled', () => undefined);
+  const stdin = new LineReader(0);
+  for (;;) {
+    const line = stdin.next();
+    if (line === null) return;
+    let msg;
+    try {
+      msg = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (msg.op === 'ping') reply({ op: 'pong' });
+    else if (msg.op === 'start') {
+      runCandidate(msg);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    // 'kill' only matters while a candidate runs; one arriving now is stale.
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    process.stderr.write(`candidate worker failed: ${e && e.stack}\n`);
+    process.exit(70);
+  },
+);

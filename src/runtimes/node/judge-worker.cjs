@@ -1,0 +1,559 @@
+'use strict';
+/**
+ * Trusted JavaScript judge (runs in its own sandbox, never next to a candidate).
+ *
+ * Test code runs in THIS realm, against proxies whose calls go to the candidate worker
+ * over the FIFOs, so the values it compares were decoded here from plain data: same-realm
+ * arrays and objects, on which node:assert behaves as in MultiPL-E's node harness, and
+ * nothing the candidate returns can lie about equality. The judge is synchronous: a
+ * proxy call writes a request and waits (polling, with a deadline) for the reply.
+ */
+const fs = require('fs');
+const vm = require('vm');
+const util = require('util');
+const { builtinModules } = require('module');
+const { createWire, LineReader, writeAll, sleep } = require('./wire.cjs');
+
+const W = createWire();
+const IPC = process.env.CRUCIBLE_IPC || '/ipc';
+/** How long past a limit we wait for the candidate's own timeout reply before giving up on it. */
+const GRACE_MS = 1000;
+const MAX_NAMES = 10000;
+
+// --- what test code sees ------------------------------------------------------------
+class ConsoleAssertError extends Error {
+  constructor(args) {
+    super(args.length ? `console.assert failed: ${util.format(...args)}` : 'console.assert failed');
+    this.name = 'AssertionError';
+  }
+}
+const noop = () => undefined;
+// Printing is discarded (stdout carries the protocol); console.assert FAILS the test:
+// HumanEvalPack's JavaScript tests are written with it, and in node it only prints.
+const testConsole = Object.freeze({
+  ...Object.fromEntries(
+    ['log', 'info', 'warn', 'error', 'debug', 'trace', 'dir', 'dirxml', 'table', 'group', 'groupCollapsed', 'groupEnd', 'time', 'timeEnd', 'timeLog', 'count', 'countReset', 'clear'].map(
+      (k) => [k, noop],
+    ),
+  ),
+  assert(condition, ...args) {
+    if (!condition) throw new ConsoleAssertError(args);
+  },
+});
+Object.defineProperty(globalThis, 'console', { value: testConsole, writable: true, configurable: true });
+
+function testRequire(id) {
+  const bare = String(id).replace(/^node:/, '');
+  if (builtinModules.includes(bare)) return require(`node:${bare}`);
+  const error = new Error(`Cannot find module '${id}'`);
+  error.code = 'MODULE_NOT_FOUND';
+  throw error;
+}
+
+const RESERVED = new Set(
+  ('break case catch class const continue debugger default delete do else enum export extends false finally for ' +
+    'function if import in instanceof new null return super switch this throw true try typeof var void while with ' +
+    'arguments eval let static yield await implements interface package private protected public require console module exports').split(' '),
+);
+const IDENTIFIER = /^[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*$/u;
+
+/**
+ * Candidate names are untrusted text that becomes parameter names: only plain identifiers
+ * pass. A name may shadow a global of this realm for the test code (a program's own
+ * `escape` wins over the built-in, as when program and tests share one file).
+ */
+function usableNames(names) {
+  const out = new Set();
+  for (const n of Array.isArray(names) ? names : []) {
+    if (typeof n === 'string' && n.length <= 200 && IDENTIFIER.test(n) && !RESERVED.has(n)) out.add(n);
+    if (out.size >= MAX_NAMES) break;
+  }
+  return [...out];
+}
+
+// --- showing values in failure reports ---------------------------------------------
+function show(value, max = 500) {
+  let budget = max + 50;
+  function render(x, depth) {
+    if (budget <= 0) return '...';
+    let s;
+    if (typeof x === 'string') s = JSON.stringify(x);
+    else if (typeof x === 'number') s = Object.is(x, -0) ? '-0' : String(x);
+    else if (typeof x === 'bigint') s = `${x}n`;
+    else if (x === undefined || x === null || typeof x === 'boolean') s = String(x);
+    else if (typeof x === 'function') s = `[Function ${x.name || 'anonymous'}]`;
+    else if (typeof x === 'symbol') s = x.toString();
+    else if (x instanceof W.Opaque) s = `[opaque ${x.$opaque}${x.text ? ` ${x.text}` : ''}]`;
+    else if (depth > 20) s = '...';
+    else if (Array.isArray(x)) s = `[${x.map((v) => render(v, depth + 1)).join(',')}]`;
+    else if (x instanceof Map) s = `Map{${[...x].map(([k, v]) => `${render(k, depth + 1)} => ${render(v, depth + 1)}`).join(', ')}}`;
+    else if (x instanceof Set) s = `Set{${[...x].map((v) => render(v, depth + 1)).join(', ')}}`;
+    else if (x instanceof Date) s = `Date(${Number.isNaN(x.getTime()) ? 'Invalid' : x.toISOString()})`;
+    else if (Object.getPrototypeOf(x) === Object.prototype || Object.getPrototypeOf(x) === null)
+      s = `{${Object.keys(x).map((k) => `${JSON.stringify(k)}:${render(x[k], depth + 1)}`).join(',')}}`;
+    else s = util.inspect(x, { depth: 2, breakLength: Infinity, maxArrayLength: 20, maxStringLength: 200 });
+    budget -= s.length;
+    return s;
+  }
+  let text;
+  try {
+    text = render(value, 0);
+  } catch {
+    text = '<unprintable>';
+  }
+  return text.length <= max ? text : `${text.slice(0, max - 3)}...`;
+}
+
+// --- equality for io suites (JavaScript semantics) --------------------------------
+/** Deep equality: same types and shapes; numbers by ===, except NaN equals NaN; atol for numbers. */
+function equal(a, b, atol, depth = 0) {
+  if (typeof a === 'number' && typeof b === 'number') {
+    if (a === b || (a !== a && b !== b)) return true;
+    return atol > 0 && Number.isFinite(a) && Number.isFinite(b) && Math.abs(a - b) <= atol + 1e-7 * Math.abs(b);
+  }
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || depth > 200) return false;
+  if (a instanceof W.Opaque || b instanceof W.Opaque) return false;
+  if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+  if (Array.isArray(a)) return a.length === b.length && a.every((v, i) => equal(v, b[i], atol, depth + 1));
+  if (a instanceof Date) return Object.is(a.getTime(), b.getTime());
+  if (a instanceof Map) {
+    if (a.size !== b.size) return false;
+    for (const [k, v] of a) if (!b.has(k) || !equal(v, b.get(k), atol, depth + 1)) return false;
+    return true;
+  }
+  if (a instanceof Set) {
+    if (a.size !== b.size) return false;
+    const rest = [...b];
+    for (const v of a) {
+      const i = b.has(v) ? rest.indexOf(v) : rest.findIndex((w) => equal(v, w, atol, depth + 1));
+      if (i < 0) return false;
+      rest.splice(i, 1);
+    }
+    return true;
+  }
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && equal(a[k], b[k], atol, depth + 1));
+}
+
+const isFloat = (x) => typeof x === 'number' && !Number.isInteger(x);
+/** EvalPlus widens atol to 1e-6 once an expected value is a float (here: a non-integer number). */
+const isFloats = (x) => isFloat(x) || (Array.isArray(x) && x.length > 0 && x.every((v) => typeof v === 'number') && x.some(isFloat));
+
+function poly(xs, x) {
+  return xs.reduce((sum, c, i) => sum + c * Math.pow(x, i), 0);
+}
+
+/** [ok, why] for one output; the EvalPlus oracles that make sense for JavaScript values. */
+function matches(out, exp, args, state, oracle) {
+  try {
+    if (oracle === 'always') return [true, ''];
+    if (oracle === 'find_zero') {
+      const ok = Math.abs(poly(args[0], out)) <= (state.atol || 1e-6);
+      return [ok, ok ? '' : 'poly(xs, result) is not close to 0'];
+    }
+    if (state.atol === 0 && isFloats(exp)) state.atol = 1e-6;
+    let ok = equal(out, exp, state.atol);
+    if (!ok && oracle === 'or_zero') ok = out === 0;
+    if (!ok && oracle === 'set_eq' && Array.isArray(out) && Array.isArray(exp)) ok = equal(new Set(out), new Set(exp), state.atol);
+    if (oracle === 'output_not_none') ok = typeof out === 'boolean' ? out === exp : exp === (out !== null && out !== undefined);
+    return [ok, ok ? '' : 'output differs from expected'];
+  } catch (e) {
+    return [false, `comparison failed: ${e}`];
+  }
+}
+
+// --- the channel to the candidate --------------------------------------------------
+class Timeout extends Error {}
+class CandidateGone extends Error {}
+
+class Channel {
+  constructor(connectSeconds) {
+    const { O_RDONLY, O_WRONLY, O_NONBLOCK } = fs.constants;
+    this.rfd = fs.openSync(`${IPC}/c2j`, O_RDONLY | O_NONBLOCK);
+    const deadline = Date.now() + connectSeconds * 1000;
+    let wfd;
+    for (;;) {
+      try {
+        wfd = fs.openSync(`${IPC}/j2c`, O_WRONLY | O_NONBLOCK);
+        break;
+      } catch (e) {
+        if (e.code !== 'ENXIO') throw e;
+        if (Date.now() > deadline) {
+          fs.closeSync(this.rfd);
+          throw new CandidateGone('candidate process never connected');
+        }
+        sleep(0.05);
+      }
+    }
+    // The reader is there now, so a blocking open returns at once; writes then block.
+    this.wfd = fs.openSync(`${IPC}/j2c`, O_WRONLY);
+    fs.closeSync(wfd);
+    this.reader = new LineReader(this.rfd);
+    this.gone = false;
+  }
+
+  send(obj) {
+    try {
+      writeAll(this.wfd, (typeof obj === 'string' ? obj : JSON.stringify(obj)) + '\n');
+    } catch {
+      this.gone = true;
+      throw new CandidateGone('candidate process is gone');
+    }
+  }
+
+  recv(deadline) {
+    const line = this.reader.next(deadline);
+    if (line === undefined) throw new Timeout('no reply in time');
+    if (line === null) {
+      this.gone = true;
+      throw new CandidateGone('candidate process ended');
+    }
+    let r;
+    try {
+      r = JSON.parse(line);
+    } catch {}
+    if (r === null || typeof r !== 'object') {
+      this.gone = true;
+      throw new CandidateGone('candidate wrote a malformed reply');
+    }
+    return r;
+  }
+
+  close() {
+    for (const fd of [this.rfd, this.wfd]) {
+      try {
+        fs.closeSync(fd);
+      } catch {}
+    }
+  }
+}
+
+// --- one run -------------------------------------------------------------------
+const CANDIDATE = Symbol('raised by the candidate');
+const NEEDS_INLINE = Symbol('needs inline');
+const ERROR_CLASSES = { Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError };
+const LIMIT_STATUS = { memory: 'memory', output: 'output-limit', timeout: 'timeout' };
+
+/** The candidate's exception, rethrown here with the same class (by name) and message. */
+function candidateError(r) {
+  const name = typeof r.error === 'string' ? r.error : 'Error';
+  const message = typeof r.message === 'string' ? r.message : '';
+  const Ctor = Object.hasOwn(ERROR_CLASSES, name) ? ERROR_CLASSES[name] : Error;
+  const e = new Ctor(message);
+  if (e.name !== name) Object.defineProperty(e, 'name', { value: name, writable: true, configurable: true });
+  e[CANDIDATE] = true;
+  return e;
+}
+
+class Run {
+  constructor(channel) {
+    this.ch = channel;
+    this.last = null;
+    this.deadline = Infinity;
+    this.abort = null; // sticky: once a limit is hit, every later call fails the same way
+    this.needsInline = false;
+  }
+
+  startSuite(limitSeconds) {
+    this.last = null;
+    this.abort = null;
+    this.needsInline = false;
+    this.deadline = Date.now() + limitSeconds * 1000;
+  }
+
+  stop(status, message, kill = false) {
+    this.abort = { status, message, kill, error: new Error(message) };
+    throw this.abort.error;
+  }
+
+  call(name, args) {
+    if (this.abort) throw this.abort.error;
+    if (this.needsInline) throw NEEDS_INLINE;
+    let encoded;
+    try {
+      encoded = args.map((a) => W.encode(a, true));
+    } catch {
+      this.needsInline = true;
+      throw NEEDS_INLINE;
+    }
+    this.last = { name, args, value: undefined, returned: false };
+    const remaining = this.deadline - Date.now();
+    if (remaining <= 0) this.stop('timeout', 'time limit exceeded');
+    try {
+      this.ch.send(`{"op":"call","name":${JSON.stringify(name)},"args":[${encoded.join(',')}],"kwargs":{},"timeoutMs":${remaining}}`);
+      const r = this.ch.recv(this.deadline + GRACE_MS);
+      if (!r.ok) {
+        if (Object.hasOwn(LIMIT_STATUS, r.limit)) this.stop(LIMIT_STATUS[r.limit], `${r.error}: ${r.message}`);
+        throw candidateError(r);
+      }
+      const value = W.decodeParsed(r.v);
+      this.last.value = value;
+      this.last.returned = true;
+      return value;
+    } catch (e) {
+      if (e instanceof Timeout) this.stop('timeout', 'the candidate did not answer within the time limit', true);
+      if (e instanceof CandidateGone) this.stop('crashed', e.message);
+      throw e;
+    }
+  }
+
+  proxy(name) {
+    const run = this;
+    return {
+      [name](...args) {
+        return run.call(name, args);
+      },
+    }[name];
+  }
+}
+
+function suiteResult(spec, status, passed, total, firstFailure = null, extra = {}) {
+  return { name: spec.name, status, passed, total, firstFailure, ...extra };
+}
+
+function failure(message, input = null, expected = null, actual = null) {
+  return { input, expected, actual, message: String(message).slice(0, 2000) };
+}
+
+/** "line N: source" of the innermost test-code frame in an error's stack. */
+function testLine(error, source) {
+  const stack = error && typeof error.stack === 'string' ? error.stack : '';
+  const m = /test\.js:(\d+):\d+/.exec(stack);
+  if (!m) return '';
+  const line = source.split('\n')[Number(m[1]) - 1];
+  return line === undefined ? '' : `line ${m[1]}: ${line.trim().slice(0, 300)}`;
+}
+
+function failureOfException(e, run, source) {
+  const f = failure('');
+  if (run.last) {
+    f.input = show(run.last.args);
+    if (run.last.returned) f.actual = show(run.last.value);
+  }
+  const where = testLine(e, source);
+  if (e instanceof ConsoleAssertError) {
+    f.message = where ? `console.assert failed at ${where}` : e.message;
+  } else if (e instanceof Error) {
+    f.message = `${e.name}: ${e.message}${e[CANDIDATE] ? ' (raised by the candidate)' : ''}${where ? `\n    at ${where}` : ''}`;
+    if (e.code === 'ERR_ASSERTION') {
+      if ('actual' in e) f.actual = show(e.actual);
+      if ('expected' in e) f.expected = show(e.expected);
+    }
+  } else {
+    f.message = `Uncaught ${show(e)}${where ? ` at ${where}` : ''}`;
+  }
+  f.message = f.message.slice(0, 2000);
+  return f;
+}
+
+function runScript(spec, run, names, record) {
+  const limit = Number(spec.limit ?? 10);
+  const start = Date.now();
+  run.startSuite(limit);
+  const source = `${spec.code}\n${spec.invoke ?? ''}\n`;
+  const params = ['require', 'console', 'module', 'exports', ...names];
+  let factory;
+  try {
+    // Test code runs as a function body here, so its own declarations may shadow candidate names.
+    factory = vm.runInThisContext(`(function (${params.join(', ')}) {\nreturn function () {\n${source}};\n})`, {
+      filename: 'test.js',
+      lineOffset: -2,
+    });
+  } catch (e) {
+    return suiteResult(spec, 'error', 0, 1, failure(`the test code does not compile: ${e}`));
+  }
+  const module = { exports: {} };
+  let thrown = null;
+  let threw = false;
+  try {
+    factory(testRequire, testConsole, module, module.exports, ...names.map((n) => run.proxy(n)))();
+  } catch (e) {
+    thrown = e;
+    threw = true;
+  }
+  if (run.needsInline) return runInline(spec, run);
+  if (run.abort) {
+    const { status, message, kill } = run.abort;
+    const f = failure(status === 'timeout' ? `time limit of ${limit.toFixed(2)}s exceeded` : message, run.last ? show(run.last.args) : null);
+    return suiteResult(spec, status, 0, 1, f, kill ? { kill } : {});
+  }
+  if (threw) return suiteResult(spec, 'fail', 0, 1, failureOfException(thrown, run, source));
+  return suiteResult(spec, 'pass', 1, 1, null, record ? { elapsed: (Date.now() - start) / 1000 } : {});
+}
+
+/** Arguments that cannot cross (callbacks): the test code runs beside the candidate. */
+function runInline(spec, run) {
+  const timeoutMs = Math.max(1, run.deadline - Date.now());
+  let r;
+  try {
+    run.ch.send({ op: 'inline', code: spec.code, invoke: spec.invoke ?? null, timeoutMs });
+    r = run.ch.recv(run.deadline + GRACE_MS);
+  } catch (e) {
+    if (e instanceof Timeout) return suiteResult(spec, 'timeout', 0, 1, null, { kill: true, inline: true });
+    return suiteResult(spec, 'crashed', 0, 1, failure(e.message), { inline: true });
+  }
+  if (r.ok) return suiteResult(spec, 'pass', 1, 1, null, { inline: true });
+  const status = Object.hasOwn(LIMIT_STATUS, r.limit) ? LIMIT_STATUS[r.limit] : 'fail';
+  return suiteResult(spec, status, 0, 1, failure(`${r.error}: ${r.message}`), { inline: true });
+}
+
+function runIo(spec, run, record) {
+  let inputs;
+  let expected = null;
+  let decodedInputs;
+  try {
+    if (spec.inputAdapter) throw new Error(`input adapter ${spec.inputAdapter} is not supported for JavaScript`);
+    inputs = JSON.parse(spec.inputs);
+    if (!Array.isArray(inputs) || !inputs.every(Array.isArray)) throw new Error('inputs must be a list of argument lists');
+    decodedInputs = inputs.map((i) => W.decodeParsed(i));
+    if (!record) {
+      expected = JSON.parse(spec.expected).map((v) => W.decodeParsed(v));
+      if (expected.length !== inputs.length) throw new Error('expected outputs do not match the inputs');
+    }
+  } catch (e) {
+    return suiteResult(spec, 'error', 0, Array.isArray(inputs) ? inputs.length : 0, failure(String(e.message ?? e)));
+  }
+  const total = inputs.length;
+  if (total === 0) return suiteResult(spec, 'pass', 0, 0, null, record ? { outputs: '[]', times: [] } : {});
+  const limits = Array.isArray(spec.limits) ? spec.limits.map(Number) : new Array(total).fill(Number(spec.limit ?? 10));
+  run.ch.send({ op: 'batch', name: spec.entry, inputs, timeoutMs: limits.map((s) => s * 1000) });
+  const state = { atol: Number(spec.atol) || 0 };
+  const outputs = [];
+  const times = [];
+  let passed = 0;
+  let status = 'pass';
+  let first = null;
+  let kill = false;
+  for (let i = 0; i < total; i++) {
+    const shownInput = () => show(decodedInputs[i]);
+    const shownExpected = () => (record ? null : show(expected[i]));
+    let r;
+    try {
+      r = run.ch.recv(Date.now() + limits[i] * 1000 + GRACE_MS);
+    } catch (e) {
+      if (e instanceof Timeout) {
+        status = 'timeout';
+        kill = true;
+        first ??= failure(`time limit of ${limits[i].toFixed(2)}s exceeded`, shownInput(), shownExpected());
+      } else {
+        status = 'crashed';
+        first ??= failure(e.message, shownInput());
+      }
+      break;
+    }
+    if (!r.ok) {
+      if (r.limit === 'timeout') {
+        status = 'timeout';
+        first ??= failure(`time limit of ${limits[i].toFixed(2)}s exceeded`, shownInput(), shownExpected());
+        break;
+      }
+      if (first === null) {
+        status = Object.hasOwn(LIMIT_STATUS, r.limit) ? LIMIT_STATUS[r.limit] : 'fail';
+        first = failure(`${r.error}: ${r.message}`, shownInput(), shownExpected());
+      }
+      if (record) {
+        outputs.push('null');
+        times.push(Number(r.dt) || 0);
+      }
+      continue;
+    }
+    if (record) {
+      let v = r.v;
+      if (spec.oracle === 'output_not_none') {
+        const value = W.decodeParsed(v);
+        v = value !== null && value !== undefined;
+      }
+      outputs.push(JSON.stringify(v));
+      times.push(Number(r.dt) || 0);
+      passed++;
+      continue;
+    }
+    const out = W.decodeParsed(r.v);
+    const [ok, why] = matches(out, expected[i], decodedInputs[i], state, spec.oracle ?? null);
+    if (ok) passed++;
+    else if (first === null) {
+      status = 'fail';
+      first = failure(why, shownInput(), shownExpected(), show(out));
+    }
+  }
+  const extra = kill ? { kill } : {};
+  if (record) Object.assign(extra, { outputs: `[${outputs.join(',')}]`, times });
+  return suiteResult(spec, status, passed, total, first, extra);
+}
+
+function handleRun(msg) {
+  const record = Boolean(msg.record);
+  let ch;
+  try {
+    ch = new Channel(Number(msg.connectSeconds ?? 10));
+  } catch (e) {
+    if (!(e instanceof CandidateGone)) throw e;
+    return { op: 'result', load: { ok: false, status: 'crashed', message: e.message }, suites: [] };
+  }
+  const run = new Run(ch);
+  const result = { op: 'result', load: { ok: true }, suites: [] };
+  try {
+    const loadMs = Number(msg.loadSeconds ?? 10) * 1000;
+    let r;
+    try {
+      ch.send({ op: 'load', program: msg.program, timeoutMs: loadMs });
+      r = ch.recv(Date.now() + loadMs + GRACE_MS);
+    } catch (e) {
+      if (e instanceof Timeout) {
+        result.load = { ok: false, status: 'timeout', message: 'loading the program took too long' };
+        result.kill = true;
+        return result;
+      }
+      if (e instanceof CandidateGone) {
+        result.load = { ok: false, status: 'crashed', message: e.message };
+        return result;
+      }
+      throw e;
+    }
+    if (!r.ok) {
+      const status = Object.hasOwn(LIMIT_STATUS, r.limit) ? LIMIT_STATUS[r.limit] : 'error';
+      result.load = { ok: false, status, message: `${r.error}: ${r.message}`.slice(0, 2000) };
+      return result;
+    }
+    const names = usableNames(r.names);
+    let stopped = false;
+    for (const spec of msg.suites) {
+      if (stopped || ch.gone || result.kill) {
+        result.suites.push(suiteResult(spec, 'skipped', 0, 0));
+        continue;
+      }
+      const res = spec.kind === 'io' ? runIo(spec, run, record) : runScript(spec, run, names, record);
+      if (res.kill) result.kill = true;
+      delete res.kill;
+      // After a timeout the candidate's state is suspect; later suites are skipped, as in Python.
+      if (res.status === 'timeout') stopped = true;
+      result.suites.push(res);
+    }
+    try {
+      ch.send({ op: 'end' });
+    } catch {}
+    return result;
+  } finally {
+    ch.close();
+  }
+}
+
+function main() {
+  const stdin = new LineReader(0);
+  for (;;) {
+    const line = stdin.next();
+    if (line === null || line === undefined) return;
+    let out;
+    try {
+      const msg = JSON.parse(line);
+      out = msg.op === 'ping' ? { op: 'pong' } : handleRun(msg);
+    } catch (e) {
+      out = { op: 'result', internalError: `${e && e.name}: ${e && e.message}` };
+    }
+    writeAll(1, JSON.stringify(out) + '\n');
+  }
+}
+
+main();
