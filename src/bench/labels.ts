@@ -30,6 +30,8 @@ export interface Agreement {
   readonly disagreements: readonly Disagreement[];
 }
 
+const STANDARD_MODULES = new Set(['math', 're', 'collections', 'itertools', 'functools', 'heapq', 'string', 'random', 'bisect', 'sys', 'hashlib', 'numpy', 'np', 'statistics', 'fractions', 'decimal', 'datetime', 'typing', 'List', 'Tuple', 'Dict', 'Optional', 'Any']);
+
 /** Why our verdict and the label differ, as far as the verdict alone can tell. */
 function explain(label: Label, result: SampleResult, program: string): string {
   const failure = result.first_failure?.message ?? '';
@@ -37,10 +39,15 @@ function explain(label: Label, result: SampleResult, program: string): string {
   if (label.passed) {
     if (program.trim() === '' || /^\s*(pass\s*)?$/m.test(program.replace(/^(from|import) .*$/gm, '').trim()))
       return 'labelled as passing but the program is empty (label noise)';
-    if (result.status === 'timeout') return `labelled as passing; here it exceeds the time limit (${failure})`;
-    return `labelled as passing; here it fails: ${failure}${result.first_failure?.input ? ` on input ${result.first_failure.input}` : ''}`;
+    const undefinedName = /NameError: name '(\w+)' is not defined/.exec(failure)?.[1];
+    if (undefinedName && STANDARD_MODULES.has(undefinedName))
+      return `uses the module ${undefinedName} without importing it; the labelling harness must have imported it for every program`;
+    if (undefinedName)
+      return `calls ${undefinedName}, which the program never defines; the labelling harness must have run it next to other code`;
+    if (result.status === 'timeout') return `labelled as passing; here it exceeds the time limit, which follows the reference (${failure})`;
+    return `labelled as passing, but a test fails here: ${failure}${result.first_failure?.input ? ` (last call: ${result.first_failure.input})` : ''}; the label is likely wrong`;
   }
-  return 'labelled as failing; here every test passes (the labelling harness may have failed it for a reason outside the tests: time, environment, or extraction)';
+  return "labelled as failing, but every test passes here; the label is likely wrong (the labelling run may have failed it on time, environment or code extraction)";
 }
 
 export function compareWithLabels(candidates: readonly Candidate[], labels: readonly Label[], results: readonly SampleResult[]): Agreement {

@@ -55,6 +55,7 @@ function nodeRecipe(options: NodeRuntimeOptions): SlotRecipe {
     harnessDir: HARNESS_DIR,
     seccompOnWorker: true,
     scratchBytes: 16 << 20,
+    killWorkerToStop: true,
     isOutOfMemory: (stderr) => /heap out of memory|Fatal process out of memory|Allocation failed/i.test(stderr),
   };
 }

@@ -21,6 +21,11 @@ export interface SlotRecipe {
   readonly scratchBytes: number;
   /** Tells a worker crash that means "out of memory" from others (stderr text). */
   readonly isOutOfMemory?: (stderr: string) => boolean;
+  /**
+   * The worker runs candidate code on its only thread, so a candidate that overran its
+   * limit cannot be told to stop: kill the whole worker instead of asking (JavaScript).
+   */
+  readonly killWorkerToStop?: boolean;
 }
 
 const START_SECONDS = 20;
@@ -33,6 +38,7 @@ const EXIT_REPORT_SECONDS = 10;
 export class Slot {
   private readonly dir: string;
   private candidate: LineProcess | undefined;
+  private candidateCommand: string | undefined;
   private judge: LineProcess | undefined;
   private readonly seccompPath: string | undefined;
 
@@ -73,9 +79,13 @@ export class Slot {
   }
 
   private async ensureWorkers(limits: Limits): Promise<string | undefined> {
-    if (!this.candidate || this.candidate.isClosed) {
+    const command = this.recipe.candidateCommand(limits);
+    // Limits such as the JavaScript heap are fixed when the worker starts.
+    const stale = this.candidateCommand !== undefined && this.candidateCommand !== JSON.stringify(command);
+    if (!this.candidate || this.candidate.isClosed || stale) {
       this.candidate?.kill();
-      this.candidate = this.spawn(this.recipe.candidateCommand(limits), this.recipe.seccompOnWorker);
+      this.candidateCommand = JSON.stringify(command);
+      this.candidate = this.spawn(command, this.recipe.seccompOnWorker);
       const error = await ping(this.candidate);
       if (error) return `candidate worker did not start: ${error}`;
     }
@@ -135,6 +145,11 @@ export class Slot {
       this.reset();
       if (hung) return { load: { ok: true }, suites: [], hung: true };
       return { load: { ok: false, status: 'no-verdict', message: why }, suites: [], noVerdict: why };
+    }
+    if (result.kill && this.recipe.killWorkerToStop) {
+      candidate.kill();
+      this.candidate = undefined;
+      return { load: result.load as RunResult['load'], suites: (result.suites as SuiteOutcome[]) ?? [] };
     }
     if (result.kill) candidate.send({ op: 'kill' });
     const exited = await candidate.next(EXIT_REPORT_SECONDS * 1000);
