@@ -328,7 +328,7 @@ def run_inline(spec, run, deadline):
 
 
 # Expected outputs larger than this are kept as a SHA-256 digest and compared byte for byte.
-LARGE_OUTPUT_BYTES = 8 << 20
+LARGE_OUTPUT_BYTES = 64 << 20
 OK_PREFIX = b'{"ok":true,"dt":'
 VALUE_KEY = b',"v":'
 
@@ -428,7 +428,15 @@ def run_io(spec, run, record):
                 if state.atol == 0 and oracles.is_floats(expected(i)):
                     state.atol = 1e-6  # keep EvalPlus's sticky tolerance in step
                 continue
-        r = run.ch.parse(line)
+        try:
+            # A candidate can write its own lines to the FIFO: whatever does not parse or
+            # decode is a broken protocol (error, candidate stopped), never a judge failure.
+            r = run.ch.parse(line)
+            out = run.ch.value(r) if r.get("ok") else None
+        except Breach as exc:
+            status, kill = exc.status, True
+            first = {"input": short(inp), "expected": None, "actual": None, "message": str(exc)}
+            break
         if not r.get("ok"):
             err = r.get("error")
             this = "memory" if err == "MemoryError" else "output-limit" if err == "OutputLimit" else "fail"
@@ -440,8 +448,10 @@ def run_io(spec, run, record):
                 outputs.append("null")
                 times.append(r.get("dt", 0))
             continue
-        out = wire.decode(r["v"])
-        ok, why = oracles.matches(out, expected(i), inp, state, oracle)
+        try:
+            ok, why = oracles.matches(out, expected(i), inp, state, oracle)
+        except Exception as exc:  # e.g. RecursionError comparing a deeply nested value
+            ok, why = False, "comparison failed: %s" % type(exc).__name__
         if ok:
             passed += 1
         elif first is None:
