@@ -6,8 +6,8 @@ import { dirname } from 'node:path';
  * How a worker process is confined. Each worker runs inside bubblewrap with every
  * namespace unshared (no network: only a private loopback; its own PID, IPC, UTS and
  * mount namespaces), as uid 65534 with no capabilities, an empty environment, a
- * read-only view of only the system and interpreter directories, and a size-limited
- * private /tmp as its only writable place.
+ * read-only view of only the system and interpreter directories (and of /, /proc and
+ * /dev), and a size-limited private /tmp as its only writable place.
  */
 export interface SandboxSpec {
   /** The program and its arguments, as seen inside the sandbox. */
@@ -99,9 +99,20 @@ function baseArgs(readOnly: readonly string[]): string[] {
     '--cap-drop', 'ALL',
     '--die-with-parent',
     '--new-session',
+    // The worker itself is PID 1: no bwrap reaper whose memory a candidate (same user)
+    // could write through /proc/1/mem, and signals from inside cannot kill or stop the
+    // worker (the kernel delivers to a namespace's init only signals it handles).
+    '--as-pid-1',
     '--clearenv',
     '--proc', '/proc',
+    // When Crucible runs as root, the sandbox user is root outside the namespace, and
+    // host-wide sysctls under /proc/sys (vm.drop_caches, kernel.core_pattern...) would be
+    // writable; bwrap covers /proc/sys only when it is not. Nothing in /proc needs writing.
+    '--remount-ro', '/proc',
     '--dev', '/dev',
+    // /dev is a tmpfs without a size limit (/dev/shm): unbounded memory, and files that
+    // would outlive the candidate.
+    '--remount-ro', '/dev',
     ...mountArgs([...SYSTEM_PATHS, ...readOnly]),
   ];
 }
@@ -123,6 +134,9 @@ export function sandboxArgv(spec: SandboxSpec, mode: SandboxMode): { file: strin
     '--chdir', '/tmp',
   ];
   for (const [host, inside] of spec.binds ?? []) args.push('--ro-bind', host, inside);
+  // The root is a tmpfs without a size limit: writable, a candidate could fill memory and
+  // leave files (/etc, /) for the next candidate. Only the sized /tmp stays writable.
+  args.push('--remount-ro', '/');
   for (const [key, value] of Object.entries(env)) args.push('--setenv', key, value);
   if (spec.seccompFd !== undefined) args.push('--seccomp', String(spec.seccompFd));
   args.push('--', ...spec.command);

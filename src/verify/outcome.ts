@@ -11,7 +11,8 @@ export function statusOfDeath(result: RunResult, limits: Limits): { status: Stat
   if (!exit) return { status: 'error', message: 'the candidate process ended unexpectedly' };
   if (exit.outOfMemory) return { status: 'memory', message: 'memory limit exceeded' };
   if (exit.signal === SIGXFSZ || exit.outputBytes >= limits.outputBytes)
-    return { status: 'output-limit', message: `printed more than ${limits.outputBytes} bytes` };
+    // outputBytes also reaches the limit when a file in scratch was cut off at it (the Python worker reports that).
+    return { status: 'output-limit', message: `printed or wrote to a file more than ${limits.outputBytes} bytes` };
   if (exit.signal === SIGKILL && exit.cpuSeconds !== undefined && exit.cpuSeconds >= limits.cpuSeconds - 1)
     return { status: 'timeout', message: `CPU time limit of ${limits.cpuSeconds}s exceeded` };
   if (exit.signal === SIGSEGV) return { status: 'error', message: 'the candidate crashed (segmentation fault, often unbounded recursion)' };
@@ -39,7 +40,7 @@ export function suiteVerdicts(result: RunResult, limits: Limits, totals: Readonl
   const exit = result.exit;
   if (exit && exit.outputBytes >= limits.outputBytes) {
     // Output past the cap was cut off: whatever the tests said, the run is not trustworthy.
-    const message = `printed more than ${limits.outputBytes} bytes (output is capped)`;
+    const message = `printed or wrote to a file more than ${limits.outputBytes} bytes (output is capped)`;
     return names.map((name) => {
       const outcome = result.suites.find((suite) => suite.name === name);
       return { ...blank(name, 'output-limit', message), passed: outcome?.passed ?? 0 };

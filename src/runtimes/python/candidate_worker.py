@@ -190,8 +190,11 @@ def wipe_scratch():
         pass
     for root, dirs, _ in os.walk(SCRATCH):
         for d in dirs:
+            path = os.path.join(root, d)
+            if os.path.islink(path):
+                continue  # chmod would follow it out of scratch (to /dev/null, owned by us as root)
             try:
-                os.chmod(os.path.join(root, d), 0o700)
+                os.chmod(path, 0o700)
             except OSError:
                 pass
     try:
@@ -289,6 +292,9 @@ def main():
             size += drain(out_r, watched, until_eof=True)
         os.close(out_r)
         size = max(size, scratch_cut_off(cap))
+        # Clean up now, before reporting: the time it takes (a candidate can leave millions
+        # of empty files) is charged to this run, not to the next candidate's start.
+        wipe_scratch()
         reply({
             "op": "exited",
             "cpuSeconds": usage.ru_utime + usage.ru_stime,
