@@ -93,11 +93,16 @@ export function baselineWeights(group: readonly BaselineSample[], options: Pick<
     if (s.length === undefined || !(s.length > 0)) throw new RangeError(`group[${i}].length must be ≥ 1 when normalizeByLength is on`);
     return 1 / s.length;
   });
-  const scale = (xs: number[]) => ((top) => xs.map((x) => (top > 0 ? x / top : 0)))(maxOf(xs));
-  const w = scale(group.map((s) => s.weight));
-  const g = scale(group.map((s) => s.gradNorm));
-  const l = scale(factors);
+  const w = relative(group.map((s) => s.weight));
+  const g = relative(group.map((s) => s.gradNorm));
+  const l = relative(factors);
   return group.map((_, i) => (w[i]! * g[i]! * l[i]!) ** 2);
+}
+
+/** xᵢ / max x (all 0 when the maximum is 0). */
+function relative(xs: readonly number[]): number[] {
+  const top = maxOf(xs);
+  return xs.map((x) => (top > 0 ? x / top : 0));
 }
 
 /**
@@ -167,18 +172,19 @@ export function vcpoAdvantages(rollouts: readonly WeightedRollout[], options: Ba
   const weights = resolveWeights(rollouts);
   const ess = essLearningRateScale(weights, options);
   const advantages = new Array<number>(rollouts.length).fill(0);
-  const baselines: Record<string, number> = {};
+  const baselines: [string, number][] = [];
   for (const [group, indices] of indicesBy(rollouts, (r) => r.group)) {
     const samples = indices.map((i) => ({ ...rollouts[i]!, weight: weights[i]! }));
     const b = minimumVarianceBaseline(samples, options);
-    baselines[group] = b;
+    baselines.push([group, b]);
     const rewards = samples.map((s) => s.reward);
     if (allEqual(rewards)) continue;
     const std = stdOfCentred(rewards.map((r) => r - mean(rewards)), 'population');
     const divisor = (options.normalizeByStd ?? true) && std > 1e-8 ? std : 1;
     indices.forEach((index, k) => (advantages[index] = (rewards[k]! - b) / divisor));
   }
-  return { advantages, baselines, ess };
+  // fromEntries defines own properties, so a group named __proto__ is stored, not obeyed
+  return { advantages, baselines: Object.fromEntries(baselines), ess };
 }
 
 /** Weights from `weight` or `logWeight` (exactly one per rollout), on one common scale. */
