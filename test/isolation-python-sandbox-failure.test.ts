@@ -1,6 +1,6 @@
 /**
  * When the Python runtime cannot run at all, no candidate is judged pass or fail. Its own
- * file (its own process): resolvePython keeps the first interpreter it finds.
+ * file (its own process), so no other test's interpreter is in play.
  */
 import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,9 +32,9 @@ describe('sandbox failure', () => {
   });
 
   it('an interpreter that cannot start inside the sandbox: no-verdict', async () => {
-    // Answers the host's question about sys.executable with a program that is no Python.
+    // Answers the host's question (sys.executable, site-packages) with a program that is no Python.
     const fake = join(dir, 'python3');
-    writeFileSync(fake, '#!/bin/sh\necho /bin/false\n');
+    writeFileSync(fake, '#!/bin/sh\necho \'["/bin/false", []]\'\n');
     chmodSync(fake, 0o755);
     process.env.CRUCIBLE_PYTHON = fake;
     const h = newHarness();

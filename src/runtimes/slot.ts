@@ -118,12 +118,7 @@ export class Slot {
       },
       seccomp: this.seccompPath ? sandboxPath('seccomp.bpf') : null,
     });
-    const started = await candidate.next(START_SECONDS * 1000);
-    if (!isMessage(started) || started.op !== 'started') {
-      const why = `candidate worker did not start a run (${describe(started)}): ${candidate.stderrTail.slice(-500)}`;
-      this.reset();
-      return { load: { ok: false, status: 'no-verdict', message: why }, suites: [], noVerdict: why };
-    }
+    // The judge is told at once: it connects to the candidate as soon as it is ready.
     judge.send({
       op: 'run',
       program: request.program,
@@ -133,6 +128,12 @@ export class Slot {
       connectSeconds: START_SECONDS,
       suites: request.suites.map((suite) => toJudgeSuite(suite)),
     });
+    const started = await candidate.next(START_SECONDS * 1000);
+    if (!isMessage(started) || started.op !== 'started') {
+      const why = `candidate worker did not start a run (${describe(started)}): ${candidate.stderrTail.slice(-500)}`;
+      this.reset();
+      return { load: { ok: false, status: 'no-verdict', message: why }, suites: [], noVerdict: why };
+    }
     const deadline = overallDeadlineSeconds(request, limits);
     const result = await judge.next(deadline * 1000);
     if (!isMessage(result) || result.op !== 'result' || result.internalError) {

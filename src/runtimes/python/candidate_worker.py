@@ -19,6 +19,9 @@ import traceback
 sys.setrecursionlimit(10000)
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+# Started with -S (see python-runtime.ts): site-packages come as arguments, so candidates
+# can import installed packages without the cost of `site` in every fork.
+sys.path.extend(sys.argv[1:])
 import wire  # noqa: E402
 
 IPC_DIR = os.environ.get("CRUCIBLE_IPC", "/ipc")
@@ -31,23 +34,33 @@ def reply(obj):
     os.write(1, (json.dumps(obj) + "\n").encode())
 
 
-def install_seccomp(path):
+class SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
+_LIBC = ctypes.CDLL(None, use_errno=True)
+_FILTERS = {}
+
+
+def load_seccomp(path):
+    """Reads and wraps a filter once, in the zygote, so a child only has to install it."""
     if not path or not os.path.exists(path):
+        return None
+    if path not in _FILTERS:
+        with open(path, "rb") as f:
+            prog = f.read()
+        buf = ctypes.create_string_buffer(prog, len(prog))
+        _FILTERS[path] = (buf, SockFprog(len(prog) // 8, ctypes.cast(buf, ctypes.c_void_p)))
+    return _FILTERS[path][1]
+
+
+def install_seccomp(fprog):
+    if fprog is None:
         return
-    with open(path, "rb") as f:
-        prog = f.read()
-    count = len(prog) // 8
-    libc = ctypes.CDLL(None, use_errno=True)
-
-    class SockFprog(ctypes.Structure):
-        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
-
-    buf = ctypes.create_string_buffer(prog, len(prog))
-    fprog = SockFprog(count, ctypes.cast(buf, ctypes.c_void_p))
     PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 38, 22, 2
-    if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+    if _LIBC.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
         raise OSError(ctypes.get_errno(), "PR_SET_NO_NEW_PRIVS failed")
-    if libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0) != 0:
+    if _LIBC.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0) != 0:
         raise OSError(ctypes.get_errno(), "seccomp filter failed")
 
 
@@ -56,15 +69,14 @@ def limit(kind, value):
         resource.setrlimit(kind, (int(value), int(value)))
 
 
-def child_main(spec, out):
-    """Never returns. `out` is the write end of the pipe the zygote counts output from."""
+CONTROL_FD = 3
+
+
+def child_main(out, control):
+    """Never returns. Forked ahead of time: it does the generic setup, then waits on
+    `control` for the run's spec (limits), drops privileges and serves the judge.
+    `out` is the write end of the pipe the zygote counts output from."""
     try:
-        limits = spec.get("limits", {})
-        limit(resource.RLIMIT_AS, limits.get("memoryBytes"))
-        limit(resource.RLIMIT_CPU, limits.get("cpuSeconds"))
-        limit(resource.RLIMIT_FSIZE, limits.get("outputBytes"))
-        limit(resource.RLIMIT_NOFILE, 64)
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         os.makedirs(WORK_DIR, exist_ok=True)
         os.chdir(WORK_DIR)
         # stdout and stderr are a pipe the zygote reads and counts: a file could be
@@ -73,14 +85,26 @@ def child_main(spec, out):
         os.dup2(null, 0)
         os.dup2(out, 1)
         os.dup2(out, 2)
-        os.closerange(3, 4096)
+        os.dup2(control, CONTROL_FD)
+        os.closerange(CONTROL_FD + 1, 4096)
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
         # Python ignores SIGXFSZ; restored so that a file written past the size limit
         # ends the candidate with SIGXFSZ (output-limit) instead of an OSError it can swallow.
         signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
         # The zygote ignores SIGINT (see main); candidates get Python's usual behaviour.
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        install_seccomp(spec.get("seccomp"))
+        line = wire.LineReader(CONTROL_FD).readline()
+        if line is None:
+            os._exit(0)  # the worker is shutting down
+        os.close(CONTROL_FD)
+        spec = json.loads(line)
+        limits = spec.get("limits", {})
+        limit(resource.RLIMIT_AS, limits.get("memoryBytes"))
+        limit(resource.RLIMIT_CPU, limits.get("cpuSeconds"))
+        limit(resource.RLIMIT_FSIZE, limits.get("outputBytes"))
+        limit(resource.RLIMIT_NOFILE, 64)
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        install_seccomp(load_seccomp(spec.get("seccomp")))
         to_judge = os.open(os.path.join(IPC_DIR, "c2j"), os.O_WRONLY)
         from_judge = os.open(os.path.join(IPC_DIR, "j2c"), os.O_RDONLY)
         widen_pipe(to_judge)
@@ -245,6 +269,8 @@ def main():
     # inside reach it only if it handles them, and Python handles SIGINT.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     stdin = wire.LineReader(0)
+    # One child is always forked ahead, so a run does not wait for fork and setup.
+    child = fork_child()
     while True:
         line = stdin.readline()
         if line is None:
@@ -255,17 +281,11 @@ def main():
             continue
         if msg["op"] != "start":
             continue
-        # Nothing a previous candidate left behind may reach the next one.
-        wipe_scratch()
+        pid, out_r, control = child
         cap = int(msg.get("limits", {}).get("outputBytes") or (1 << 20))
-        sys.stdout.flush()
-        out_r, out_w = os.pipe()
-        pid = os.fork()
-        if pid == 0:
-            os.close(out_r)
-            child_main(msg, out_w)
-        os.close(out_w)
-        os.set_blocking(out_r, False)
+        load_seccomp(msg.get("seccomp"))
+        os.write(control, (json.dumps({"limits": msg.get("limits", {}), "seccomp": msg.get("seccomp")}) + "\n").encode())
+        os.close(control)
         reply({"op": "started"})
         pidfd = os.pidfd_open(pid)
         status = usage = None
@@ -292,8 +312,8 @@ def main():
             size += drain(out_r, watched, until_eof=True)
         os.close(out_r)
         size = max(size, scratch_cut_off(cap))
-        # Clean up now, before reporting: the time it takes (a candidate can leave millions
-        # of empty files) is charged to this run, not to the next candidate's start.
+        # Nothing a candidate left behind may reach the next one; cleaning now charges the
+        # time it takes (a candidate can leave millions of empty files) to this run.
         wipe_scratch()
         reply({
             "op": "exited",
@@ -303,6 +323,23 @@ def main():
             "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
             "outputBytes": size,
         })
+        child = fork_child()
+
+
+def fork_child():
+    """Forks the next candidate process; it waits for its spec on a control pipe."""
+    sys.stdout.flush()
+    out_r, out_w = os.pipe()
+    control_r, control_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(out_r)
+        os.close(control_w)
+        child_main(out_w, control_r)
+    os.close(out_w)
+    os.close(control_r)
+    os.set_blocking(out_r, False)
+    return pid, out_r, control_w
 
 
 def drain(fd, watched, until_eof=False):

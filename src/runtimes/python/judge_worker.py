@@ -82,6 +82,7 @@ class Channel:
     def __init__(self, connect_seconds):
         self.rfd = os.open(os.path.join(IPC_DIR, "c2j"), os.O_RDONLY | os.O_NONBLOCK)
         deadline = time.monotonic() + connect_seconds
+        pause = 0.00005  # the candidate is usually ready at once (forked ahead); back off if not
         while True:
             try:
                 self.wfd = os.open(os.path.join(IPC_DIR, "j2c"), os.O_WRONLY | os.O_NONBLOCK)
@@ -92,7 +93,8 @@ class Channel:
                 if time.monotonic() > deadline:
                     os.close(self.rfd)
                     raise CandidateGone("candidate process never connected")
-                time.sleep(0.0005)
+                time.sleep(pause)
+                pause = min(pause * 2, 0.002)
         # wfd stays non-blocking: a candidate that stops reading must not block the judge
         # past its deadlines (send waits for room with select, like recv waits for data).
         self.partial = []
