@@ -127,7 +127,9 @@ describe('output', () => {
   test('a result too deep or too wide does not hurt the worker', async () => {
     const program = 'function deep() { let a = []; for (let i = 0; i < 1e5; i++) a = [a]; return a }\nfunction wide() { let a = [1]; for (let i = 0; i < 40; i++) a = [a, a]; return a }';
     const suites = [script("require('assert').deepEqual(deep(), [])", 5), { ...script('wide()', 5), name: 'wide' }];
-    const r = await rt.run({ program, suites, limits: { replyBytes: 16 << 20 } });
+    // A small reply cap: encoding a shared-array DAG takes many times the reply's size in
+    // heap, and this pool's heap is 256 MiB; the cap must be reached first.
+    const r = await rt.run({ program, suites, limits: { replyBytes: 1 << 20 } });
     assert.deepEqual(r.suites.map((s) => s.status), ['fail', 'output-limit']);
     await nextCandidateIsJudged();
   });

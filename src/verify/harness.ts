@@ -37,7 +37,8 @@ interface Baseline {
  */
 export class Harness {
   private readonly runtimes = new Map<Language, Runtime>();
-  private readonly baselines = new Map<string, Promise<Baseline>>();
+  /** Keyed by the task object: two datasets may use the same ids with different tests. */
+  private readonly baselines = new WeakMap<Task, Promise<Baseline>>();
   readonly time: TimePolicy;
   readonly limits: Limits;
   /** Worker pairs per language. */
@@ -80,10 +81,10 @@ export class Harness {
 
   /** Runs the reference and keeps its outputs and times; one run per task. */
   baseline(task: Task): Promise<Baseline> {
-    let cached = this.baselines.get(task.id);
+    let cached = this.baselines.get(task);
     if (!cached) {
       cached = this.computeBaseline(task);
-      this.baselines.set(task.id, cached);
+      this.baselines.set(task, cached);
     }
     return cached;
   }
