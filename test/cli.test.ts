@@ -1,0 +1,90 @@
+/** The `crucible` command as a user runs it: real process, real sandbox, real files. */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { promisify } from 'node:util';
+
+const BIN = join(import.meta.dirname, '../bin/crucible.js');
+const dir = mkdtempSync(join(tmpdir(), 'crucible-cli-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+async function crucible(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], { maxBuffer: 1 << 26 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+test('eval with no arguments judges the built-in suite and writes the documented JSON', { timeout: 300_000 }, async () => {
+  const file = join(dir, 'builtin.json');
+  const { code, stdout } = await crucible(['eval', '--json', file]);
+  assert.equal(code, 0, stdout);
+  assert.match(stdout, /built-in suite: 30 tasks/);
+  assert.match(stdout, /pass@1/);
+  const json = JSON.parse(readFileSync(file, 'utf8'));
+  assert.equal(json.summary.tasks, 30);
+  assert.equal(json.summary.samples, json.samples.length);
+  assert.equal(typeof json.summary.pass_at_k.base['1'], 'number');
+  assert.equal(typeof json.summary.pass_at_k.plus['1'], 'number');
+  const counts = json.summary.status_counts as Record<string, number>;
+  assert.equal(Object.values(counts).reduce((a, b) => a + b, 0), json.samples.length);
+  for (const status of ['pass', 'fail', 'error', 'timeout', 'memory', 'output-limit']) assert.ok(counts[status]! > 0, `no ${status} in the built-in suite`);
+  assert.equal(counts['no-verdict'], 0);
+  const sample = json.samples.find((s: { status: string }) => s.status === 'fail');
+  assert.deepEqual(Object.keys(sample).slice(0, 5), ['task_id', 'index', 'status', 'suites', 'first_failure']);
+  assert.equal(typeof sample.first_failure.message, 'string');
+  for (const suite of Object.values(sample.suites) as Array<{ status: string; passed: number; total: number }>) {
+    assert.ok(suite.passed <= suite.total);
+  }
+});
+
+test('eval scores a samples file against a dataset, with index per task', { timeout: 120_000 }, async () => {
+  const dataset = join(dir, 'tiny.jsonl');
+  const prompt = 'def double(x):\n    """Twice x."""\n';
+  writeFileSync(
+    dataset,
+    JSON.stringify({ task_id: 'T/0', prompt, canonical_solution: '    return 2 * x\n', entry_point: 'double', test: 'def check(c):\n    assert c(2) == 4\n    assert c(-1) == -2\n' }) + '\n',
+  );
+  const samples = join(dir, 'samples.jsonl');
+  writeFileSync(
+    samples,
+    [{ task_id: 'T/0', completion: '    return x + x\n' }, { task_id: 'T/0', completion: '    return x * x\n' }, { task_id: 'T/0', solution: 'def double(x):\n    return 2 * x\n' }]
+      .map((s) => JSON.stringify(s))
+      .join('\n') + '\n',
+  );
+  const file = join(dir, 'tiny.json');
+  const { code, stdout } = await crucible(['eval', '--dataset', dataset, '--samples', samples, '--json', file]);
+  assert.equal(code, 0, stdout);
+  const json = JSON.parse(readFileSync(file, 'utf8'));
+  assert.deepEqual(json.samples.map((s: { index: number; status: string }) => [s.index, s.status]), [[0, 'pass'], [1, 'fail'], [2, 'pass']]);
+  assert.ok(Math.abs(json.summary.pass_at_k.base['1'] - 2 / 3) < 1e-9);
+  assert.ok(Math.abs(json.summary.pass_at_k.base['2'] - 1) < 1e-9);
+  assert.deepEqual(json.samples[1].first_failure, { input: '(-1,)', expected: null, actual: '1', message: 'assertion failed: assert c(-1) == -2' });
+});
+
+test('bad input gets a message that says what to do, and a non-zero exit', async () => {
+  const missing = await crucible(['eval', '--dataset', join(dir, 'nope.jsonl')]);
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /nope\.jsonl/);
+  const unknown = join(dir, 'unknown.jsonl');
+  writeFileSync(unknown, JSON.stringify({ question: 'x', answer: 'y' }) + '\n');
+  const format = await crucible(['eval', '--dataset', unknown]);
+  assert.equal(format.code, 2);
+  assert.match(format.stderr, /question/);
+  const workers = await crucible(['eval', '--workers', 'zero']);
+  assert.notEqual(workers.code, 0);
+  assert.match(workers.stderr, /whole number/);
+});
+
+test('audit of the built-in suite: references pass, known-wrong programs fail', { timeout: 300_000 }, async () => {
+  const { code, stdout } = await crucible(['audit']);
+  assert.equal(code, 0, stdout);
+  assert.match(stdout, /references passing: +30\/30/);
+  assert.match(stdout, /false-positive rate: +0\.00%/);
+});
