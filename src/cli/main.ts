@@ -19,7 +19,7 @@ function withHarnessOptions(command: Command): Command {
     .addOption(new Option('--sandbox <mode>', 'isolation for untrusted code').choices(['bwrap', 'none']).default('bwrap'))
     .option('--time-floor <seconds>', 'smallest time limit for one test call', positiveNumber)
     .option('--time-factor <x>', 'time limit = max(floor, x × the reference time)', positiveNumber)
-    .option('--memory-mb <mb>', 'memory limit per candidate in MiB (default 4096)', positiveInt)
+    .option('--memory-mb <mb>', 'memory limit per candidate in MiB (default: 4096 Python, 512 JavaScript/TypeScript)', positiveInt)
     .option('--no-type-check', 'do not type-check TypeScript candidates')
     .option('--strict-types', 'TypeScript type errors fail a candidate (default: reported only)');
 }

@@ -20,7 +20,10 @@ export interface HarnessOptions {
   /** TypeScript type errors fail a candidate (default: reported only). */
   readonly strictTypes?: boolean;
   /** Supplies runtimes; defaults to the built-in ones (tests may pass their own). */
-  readonly runtimeFactory?: (language: Language, options: { workers?: number; sandbox: SandboxMode; limits: Limits }) => Runtime;
+  readonly runtimeFactory?: (
+    language: Language,
+    options: { workers?: number; sandbox: SandboxMode; limits: Limits; memoryChosen?: boolean },
+  ) => Runtime;
 }
 
 /** What running the reference told us: expected outputs and how long it took. */
@@ -28,6 +31,7 @@ interface Baseline {
   readonly suites: ReadonlyMap<string, { expectedJson?: string; times?: readonly number[]; elapsed?: number }>;
   /** Set when the reference could not produce expected outputs. */
   readonly problem?: string;
+  readonly sandboxFailed?: boolean;
 }
 
 /**
@@ -83,8 +87,11 @@ export class Harness {
   baseline(task: Task): Promise<Baseline> {
     let cached = this.baselines.get(task);
     if (!cached) {
-      cached = this.computeBaseline(task);
-      this.baselines.set(task, cached);
+      const computing = this.computeBaseline(task);
+      this.baselines.set(task, computing);
+      // A sandbox failure says nothing about the reference: try again next time.
+      void computing.then((baseline) => baseline.sandboxFailed && this.baselines.delete(task));
+      cached = computing;
     }
     return cached;
   }
@@ -109,7 +116,7 @@ export class Harness {
         : failed
           ? `the reference fails suite ${failed.name}: ${failed.firstFailure?.message ?? failed.status}`
           : undefined;
-    return { suites, ...(problem ? { problem } : {}) };
+    return { suites, ...(problem ? { problem } : {}), ...(result.noVerdict ? { sandboxFailed: true } : {}) };
   }
 
   private timed(suite: Suite, baseline: Baseline): TimedSuite {
@@ -137,7 +144,8 @@ export class Harness {
     if (!runtime) {
       const sandbox = this.options.sandbox ?? 'bwrap';
       const factory = this.options.runtimeFactory ?? defaultRuntime;
-      runtime = factory(language, { workers: this.workerCount, sandbox, limits: this.limits });
+      const memoryChosen = this.options.limits?.memoryBytes !== undefined;
+      runtime = factory(language, { workers: this.workerCount, sandbox, limits: this.limits, memoryChosen });
       this.runtimes.set(language, runtime);
     }
     return runtime;
@@ -149,14 +157,27 @@ export class Harness {
   }
 }
 
-function defaultRuntime(language: Language, options: { workers?: number; sandbox: SandboxMode; limits: Limits }): Runtime {
+/**
+ * JavaScript candidates share their worker's heap, and V8 takes seconds to fill a large
+ * one, so unless a limit is asked for they get 512 MiB (Python keeps EvalPlus's 4 GiB:
+ * MBPP+ needs it).
+ */
+const JAVASCRIPT_DEFAULT_MEMORY = 512 * 2 ** 20;
+
+function defaultRuntime(
+  language: Language,
+  options: { workers?: number; sandbox: SandboxMode; limits: Limits; memoryChosen?: boolean },
+): Runtime {
+  const nodeOptions = options.memoryChosen
+    ? options
+    : { ...options, limits: { ...options.limits, memoryBytes: Math.min(options.limits.memoryBytes, JAVASCRIPT_DEFAULT_MEMORY) } };
   switch (language) {
     case 'python':
       return createPythonRuntime(options);
     case 'javascript':
-      return createJavaScriptRuntime(options);
+      return createJavaScriptRuntime(nodeOptions);
     case 'typescript':
-      return createTypeScriptRuntime(options);
+      return createTypeScriptRuntime(nodeOptions);
   }
 }
 
