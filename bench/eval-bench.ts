@@ -44,21 +44,19 @@ async function timeCrucible(tasks: Task[], candidates: Candidate[], workers: num
   return { seconds, results, peak };
 }
 
-async function pythonWorkload() {
-  const file = join(DATA, 'humaneval/HumanEval.jsonl.gz');
-  const samplesFile = join(DATA, 'llm-samples/samples_normalized.jsonl.gz');
-  if (!existsSync(file) || !existsSync(samplesFile)) return report('python workload: skipped (data not found)');
-  const dataset = await loadDataset(file);
-  const labelled = await loadLabelledSamples(samplesFile, dataset, { testSuite: 'original' });
-  const candidates = labelled.candidates.slice(0, LIMIT);
-  const tasks = new Map(dataset.tasks.map((t) => [t.id, t]));
-  const crucible = await timeCrucible(dataset.tasks, candidates, cores);
-  const python = resolvePython();
+/** Crucible against a fresh interpreter per sample on the same programs; one report line. */
+async function againstSpawnPerSample(
+  label: string,
+  tasks: Task[],
+  candidates: Candidate[],
+  baselineJob: (candidate: Candidate, test: string) => { interpreter: string; source: string; suffix: string },
+  target: number,
+) {
+  const crucible = await timeCrucible(tasks, candidates, cores);
+  const byId = new Map(tasks.map((t) => [t.id, t]));
   const jobs = candidates.map((c) => {
-    const task = tasks.get(c.taskId)!;
-    const suite = task.suites[0]!;
-    const test = suite.kind === 'script' ? `${suite.code}\n${suite.invoke ?? ''}\n` : '';
-    return { interpreter: python, source: `${c.program}\n\n${test}`, suffix: '.py' };
+    const suite = byId.get(c.taskId)!.suites[0]!;
+    return baselineJob(c, suite.kind === 'script' ? `${suite.code}\n${suite.invoke ?? ''}\n` : '');
   });
   const t0 = performance.now();
   const baseline = await spawnPerSample(jobs, cores, BASELINE_TIMEOUT_MS);
@@ -67,7 +65,24 @@ async function pythonWorkload() {
   const ours = candidates.length / crucible.seconds;
   const theirs = candidates.length / baseSeconds;
   report(
-    `python: ${candidates.length} labelled HumanEval solutions | crucible ${ours.toFixed(1)}/s | fresh python per sample ${theirs.toFixed(1)}/s | ratio ${(ours / theirs).toFixed(1)}x (target >= 10x) | same verdict ${same}/${candidates.length} | peak worker memory ${(crucible.peak / 2 ** 20).toFixed(0)} MiB`,
+    `${label} | crucible ${ours.toFixed(1)}/s | fresh interpreter per sample ${theirs.toFixed(1)}/s | ratio ${(ours / theirs).toFixed(1)}x (target >= ${target}x) | same verdict ${same}/${candidates.length} | peak worker memory ${(crucible.peak / 2 ** 20).toFixed(0)} MiB`,
+  );
+}
+
+async function pythonWorkload() {
+  const file = join(DATA, 'humaneval/HumanEval.jsonl.gz');
+  const samplesFile = join(DATA, 'llm-samples/samples_normalized.jsonl.gz');
+  if (!existsSync(file) || !existsSync(samplesFile)) return report('python workload: skipped (data not found)');
+  const dataset = await loadDataset(file);
+  const labelled = await loadLabelledSamples(samplesFile, dataset, { testSuite: 'original' });
+  const candidates = labelled.candidates.slice(0, LIMIT);
+  const python = resolvePython();
+  await againstSpawnPerSample(
+    `python: ${candidates.length} labelled HumanEval solutions`,
+    dataset.tasks,
+    candidates,
+    (c, test) => ({ interpreter: python, source: `${c.program}\n\n${test}`, suffix: '.py' }),
+    10,
   );
 }
 
@@ -80,20 +95,12 @@ async function javascriptWorkload() {
     candidates.push({ taskId: task.id, index: 0, program: task.reference! });
     for (const wrong of task.knownWrong) candidates.push({ taskId: task.id, index: candidates.length, program: wrong.program });
   }
-  const crucible = await timeCrucible(dataset.tasks, candidates, cores);
-  const tasks = new Map(dataset.tasks.map((t) => [t.id, t]));
-  const jobs = candidates.map((c) => {
-    const suite = tasks.get(c.taskId)!.suites[0]!;
-    return { interpreter: process.execPath, source: `${c.program}\n${suite.kind === 'script' ? suite.code : ''}\n`, suffix: '.js' };
-  });
-  const t0 = performance.now();
-  const baseline = await spawnPerSample(jobs, cores, BASELINE_TIMEOUT_MS);
-  const baseSeconds = (performance.now() - t0) / 1000;
-  const same = baseline.filter((ok, i) => ok === (crucible.results[i]!.status === 'pass')).length;
-  const ours = candidates.length / crucible.seconds;
-  const theirs = candidates.length / baseSeconds;
-  report(
-    `javascript: ${candidates.length} HumanEvalPack JS programs | crucible ${ours.toFixed(1)}/s | fresh node per sample ${theirs.toFixed(1)}/s | ratio ${(ours / theirs).toFixed(1)}x (target >= 20x) | same verdict ${same}/${candidates.length} | peak worker memory ${(crucible.peak / 2 ** 20).toFixed(0)} MiB`,
+  await againstSpawnPerSample(
+    `javascript: ${candidates.length} HumanEvalPack JS programs`,
+    dataset.tasks,
+    candidates,
+    (c, test) => ({ interpreter: process.execPath, source: `${c.program}\n${test}`, suffix: '.js' }),
+    20,
   );
 }
 

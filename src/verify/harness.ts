@@ -89,8 +89,11 @@ export class Harness {
     if (!cached) {
       const computing = this.computeBaseline(task);
       this.baselines.set(task, computing);
-      // A sandbox failure says nothing about the reference: try again next time.
-      void computing.then((baseline) => baseline.sandboxFailed && this.baselines.delete(task));
+      // A sandbox failure (or a broken setup) says nothing about the reference: try again next time.
+      computing.then(
+        (baseline) => baseline.sandboxFailed && this.baselines.delete(task),
+        () => this.baselines.delete(task),
+      );
       cached = computing;
     }
     return cached;
