@@ -5,15 +5,11 @@ over FIFOs, and compares outputs with the expected ones (EvalPlus semantics). Va
 arrive as plain data decoded by wire.py, so nothing the candidate returns can lie
 about equality, and nothing it does can patch this process."""
 import builtins
-import collections
-import errno
 import hashlib
 import json
 import linecache
-import math
 import os
 import re
-import select
 import sys
 import time
 import traceback
@@ -22,52 +18,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import wire  # noqa: E402
 import oracles  # noqa: E402
+from channel import Breach, CandidateError, CandidateGone, Channel, Limit, NeedsInline, Timeout  # noqa: E402
 
-IPC_DIR = os.environ.get("CRUCIBLE_IPC", "/ipc")
 PROTO = os.dup(1)
 _null = os.open(os.devnull, os.O_WRONLY)
 os.dup2(_null, 1)  # test code that prints cannot corrupt the protocol
 sys.setrecursionlimit(10000)
-
-
-class Timeout(BaseException):
-    pass
-
-
-class CandidateGone(BaseException):
-    pass
-
-
-class Limit(BaseException):
-    """The candidate hit a memory or output limit inside a call."""
-
-    def __init__(self, status, message):
-        super().__init__(message)
-        self.status = status
-
-
-class NeedsInline(BaseException):
-    pass
-
-
-class Breach(BaseException):
-    """The candidate broke the protocol (it can write to its end of the FIFO itself): a
-    reply that is not JSON, not an object, not a value, or too large. The channel is no
-    longer trustworthy; the candidate is stopped."""
-
-    def __init__(self, status, message):
-        super().__init__(message)
-        self.status = status
-
-
-# Largest reply line accepted. The candidate worker turns a return value larger than
-# replyBytes (16 MiB by default) into an OutputLimit error, so only a candidate writing to
-# the FIFO itself sends more; unbounded, the judge would buffer it until it ran out of memory.
-MAX_REPLY_BYTES = 64 << 20
-
-
-class CandidateError(Exception):
-    pass
 
 
 def short(x, n=500):
@@ -76,118 +32,6 @@ def short(x, n=500):
     except BaseException:
         r = "<unprintable>"
     return r if len(r) <= n else r[: n - 3] + "..."
-
-
-class Channel:
-    def __init__(self, connect_seconds):
-        self.rfd = os.open(os.path.join(IPC_DIR, "c2j"), os.O_RDONLY | os.O_NONBLOCK)
-        deadline = time.monotonic() + connect_seconds
-        pause = 0.00005  # the candidate is usually ready at once (forked ahead); back off if not
-        while True:
-            try:
-                self.wfd = os.open(os.path.join(IPC_DIR, "j2c"), os.O_WRONLY | os.O_NONBLOCK)
-                break
-            except OSError as e:
-                if e.errno != errno.ENXIO:
-                    raise
-                if time.monotonic() > deadline:
-                    os.close(self.rfd)
-                    raise CandidateGone("candidate process never connected")
-                time.sleep(pause)
-                pause = min(pause * 2, 0.002)
-        # wfd stays non-blocking: a candidate that stops reading must not block the judge
-        # past its deadlines (send waits for room with select, like recv waits for data).
-        self.partial = []
-        self.partial_bytes = 0
-        self.lines = collections.deque()
-        self.gone = False
-        # The first Timeout/CandidateGone/Breach/Limit met, in case test code swallows it.
-        self.incident = None
-
-    def note(self, exc):
-        if self.incident is None:
-            self.incident = exc
-        return exc
-
-    def send(self, obj, deadline):
-        data = (wire.dumps(obj) + "\n").encode()
-        view = memoryview(data)
-        while view:
-            try:
-                view = view[os.write(self.wfd, view):]
-                continue
-            except BlockingIOError:
-                pass
-            except OSError:
-                self.gone = True
-                raise self.note(CandidateGone("candidate process is gone"))
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise self.note(Timeout())
-            select.select([], [self.wfd], [], remaining)
-
-    def recv(self, deadline):
-        return self.parse(self.recv_raw(deadline))
-
-    def recv_raw(self, deadline):
-        while not self.lines:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise self.note(Timeout())
-            ready, _, _ = select.select([self.rfd], [], [], remaining)
-            if not ready:
-                raise self.note(Timeout())
-            try:
-                chunk = os.read(self.rfd, 1 << 20)
-            except BlockingIOError:
-                continue
-            if not chunk:
-                self.gone = True
-                raise self.note(CandidateGone("candidate process ended"))
-            # Keep partial chunks in a list and split only chunks that end lines: a huge
-            # reply arrives in many reads, and re-scanning one growing buffer is quadratic.
-            if b"\n" not in chunk:
-                self.partial.append(chunk)
-                self.partial_bytes += len(chunk)
-                if self.partial_bytes > MAX_REPLY_BYTES:
-                    raise self.breach("output-limit", "the candidate wrote a reply larger than %d bytes" % MAX_REPLY_BYTES)
-                continue
-            self.partial.append(chunk)
-            *complete, rest = b"".join(self.partial).split(b"\n")
-            self.partial = [rest] if rest else []
-            self.partial_bytes = len(rest)
-            self.lines.extend(complete)
-        return self.lines.popleft()
-
-    def breach(self, status, message):
-        self.gone = True
-        return self.note(Breach(status, message))
-
-    def parse(self, line):
-        if len(line) > MAX_REPLY_BYTES:
-            raise self.breach("output-limit", "the candidate wrote a reply larger than %d bytes" % MAX_REPLY_BYTES)
-        try:
-            r = json.loads(line)
-        except Exception:  # ValueError, RecursionError (deep nesting), MemoryError
-            raise self.breach("error", "the candidate wrote a malformed reply")
-        if type(r) is not dict:
-            raise self.breach("error", "the candidate wrote a malformed reply")
-        return r
-
-    def value(self, r):
-        """The value in a call reply. Whatever fails to decode (unknown tags, bad ints,
-        unhashable keys, missing fields) is a forged reply, not a judge failure."""
-        try:
-            return wire.decode(r["v"])
-        except Exception:
-            raise self.breach("error", "the candidate wrote a malformed value")
-
-    def close(self):
-        for fd in (self.rfd, self.wfd):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
 
 
 def raise_candidate_error(r, ch):
@@ -467,12 +311,10 @@ def run_io(spec, run, record):
 
 
 def handle_run(msg):
-    global MAX_REPLY_BYTES
-    # The candidate's own cap on one encoded value, plus room for the reply around it.
-    MAX_REPLY_BYTES = int(msg.get("replyBytes", 64 << 20)) + (1 << 20)
     record = bool(msg.get("record"))
     try:
-        ch = Channel(msg.get("connectSeconds", 10.0))
+        # The candidate's own cap on one encoded value, plus room for the reply around it.
+        ch = Channel(msg.get("connectSeconds", 10.0), int(msg.get("replyBytes", 64 << 20)) + (1 << 20))
     except CandidateGone as exc:
         return {"op": "result", "load": {"ok": False, "status": "crashed", "message": str(exc)}, "suites": []}
     run = Run(ch)

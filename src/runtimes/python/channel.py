@@ -1,0 +1,162 @@
+"""The judge's end of the two FIFOs to a candidate, and the ways a call can end other
+than with a value. Every wait has a deadline; everything read is bounded."""
+import collections
+import errno
+import json
+import os
+import select
+import time
+
+import wire
+
+IPC_DIR = os.environ.get("CRUCIBLE_IPC", "/ipc")
+
+
+class Timeout(BaseException):
+    pass
+
+
+class CandidateGone(BaseException):
+    pass
+
+
+class Limit(BaseException):
+    """The candidate hit a memory or output limit inside a call."""
+
+    def __init__(self, status, message):
+        super().__init__(message)
+        self.status = status
+
+
+class NeedsInline(BaseException):
+    pass
+
+
+class Breach(BaseException):
+    """The candidate broke the protocol (it can write to its end of the FIFO itself): a
+    reply that is not JSON, not an object, not a value, or too large. The channel is no
+    longer trustworthy; the candidate is stopped."""
+
+    def __init__(self, status, message):
+        super().__init__(message)
+        self.status = status
+
+
+class CandidateError(Exception):
+    pass
+
+
+class Channel:
+    def __init__(self, connect_seconds, max_reply_bytes):
+        # Largest reply line accepted: the candidate worker turns a larger return value into
+        # an OutputLimit error, so only a candidate writing to the FIFO itself sends more;
+        # unbounded, the judge would buffer it until it ran out of memory.
+        self.max_reply_bytes = max_reply_bytes
+        self.rfd = os.open(os.path.join(IPC_DIR, "c2j"), os.O_RDONLY | os.O_NONBLOCK)
+        deadline = time.monotonic() + connect_seconds
+        pause = 0.00005  # the candidate is usually ready at once (forked ahead); back off if not
+        while True:
+            try:
+                self.wfd = os.open(os.path.join(IPC_DIR, "j2c"), os.O_WRONLY | os.O_NONBLOCK)
+                break
+            except OSError as e:
+                if e.errno != errno.ENXIO:
+                    raise
+                if time.monotonic() > deadline:
+                    os.close(self.rfd)
+                    raise CandidateGone("candidate process never connected")
+                time.sleep(pause)
+                pause = min(pause * 2, 0.002)
+        # wfd stays non-blocking: a candidate that stops reading must not block the judge
+        # past its deadlines (send waits for room with select, like recv waits for data).
+        self.partial = []
+        self.partial_bytes = 0
+        self.lines = collections.deque()
+        self.gone = False
+        # The first Timeout/CandidateGone/Breach/Limit met, in case test code swallows it.
+        self.incident = None
+
+    def note(self, exc):
+        if self.incident is None:
+            self.incident = exc
+        return exc
+
+    def send(self, obj, deadline):
+        data = (wire.dumps(obj) + "\n").encode()
+        view = memoryview(data)
+        while view:
+            try:
+                view = view[os.write(self.wfd, view):]
+                continue
+            except BlockingIOError:
+                pass
+            except OSError:
+                self.gone = True
+                raise self.note(CandidateGone("candidate process is gone"))
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise self.note(Timeout())
+            select.select([], [self.wfd], [], remaining)
+
+    def recv(self, deadline):
+        return self.parse(self.recv_raw(deadline))
+
+    def recv_raw(self, deadline):
+        while not self.lines:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise self.note(Timeout())
+            ready, _, _ = select.select([self.rfd], [], [], remaining)
+            if not ready:
+                raise self.note(Timeout())
+            try:
+                chunk = os.read(self.rfd, 1 << 20)
+            except BlockingIOError:
+                continue
+            if not chunk:
+                self.gone = True
+                raise self.note(CandidateGone("candidate process ended"))
+            # Keep partial chunks in a list and split only chunks that end lines: a huge
+            # reply arrives in many reads, and re-scanning one growing buffer is quadratic.
+            if b"\n" not in chunk:
+                self.partial.append(chunk)
+                self.partial_bytes += len(chunk)
+                if self.partial_bytes > self.max_reply_bytes:
+                    raise self.breach("output-limit", "the candidate wrote a reply larger than %d bytes" % self.max_reply_bytes)
+                continue
+            self.partial.append(chunk)
+            *complete, rest = b"".join(self.partial).split(b"\n")
+            self.partial = [rest] if rest else []
+            self.partial_bytes = len(rest)
+            self.lines.extend(complete)
+        return self.lines.popleft()
+
+    def breach(self, status, message):
+        self.gone = True
+        return self.note(Breach(status, message))
+
+    def parse(self, line):
+        if len(line) > self.max_reply_bytes:
+            raise self.breach("output-limit", "the candidate wrote a reply larger than %d bytes" % self.max_reply_bytes)
+        try:
+            r = json.loads(line)
+        except Exception:  # ValueError, RecursionError (deep nesting), MemoryError
+            raise self.breach("error", "the candidate wrote a malformed reply")
+        if type(r) is not dict:
+            raise self.breach("error", "the candidate wrote a malformed reply")
+        return r
+
+    def value(self, r):
+        """The value in a call reply. Whatever fails to decode (unknown tags, bad ints,
+        unhashable keys, missing fields) is a forged reply, not a judge failure."""
+        try:
+            return wire.decode(r["v"])
+        except Exception:
+            raise self.breach("error", "the candidate wrote a malformed value")
+
+    def close(self):
+        for fd in (self.rfd, self.wfd):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
