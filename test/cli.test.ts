@@ -27,6 +27,8 @@ test('eval with no arguments judges the built-in suite and writes the documented
   assert.equal(code, 0, stdout);
   assert.match(stdout, /built-in suite: 30 tasks/);
   assert.match(stdout, /pass@1/);
+  // Small runs list every verdict, with the smallest facts that explain a failure.
+  assert.match(stdout, /builtin\/py\/run-length-encode #1 +fail +output differs from expected \| input \['a'\] \| expected 'a1' \| got ''/);
   const json = JSON.parse(readFileSync(file, 'utf8'));
   assert.equal(json.summary.tasks, 30);
   assert.equal(json.summary.samples, json.samples.length);

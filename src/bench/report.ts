@@ -1,4 +1,4 @@
-import type { Summary } from './evaluate.js';
+import type { SampleResult, Summary } from './evaluate.js';
 
 const percent = (x: number) => `${(100 * x).toFixed(1)}%`;
 
@@ -16,4 +16,25 @@ export function formatSummary(title: string, summary: Summary): string {
   const counts = Object.entries(summary.status_counts).filter(([, n]) => n > 0);
   lines.push('', 'status: ' + counts.map(([status, n]) => `${status} ${n}`).join(', '));
   return lines.join('\n');
+}
+
+/** One line per sample: what a newcomer wants to see on a small run. */
+export function formatSamples(results: readonly SampleResult[]): string {
+  const width = Math.max(...results.map((r) => `${r.task_id} #${r.index}`.length));
+  return results
+    .map((r) => {
+      const name = `${r.task_id} #${r.index}`.padEnd(width);
+      const failure = r.first_failure;
+      const clip = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}...` : text);
+      const details = failure
+        ? [
+            failure.message.split('\n')[0]!.slice(0, 100),
+            failure.input !== null ? `input ${clip(failure.input)}` : '',
+            failure.expected !== null ? `expected ${clip(failure.expected)}` : '',
+            failure.actual !== null ? `got ${clip(failure.actual)}` : '',
+          ].filter(Boolean)
+        : [];
+      return `${name}  ${r.status.padEnd(12)}${details.length ? ` ${details.join(' | ')}` : ''}`.trimEnd();
+    })
+    .join('\n');
 }

@@ -3,7 +3,7 @@ import { builtinDataset, builtinSamples } from '../bench/builtin/index.js';
 import { loadDataset } from '../bench/datasets/index.js';
 import { evaluateCandidates, summarize, type SampleResult } from '../bench/evaluate.js';
 import { compareWithLabels, formatAgreement, type Label } from '../bench/labels.js';
-import { formatSummary } from '../bench/report.js';
+import { formatSamples, formatSummary } from '../bench/report.js';
 import { loadLabelledSamples, loadSamples } from '../bench/samples.js';
 import type { Candidate, Task } from '../core/task.js';
 import { createProgress } from './progress.js';
@@ -16,6 +16,9 @@ export interface EvalFlags extends HarnessFlags {
   readonly json?: string;
   readonly disagreements?: string;
 }
+
+/** Small runs list every sample's verdict before the summary. */
+const SAMPLE_LINES_UP_TO = 100;
 
 interface Inputs {
   readonly name: string;
@@ -69,6 +72,7 @@ export async function runEval(flags: EvalFlags): Promise<void> {
     await harness.close();
   }
   const summary = summarize(inputs.tasks, results, (performance.now() - started) / 1000);
+  if (results.length <= SAMPLE_LINES_UP_TO) process.stdout.write(formatSamples(results) + '\n\n');
   process.stdout.write(formatSummary(inputs.name, summary) + '\n');
   if (summary.status_counts['no-verdict'] > 0) {
     process.stderr.write(`crucible: ${summary.status_counts['no-verdict']} samples got no verdict (the sandbox failed, not the program); they count as neither pass nor fail.\n`);
