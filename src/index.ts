@@ -1,0 +1,24 @@
+/** Crucible's library surface: everything the `crucible` command does, as functions. */
+export type { Candidate, IoSuite, KnownWrong, Language, ScriptSuite, Suite, Task } from './core/task.js';
+export { LANGUAGES } from './core/task.js';
+export type { Failure, Status, SuiteVerdict, Verdict } from './core/verdict.js';
+export { STATUSES, combineStatuses } from './core/verdict.js';
+
+export { Harness, type HarnessOptions } from './verify/harness.js';
+export { DEFAULT_TIME_POLICY, type TimePolicy } from './verify/time-limits.js';
+
+export type { Limits, RunRequest, RunResult, Runtime } from './runtimes/runtime.js';
+export { DEFAULT_LIMITS } from './runtimes/runtime.js';
+export { createPythonRuntime } from './runtimes/python-runtime.js';
+export { createJavaScriptRuntime, createTypeScriptRuntime } from './runtimes/javascript-runtime.js';
+export { typeCheck } from './runtimes/typescript.js';
+
+export { loadDataset, type Dataset, type DatasetFormat } from './bench/datasets/index.js';
+export { loadLabelledSamples, loadSamples } from './bench/samples.js';
+export { evaluateCandidates, summarize, type SampleResult, type Summary } from './bench/evaluate.js';
+export { auditDataset, type AuditReport } from './bench/audit.js';
+export { compareWithLabels, type Agreement } from './bench/labels.js';
+export { meanPassAtK, passAtK, reportableKs } from './bench/pass-at-k.js';
+export { builtinDataset, builtinSamples } from './bench/builtin/index.js';
+
+export * as rl from './rl/index.js';
