@@ -35,7 +35,7 @@ export function createCli(): Command {
       .description('score samples on a benchmark (without --dataset: the built-in suite; without --samples: the references)')
       .option('--dataset <file>', 'HumanEval, HumanEval+/MBPP+, MultiPL-E, HumanEvalPack or QuixBugs JSONL (.gz ok)')
       .option('--samples <file>', 'JSONL of {task_id, solution | completion}; labelled samples are compared with their labels')
-      .option('--label-suite <text>', 'with labelled samples: use only labels whose test_suite contains this text')
+      .option('--label-suite <text>', 'with labelled samples: use only labels whose test_suite starts with this text')
       .option('--json <file>', 'write all results as JSON (schema in README)')
       .option('--disagreements <file>', 'with labelled samples: where to write each disagreement (default: next to --json)'),
   ).action(runEval);
