@@ -7,16 +7,12 @@
  * model sees every kind of verdict.
  */
 import type { Candidate, Task } from '../../core/task.js';
-import type { Status } from '../../core/verdict.js';
+import type { BuiltinTask } from './define.js';
 import { javascriptTasks } from './javascript-tasks.js';
 import { pythonTasks } from './python-tasks.js';
 import { typescriptTasks } from './typescript-tasks.js';
 
-export interface BuiltinTask {
-  task: Task;
-  /** Complete programs (not completions) with the verdict each must get. */
-  candidates: ReadonlyArray<{ label: string; program: string; expected: Status; why: string }>;
-}
+export type { BuiltinCandidate, BuiltinTask } from './define.js';
 
 export const builtinTasks: readonly BuiltinTask[] = [...pythonTasks, ...javascriptTasks, ...typescriptTasks];
 

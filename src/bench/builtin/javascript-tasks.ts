@@ -4,53 +4,9 @@
  * call `candidate` through node:assert), and a "plus" io suite adds edge cases whose
  * expected outputs come from running the reference.
  */
-import type { Task } from '../../core/task.js';
-import type { Status } from '../../core/verdict.js';
-import type { BuiltinTask } from './index.js';
+import { code, defineTask, multiplETest, type BuiltinSpec, type BuiltinTask } from './define.js';
 
-const code = String.raw;
-
-interface Candidate {
-  readonly label: string;
-  readonly program: string;
-  readonly expected: Status;
-  readonly why: string;
-}
-
-interface JavaScriptSpec {
-  readonly slug: string;
-  readonly entryPoint: string;
-  /** Comment and open function header, as a model sees it; ends with a newline. */
-  readonly prompt: string;
-  /** The reference body that completes the prompt, closing brace included. */
-  readonly body: string;
-  /** The assertions inside `function test() { let candidate = NAME; ... }`. */
-  readonly base: string;
-  readonly plus?: readonly unknown[][];
-  readonly candidates: readonly Candidate[];
-}
-
-function javascriptTask(spec: JavaScriptSpec): BuiltinTask {
-  const task: Task = {
-    id: `builtin/js/${spec.slug}`,
-    language: 'javascript',
-    prompt: spec.prompt,
-    entryPoint: spec.entryPoint,
-    completionPrefix: spec.prompt,
-    reference: spec.prompt + spec.body,
-    knownWrong: spec.candidates.filter((c) => c.expected !== 'pass').map((c) => ({ label: c.label, program: c.program })),
-    suites: [
-      {
-        kind: 'script',
-        name: 'base',
-        code: `const assert = require('node:assert');\n\nfunction test() {\n  let candidate = ${spec.entryPoint};\n${spec.base}}\n\ntest();\n`,
-      },
-      ...(spec.plus ? [{ kind: 'io' as const, name: 'plus', entry: spec.entryPoint, inputsJson: JSON.stringify(spec.plus) }] : []),
-    ],
-    source: 'builtin',
-  };
-  return { task, candidates: spec.candidates };
-}
+const javascriptTask = (spec: BuiltinSpec): BuiltinTask => defineTask('javascript', spec, { code: multiplETest(spec) });
 
 // ---------------------------------------------------------------------------------------
 

@@ -3,51 +3,11 @@
  * HumanEval-style prompt, a reference, a weak-ish `check` suite ("base") and an io suite
  * ("plus") whose expected outputs come from running the reference, with edge cases.
  */
-import type { Task } from '../../core/task.js';
-import type { Status } from '../../core/verdict.js';
-import type { BuiltinTask } from './index.js';
+import { code, defineTask, type BuiltinSpec, type BuiltinTask } from './define.js';
 
-const code = String.raw;
-
-interface Candidate {
-  readonly label: string;
-  readonly program: string;
-  readonly expected: Status;
-  readonly why: string;
-}
-
-interface PythonSpec {
-  readonly slug: string;
-  readonly entryPoint: string;
-  /** Signature and docstring, as a model sees it; ends with a newline. */
-  readonly prompt: string;
-  /** The reference body that completes the prompt. */
-  readonly body: string;
-  /** Body of `def check(candidate):` (indented lines). */
-  readonly base: string;
-  /** Argument lists for the io suite. */
-  readonly plus?: readonly unknown[][];
-  readonly candidates: readonly Candidate[];
-}
-
-function pythonTask(spec: PythonSpec): BuiltinTask {
-  const reference = spec.prompt + spec.body;
-  const task: Task = {
-    id: `builtin/py/${spec.slug}`,
-    language: 'python',
-    prompt: spec.prompt,
-    entryPoint: spec.entryPoint,
-    completionPrefix: spec.prompt,
-    reference,
-    knownWrong: spec.candidates.filter((c) => c.expected !== 'pass').map((c) => ({ label: c.label, program: c.program })),
-    suites: [
-      { kind: 'script', name: 'base', code: `def check(candidate):\n${spec.base}`, invoke: `check(${spec.entryPoint})` },
-      ...(spec.plus ? [{ kind: 'io' as const, name: 'plus', entry: spec.entryPoint, inputsJson: JSON.stringify(spec.plus) }] : []),
-    ],
-    source: 'builtin',
-  };
-  return { task, candidates: spec.candidates };
-}
+/** HumanEval's layout: `def check(candidate):` with the assertions, then `check(entry)`. */
+const pythonTask = (spec: BuiltinSpec): BuiltinTask =>
+  defineTask('python', spec, { code: `def check(candidate):\n${spec.base}`, invoke: `check(${spec.entryPoint})` });
 
 /** A small deterministic generator so large inputs are the same on every machine. */
 function lcg(seed: number): () => number {

@@ -4,53 +4,10 @@
  * node:assert), and a "plus" io suite adds edge cases whose expected outputs come from
  * running the reference.
  */
-import type { Task } from '../../core/task.js';
-import type { Status } from '../../core/verdict.js';
-import type { BuiltinTask } from './index.js';
+import { code, defineTask, multiplETest, type BuiltinSpec, type BuiltinTask } from './define.js';
 
-const code = String.raw;
-
-interface Candidate {
-  readonly label: string;
-  readonly program: string;
-  readonly expected: Status;
-  readonly why: string;
-}
-
-interface TypeScriptSpec {
-  readonly slug: string;
-  readonly entryPoint: string;
-  /** Comment and open function header (plus any types it needs); ends with a newline. */
-  readonly prompt: string;
-  /** The reference body that completes the prompt, closing brace included. */
-  readonly body: string;
-  /** The assertions inside `function test() { let candidate = NAME; ... }`. */
-  readonly base: string;
-  readonly plus?: readonly unknown[][];
-  readonly candidates: readonly Candidate[];
-}
-
-function typescriptTask(spec: TypeScriptSpec): BuiltinTask {
-  const task: Task = {
-    id: `builtin/ts/${spec.slug}`,
-    language: 'typescript',
-    prompt: spec.prompt,
-    entryPoint: spec.entryPoint,
-    completionPrefix: spec.prompt,
-    reference: spec.prompt + spec.body,
-    knownWrong: spec.candidates.filter((c) => c.expected !== 'pass').map((c) => ({ label: c.label, program: c.program })),
-    suites: [
-      {
-        kind: 'script',
-        name: 'base',
-        code: `declare var require: any;\nconst assert = require('node:assert');\n\nfunction test() {\n  let candidate = ${spec.entryPoint};\n${spec.base}}\n\ntest();\n`,
-      },
-      ...(spec.plus ? [{ kind: 'io' as const, name: 'plus', entry: spec.entryPoint, inputsJson: JSON.stringify(spec.plus) }] : []),
-    ],
-    source: 'builtin',
-  };
-  return { task, candidates: spec.candidates };
-}
+const typescriptTask = (spec: BuiltinSpec): BuiltinTask =>
+  defineTask('typescript', spec, { code: multiplETest(spec, 'declare var require: any;\n') });
 
 // ---------------------------------------------------------------------------------------
 
