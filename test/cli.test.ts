@@ -1,6 +1,6 @@
 /** The `crucible` command as a user runs it: real process, real sandbox, real files. */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -89,4 +89,28 @@ test('audit of the built-in suite: references pass, known-wrong programs fail', 
   assert.equal(code, 0, stdout);
   assert.match(stdout, /references passing: +30\/30/);
   assert.match(stdout, /false-positive rate: +0\.00%/);
+});
+
+test('Ctrl-C during eval finishes the samples in flight and still writes the results', { timeout: 120_000 }, async () => {
+  const file = join(dir, 'interrupted.json');
+  const child = spawn(process.execPath, [BIN, 'eval', '--json', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  let stderr = '';
+  const firstProgress = new Promise<void>((resolve) =>
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      if (/eval: 1\/83/.test(stderr)) resolve();
+    }),
+  );
+  await firstProgress;
+  child.kill('SIGINT');
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  assert.equal(code, 130, stderr);
+  assert.match(stderr, /interrupted; finishing the samples in flight/);
+  const json = JSON.parse(readFileSync(file, 'utf8'));
+  assert.equal(json.summary.interrupted, true);
+  assert.ok(json.samples.length > 0 && json.samples.length < 83, `judged ${json.samples.length}`);
+  assert.equal(json.summary.samples, json.samples.length);
+  assert.match(stdout, new RegExp(`interrupted: ${json.samples.length} of 83 samples judged`));
 });

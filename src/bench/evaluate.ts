@@ -27,9 +27,14 @@ export interface EvaluateOptions {
   /** Samples in flight at once; the pool queues beyond its size. Default 4 per worker. */
   readonly concurrency?: number;
   readonly onResult?: (result: SampleResult, done: number, total: number) => void;
+  /** Once aborted, no new sample starts; the ones running finish and are returned. */
+  readonly signal?: AbortSignal;
 }
 
-/** Judges every candidate; results come back in the candidates' order. */
+/**
+ * Judges every candidate; results come back in the candidates' order. After an abort,
+ * only the samples that were judged are returned (still in order).
+ */
 export async function evaluateCandidates(
   harness: Harness,
   tasks: ReadonlyMap<string, Task>,
@@ -41,7 +46,7 @@ export async function evaluateCandidates(
   let done = 0;
   const lanes = Math.max(1, options.concurrency ?? 8);
   const lane = async () => {
-    while (next < candidates.length) {
+    while (next < candidates.length && !options.signal?.aborted) {
       const i = next++;
       const candidate = candidates[i]!;
       const task = tasks.get(candidate.taskId);
@@ -53,7 +58,7 @@ export async function evaluateCandidates(
     }
   };
   await Promise.all(Array.from({ length: Math.min(lanes, candidates.length) }, lane));
-  return results;
+  return options.signal?.aborted ? results.filter((result) => result !== undefined) : results;
 }
 
 export function toSampleResult(candidate: Candidate, verdict: Verdict): SampleResult {

@@ -61,25 +61,39 @@ export async function runEval(flags: EvalFlags): Promise<void> {
   const harness = harnessFromFlags(flags);
   const progress = createProgress('eval');
   const started = performance.now();
+  // Ctrl-C once: stop starting samples, finish the running ones, report what was judged.
+  const interrupt = new AbortController();
+  const onSigint = () => {
+    if (interrupt.signal.aborted) process.exit(130);
+    process.stderr.write('\ncrucible: interrupted; finishing the samples in flight (Ctrl-C again to quit now)\n');
+    interrupt.abort();
+  };
+  process.on('SIGINT', onSigint);
   let results: SampleResult[];
   try {
     results = await evaluateCandidates(harness, tasks, inputs.candidates, {
       concurrency: 4 * harness.workerCount,
       onResult: (_, done, total) => progress.update(done, total),
+      signal: interrupt.signal,
     });
   } finally {
+    process.off('SIGINT', onSigint);
     progress.stop();
     await harness.close();
   }
+  const interrupted = interrupt.signal.aborted;
+  if (interrupted) process.exitCode = 130;
   const summary = summarize(inputs.tasks, results, (performance.now() - started) / 1000);
   if (results.length <= SAMPLE_LINES_UP_TO) process.stdout.write(formatSamples(results) + '\n\n');
   process.stdout.write(formatSummary(inputs.name, summary) + '\n');
+  if (interrupted) process.stdout.write(`interrupted: ${results.length} of ${inputs.candidates.length} samples judged\n`);
   if (summary.status_counts['no-verdict'] > 0) {
     process.stderr.write(`crucible: ${summary.status_counts['no-verdict']} samples got no verdict (the sandbox failed, not the program); they count as neither pass nor fail.\n`);
   }
   let agreement: ReturnType<typeof compareWithLabels> | undefined;
   if (inputs.labels) {
-    agreement = compareWithLabels(inputs.candidates, inputs.labels, results);
+    const judged = judgedOnly(inputs, results);
+    agreement = compareWithLabels(judged.candidates, judged.labels!, results);
     const file = flags.disagreements ?? (flags.json ? flags.json.replace(/\.json$/, '') + '.disagreements.jsonl' : 'crucible-disagreements.jsonl');
     await writeFile(file, agreement.disagreements.map((d) => JSON.stringify(d)).join('\n') + (agreement.disagreements.length ? '\n' : ''));
     process.stdout.write('\n' + formatAgreement(agreement, file) + '\n');
@@ -93,6 +107,7 @@ export async function runEval(flags: EvalFlags): Promise<void> {
       settings: { workers: harness.workerCount, sandbox: flags.sandbox, limits: harness.limits, time: harness.time },
       summary: {
         ...summary,
+        ...(interrupted ? { interrupted: true } : {}),
         ...(agreement ? { labels: { compared: agreement.compared, agreement: agreement.rate, disagreements: agreement.disagreements.length } } : {}),
       },
       samples: results,
@@ -100,4 +115,15 @@ export async function runEval(flags: EvalFlags): Promise<void> {
     await writeFile(flags.json, JSON.stringify(document, null, 1) + '\n');
     process.stdout.write(`\nresults written to ${flags.json}\n`);
   }
+}
+
+/** The candidates (and labels) that have a result, in the results' order. */
+function judgedOnly(inputs: Inputs, results: readonly SampleResult[]): { candidates: Candidate[]; labels?: Label[] } {
+  if (results.length === inputs.candidates.length) return { candidates: [...inputs.candidates], ...(inputs.labels ? { labels: [...inputs.labels] } : {}) };
+  const position = new Map(inputs.candidates.map((c, i) => [`${c.taskId}\u0000${c.index}`, i]));
+  const kept = results.map((r) => position.get(`${r.task_id}\u0000${r.index}`)!);
+  return {
+    candidates: kept.map((i) => inputs.candidates[i]!),
+    ...(inputs.labels ? { labels: kept.map((i) => inputs.labels![i]!) } : {}),
+  };
 }

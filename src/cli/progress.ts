@@ -36,7 +36,7 @@ export function createProgress(label: string, stream: NodeJS.WriteStream = proce
   return {
     update(done, total) {
       const now = performance.now();
-      if (done !== total && now - last < 5000) return;
+      if (done !== 1 && done !== total && now - last < 5000) return; // the first line shows work has started
       last = now;
       const seconds = (now - t0) / 1000;
       stream.write(`${label}: ${done}/${total} (${((100 * done) / total).toFixed(0)}%) ${(done / Math.max(seconds, 1e-9)).toFixed(1)}/s\n`);
