@@ -52,6 +52,18 @@ test('HumanEvalPack Python: references pass 164/164, buggy programs fail 164/164
   assert.equal(report.known_wrong.failed, 164, describe(report.disagreements));
 });
 
+const packJs = realFile('humanevalpack/humanevalpack-js.jsonl.gz');
+test('HumanEvalPack JS: references pass 163/164 (JavaScript/162 needs js-md5), buggy programs fail 164/164', { skip: packJs.skip }, async () => {
+  const { report } = await audit('humanevalpack/humanevalpack-js.jsonl.gz');
+  const failingReferences = report.disagreements.filter((d) => d.kind === 'reference');
+  assert.deepEqual(
+    failingReferences.map((d) => [d.task_id, d.first_failure?.message.split('\n')[0]]),
+    [['JavaScript/162', 'ReferenceError: require is not defined (raised by the candidate)']],
+  );
+  assert.equal(report.known_wrong.total, 164);
+  assert.equal(report.known_wrong.failed, 164, describe(report.disagreements));
+});
+
 const quixbugs = realFile('quixbugs-python/quixbugs_python.jsonl');
 test('QuixBugs: fixed programs pass 40/40, buggy ones fail 40/40', { skip: quixbugs.skip }, async () => {
   const { report } = await audit('quixbugs-python/quixbugs_python.jsonl');
