@@ -43,6 +43,7 @@ export class Harness {
   private readonly runtimes = new Map<Language, Runtime>();
   /** Keyed by the task object: two datasets may use the same ids with different tests. */
   private readonly baselines = new WeakMap<Task, Promise<Baseline>>();
+  private readonly suiteSizes = new WeakMap<Task, ReadonlyMap<string, number>>();
   readonly time: TimePolicy;
   readonly limits: Limits;
   /** Worker pairs per language. */
@@ -136,7 +137,12 @@ export class Harness {
   }
 
   private verdictOf(task: Task, result: RunResult, started: number): Verdict {
-    const totals = new Map(task.suites.map((suite) => [suite.name, suiteSize(suite)]));
+    let totals = this.suiteSizes.get(task);
+    if (!totals) {
+      // Counting an io suite parses its inputs (megabytes for HumanEval+): once per task, not per sample.
+      totals = new Map(task.suites.map((suite) => [suite.name, suiteSize(suite)]));
+      this.suiteSizes.set(task, totals);
+    }
     const suites = suiteVerdicts(result, this.limits, totals, task.suites.map((suite) => suite.name));
     const firstFailure = suites.find((suite) => suite.status !== 'pass')?.firstFailure ?? null;
     return { status: combineStatuses(suites), suites, firstFailure, timeMs: performance.now() - started };
