@@ -15,7 +15,7 @@
 const fs = require('fs');
 const vm = require('vm');
 const { types } = require('util');
-const { createWire, LineReader, writeAll } = require('./wire.cjs');
+const { createWire, LineReader, writeAll, RESERVED_WORDS } = require('./wire.cjs');
 
 const IPC = process.env.CRUCIBLE_IPC || '/ipc';
 const STEP = new vm.Script('__crucible$()', { filename: 'crucible-harness.js' });
@@ -329,11 +329,7 @@ function harness(createWire) {
 const HARNESS = new vm.Script(`const __crucible$ = (${harness})(${createWire});\n__crucible$.control`, { filename: 'crucible-harness.js' });
 
 // Words that cannot be read as a variable (the names probe is plain script code).
-const RESERVED = new Set(
-  ('break case catch class const continue debugger default delete do else enum export extends false finally for ' +
-    'function if import in instanceof new null return super switch this throw true try typeof var void while with ' +
-    'arguments let static yield await implements interface package private protected public').split(' '),
-);
+const RESERVED = new Set(RESERVED_WORDS);
 const IDENTIFIER = /[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*/gu;
 
 function reply(obj) {

@@ -12,7 +12,7 @@ const fs = require('fs');
 const vm = require('vm');
 const util = require('util');
 const { builtinModules } = require('module');
-const { createWire, LineReader, writeAll, sleep } = require('./wire.cjs');
+const { createWire, LineReader, writeAll, sleep, RESERVED_WORDS } = require('./wire.cjs');
 
 const W = createWire();
 const IPC = process.env.CRUCIBLE_IPC || '/ipc';
@@ -50,11 +50,8 @@ function testRequire(id) {
   throw error;
 }
 
-const RESERVED = new Set(
-  ('break case catch class const continue debugger default delete do else enum export extends false finally for ' +
-    'function if import in instanceof new null return super switch this throw true try typeof var void while with ' +
-    'arguments eval let static yield await implements interface package private protected public require console module exports').split(' '),
-);
+// Besides reserved words, names the test wrapper binds itself cannot become proxies.
+const RESERVED = new Set([...RESERVED_WORDS, ...'eval require console module exports'.split(' ')]);
 const IDENTIFIER = /^[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*$/u;
 
 /**

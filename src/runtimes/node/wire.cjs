@@ -417,4 +417,11 @@ class LineReader {
   }
 }
 
-module.exports = { createWire, LineReader, writeAll, sleep };
+/** Words that cannot be read as a variable name (both workers look program names up by name). */
+const RESERVED_WORDS = (
+  'break case catch class const continue debugger default delete do else enum export extends false finally for ' +
+  'function if import in instanceof new null return super switch this throw true try typeof var void while with ' +
+  'arguments let static yield await implements interface package private protected public'
+).split(' ');
+
+module.exports = { createWire, LineReader, writeAll, sleep, RESERVED_WORDS };
