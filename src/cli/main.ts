@@ -1,28 +1,7 @@
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command } from 'commander';
 import { runAudit } from './audit-command.js';
 import { runEval } from './eval-command.js';
-
-const positiveInt = (value: string) => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number ≥ 1');
-  return n;
-};
-const positiveNumber = (value: string) => {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a number > 0');
-  return n;
-};
-
-function withHarnessOptions(command: Command): Command {
-  return command
-    .option('--workers <n>', 'sandboxed worker pairs per language (default: one per core)', positiveInt)
-    .addOption(new Option('--sandbox <mode>', 'isolation for untrusted code').choices(['bwrap', 'none']).default('bwrap'))
-    .option('--time-floor <seconds>', 'smallest time limit for one test call', positiveNumber)
-    .option('--time-factor <x>', 'time limit = max(floor, x × the reference time)', positiveNumber)
-    .option('--memory-mb <mb>', 'memory limit per candidate in MiB (default: 4096 Python, 512 JavaScript/TypeScript)', positiveInt)
-    .option('--no-type-check', 'do not type-check TypeScript candidates')
-    .option('--strict-types', 'TypeScript type errors fail a candidate (default: reported only)');
-}
+import { withHarnessOptions } from './shared-options.js';
 
 export function createCli(): Command {
   const program = new Command('crucible')
@@ -47,6 +26,8 @@ export function createCli(): Command {
       .option('--dataset <file>', 'a dataset with references (and known-wrong programs); default: the built-in suite')
       .option('--json <file>', 'write the audit as JSON'),
   ).action(runAudit);
+
+  // Further commands register here, one line each.
 
   return program;
 }

@@ -1,3 +1,4 @@
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { Harness } from '../verify/harness.js';
 import type { SandboxMode } from '../runtimes/sandbox.js';
 
@@ -27,3 +28,26 @@ export function harnessFromFlags(flags: HarnessFlags): Harness {
     strictTypes: Boolean(flags.strictTypes),
   });
 }
+
+export const positiveInt = (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number ≥ 1');
+  return n;
+};
+export const positiveNumber = (value: string) => {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a number > 0');
+  return n;
+};
+
+export function withHarnessOptions(command: Command): Command {
+  return command
+    .option('--workers <n>', 'sandboxed worker pairs per language (default: one per core)', positiveInt)
+    .addOption(new Option('--sandbox <mode>', 'isolation for untrusted code').choices(['bwrap', 'none']).default('bwrap'))
+    .option('--time-floor <seconds>', 'smallest time limit for one test call', positiveNumber)
+    .option('--time-factor <x>', 'time limit = max(floor, x × the reference time)', positiveNumber)
+    .option('--memory-mb <mb>', 'memory limit per candidate in MiB (default: 4096 Python, 512 JavaScript/TypeScript)', positiveInt)
+    .option('--no-type-check', 'do not type-check TypeScript candidates')
+    .option('--strict-types', 'TypeScript type errors fail a candidate (default: reported only)');
+}
+
