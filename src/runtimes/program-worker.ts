@@ -1,0 +1,202 @@
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { isMessage, LineProcess, type Message } from './line-process.js';
+import { sandboxArgv, type SandboxMode } from './sandbox.js';
+import { buildSeccompFilter, seccompSupported } from './seccomp.js';
+
+/**
+ * Whole programs run as `python main.py` / `node main.js` would, with stdin, returning
+ * stdout and stderr: what SandboxFusion's /run_code does, on warm sandboxed workers
+ * (python/program_worker.py, node/program-worker.cjs; PROTOCOL.md).
+ */
+export interface ProgramLimits {
+  /** Wall-clock seconds for the whole program (CPU seconds are capped just above it). */
+  readonly wallSeconds: number;
+  /** Address space (Python); JavaScript's heap is fixed per pool (see program-pool.ts). */
+  readonly memoryBytes: number;
+  /** stdout + stderr together, and any one file written; past it the program is stopped. */
+  readonly outputBytes: number;
+}
+
+export const DEFAULT_PROGRAM_LIMITS: ProgramLimits = { wallSeconds: 10, memoryBytes: 4 * 2 ** 30, outputBytes: 1 << 20 };
+
+export interface ProgramRequest {
+  readonly code: string;
+  readonly stdin?: string;
+  /** Files to create in the working directory before the run: relative path → base64. */
+  readonly files?: Readonly<Record<string, string>>;
+  /** Files to return after the run (base64), if the program left them. */
+  readonly fetchFiles?: readonly string[];
+  readonly limits?: Partial<ProgramLimits>;
+}
+
+/** `ok`: exit status 0 within every limit. `no-verdict`: the sandbox failed, not the program. */
+export type ProgramStatus = 'ok' | 'error' | 'timeout' | 'memory' | 'output-limit' | 'no-verdict';
+
+export interface ProgramResult {
+  readonly status: ProgramStatus;
+  /** Where an `error` happened: the program did not compile, or failed while running. */
+  readonly phase?: 'compile' | 'run';
+  readonly exitCode: number | null;
+  readonly signal: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly wallSeconds: number;
+  readonly cpuSeconds?: number;
+  readonly files: Readonly<Record<string, string>>;
+  /** Why the sandbox gave no verdict, or which limit stopped the program. */
+  readonly message?: string;
+}
+
+/** How to start one language's program worker. */
+export interface ProgramRecipe {
+  readonly command: readonly string[];
+  readonly readOnly: readonly string[];
+  readonly harnessDir: string;
+  /** bwrap applies the no-fork filter to the worker itself (it cannot fork per program). */
+  readonly seccompOnWorker: boolean;
+  readonly scratchBytes: number;
+  /** The worker itself dies when a program exhausts memory (one heap, JavaScript). */
+  readonly isOutOfMemory?: (stderr: string) => boolean;
+  /** A worker that stops answering ran a program past its time (JavaScript); else the sandbox failed. */
+  readonly silenceIsTimeout: boolean;
+}
+
+const START_MS = 20_000;
+/** Beyond the program's own limit: stdin and outputs must also cross the pipes. */
+const SLACK_MS = 5_000;
+const SIGXCPU = 24;
+const SIGXFSZ = 25;
+
+export function noVerdict(message: string): ProgramResult {
+  return { status: 'no-verdict', exitCode: null, signal: null, stdout: '', stderr: '', wallSeconds: 0, files: {}, message };
+}
+
+/** Outcome of one attempt; `retry` means the worker died for a reason that is not the program's. */
+type Attempt = { result: ProgramResult; retry?: boolean };
+
+export class ProgramWorker {
+  private process: LineProcess | undefined;
+  private readonly dir: string;
+  private readonly childSeccomp: string | undefined;
+
+  constructor(
+    private readonly recipe: ProgramRecipe,
+    private readonly mode: SandboxMode,
+  ) {
+    this.dir = mkdtempSync(join(tmpdir(), 'crucible-program-'));
+    if (seccompSupported && !recipe.seccompOnWorker) {
+      this.childSeccomp = join(this.dir, 'seccomp.bpf');
+      writeFileSync(this.childSeccomp, buildSeccompFilter({ forbidExec: true }));
+    }
+  }
+
+  /** The worker's process id (tests kill it to check that work survives). */
+  get pid(): number | undefined {
+    return this.process?.pid;
+  }
+
+  private spawn(): LineProcess {
+    let fd: number | undefined;
+    if (this.recipe.seccompOnWorker && seccompSupported && this.mode === 'bwrap') {
+      const path = join(this.dir, 'worker-seccomp.bpf');
+      writeFileSync(path, buildSeccompFilter({ forbidExec: false }));
+      fd = openSync(path, 'r');
+    }
+    const argv = sandboxArgv(
+      {
+        command: this.recipe.command,
+        readOnly: this.recipe.readOnly,
+        binds: [[this.recipe.harnessDir, `/crucible/${basename(this.recipe.harnessDir)}`]],
+        ipcDir: this.dir,
+        scratchBytes: this.recipe.scratchBytes,
+        ...(fd !== undefined ? { seccompFd: 3 } : {}),
+      },
+      this.mode,
+    );
+    const process = new LineProcess({ ...argv, ...(fd !== undefined ? { extraFds: [fd] } : {}) });
+    if (fd !== undefined) closeSync(fd);
+    return process;
+  }
+
+  private async ensureStarted(): Promise<string | undefined> {
+    if (this.process && !this.process.isClosed) return undefined;
+    this.process = this.spawn();
+    this.process.send({ op: 'ping' });
+    const answer = await this.process.next(START_MS);
+    if (isMessage(answer) && answer.op === 'pong') return undefined;
+    const why = `program worker did not start (${isMessage(answer) ? JSON.stringify(answer).slice(0, 200) : answer.kind}): ${this.process.stderrTail.slice(-800)}`;
+    this.kill();
+    return why;
+  }
+
+  async run(request: ProgramRequest, limits: ProgramLimits): Promise<Attempt> {
+    const startError = await this.ensureStarted();
+    if (startError) return { result: noVerdict(startError) };
+    const process = this.process!;
+    const seccomp = this.childSeccomp ? (this.mode === 'bwrap' ? '/ipc/seccomp.bpf' : this.childSeccomp) : null;
+    process.send({
+      op: 'run',
+      code: request.code,
+      stdin: request.stdin ?? '',
+      files: request.files ?? {},
+      fetch: request.fetchFiles ?? [],
+      limits: {
+        wallSeconds: limits.wallSeconds,
+        cpuSeconds: Math.ceil(limits.wallSeconds) + 1,
+        memoryBytes: limits.memoryBytes,
+        outputBytes: limits.outputBytes,
+      },
+      seccomp,
+    });
+    const reply = await process.next(limits.wallSeconds * 1000 + SLACK_MS);
+    if (isMessage(reply) && reply.op === 'result') return { result: classify(reply, limits) };
+    const stderr = process.stderrTail.slice(-800);
+    this.kill();
+    if (isMessage(reply)) return { result: noVerdict(`program worker sent ${JSON.stringify(reply).slice(0, 200)}`), retry: true };
+    if (reply.kind === 'timeout' && this.recipe.silenceIsTimeout) {
+      return { result: { ...noVerdict(''), status: 'timeout', wallSeconds: limits.wallSeconds, message: `stopped after ${limits.wallSeconds}s` } };
+    }
+    if (reply.kind === 'closed' && this.recipe.isOutOfMemory?.(stderr)) {
+      return { result: { ...noVerdict(''), status: 'memory', message: 'the memory limit was reached' } };
+    }
+    return { result: noVerdict(`program worker ${reply.kind === 'closed' ? 'died' : 'stopped answering'}: ${stderr}`), retry: true };
+  }
+
+  kill(): void {
+    this.process?.kill();
+    this.process = undefined;
+  }
+
+  async close(): Promise<void> {
+    const exited = this.process?.exited;
+    this.kill();
+    await exited;
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** The worker's report as a status: the worker measured, the program could not forge a limit. */
+export function classify(reply: Message, limits: ProgramLimits): ProgramResult {
+  const report = (reply.report ?? null) as { phase?: string; error?: string } | null;
+  const signal = typeof reply.signal === 'number' ? reply.signal : null;
+  const exitCode = typeof reply.exitCode === 'number' ? reply.exitCode : null;
+  const base = {
+    exitCode,
+    signal,
+    stdout: String(reply.stdout ?? ''),
+    stderr: String(reply.stderr ?? ''),
+    wallSeconds: Number(reply.wallSeconds ?? 0),
+    ...(typeof reply.cpuSeconds === 'number' ? { cpuSeconds: reply.cpuSeconds } : {}),
+    files: (reply.files ?? {}) as Record<string, string>,
+  };
+  if (typeof reply.noVerdict === 'string') return { ...base, status: 'no-verdict', message: reply.noVerdict };
+  if (report?.phase === 'compile') return { ...base, status: 'error', phase: 'compile', message: `${report.error ?? 'SyntaxError'}: the program does not compile` };
+  if (reply.truncated || reply.scratchFull || signal === SIGXFSZ)
+    return { ...base, status: 'output-limit', message: `printed or wrote more than ${limits.outputBytes} bytes` };
+  if (reply.timedOut || signal === SIGXCPU) return { ...base, status: 'timeout', message: `ran past ${limits.wallSeconds}s` };
+  if (report?.error === 'MemoryError') return { ...base, status: 'memory', message: 'the memory limit was reached' };
+  if (exitCode === 0) return { ...base, status: 'ok' };
+  return { ...base, status: 'error', phase: 'run', message: report?.error ? `uncaught ${report.error}` : `exit status ${exitCode ?? `signal ${signal}`}` };
+}
