@@ -1,6 +1,7 @@
 import type { Task } from '../core/task.js';
 import type { Failure, Status } from '../core/verdict.js';
 import type { Harness } from '../verify/harness.js';
+import { DEFAULT_MUTANTS_PER_TASK, formatMutationReport, generateMutants, scoreMutants, type MutationOptions, type MutationReport } from '../verify/mutation.js';
 
 export interface AuditEntry {
   readonly task_id: string;
@@ -19,6 +20,8 @@ export interface AuditReport {
   readonly false_positive_rate: number;
   /** Every case where the harness disagrees with what is known (no-verdicts included). */
   readonly disagreements: readonly AuditEntry[];
+  /** With --mutants: how many mutants of each reference the task's tests kill. */
+  readonly mutation?: MutationReport;
 }
 
 /**
@@ -71,6 +74,30 @@ export async function auditDataset(
 
 const rate = (bad: number, total: number) => (total === 0 ? 0 : bad / total);
 
+/**
+ * Test-suite strength: mutants of each task's reference, judged against the task's own
+ * tests. Tasks whose reference fails (`failingReferences`, from the audit) are left
+ * unscored: their tests would kill anything. `onProgress` counts judged mutants.
+ */
+export async function auditMutants(
+  harness: Harness,
+  tasks: readonly Task[],
+  options: MutationOptions & { readonly failingReferences?: ReadonlySet<string> } = {},
+  onProgress?: (done: number, total: number) => void,
+): Promise<MutationReport> {
+  const failing = options.failingReferences ?? new Set<string>();
+  const generated = await generateMutants(tasks.filter((task) => !failing.has(task.id)), options);
+  const byTask = new Map(generated.map((entry) => [entry.task, entry]));
+  const problem = 'the reference does not pass its own tests';
+  const all = tasks.map((task) => byTask.get(task) ?? { task, mutants: [], found: 0, invalid: 0, duplicates: 0, problem });
+  return scoreMutants(harness, all, { max: options.max ?? DEFAULT_MUTANTS_PER_TASK, seed: options.seed ?? 0 }, onProgress);
+}
+
+/** Ids of the tasks whose reference the audit saw fail (or could not judge). */
+export function failingReferences(report: AuditReport): Set<string> {
+  return new Set(report.disagreements.filter((d) => d.kind === 'reference').map((d) => d.task_id));
+}
+
 export function formatAudit(name: string, report: AuditReport): string {
   const pct = (x: number) => `${(100 * x).toFixed(2)}%`;
   const lines = [
@@ -88,5 +115,6 @@ export function formatAudit(name: string, report: AuditReport): string {
       lines.push(`  ${d.task_id} ${d.kind}${d.kind === 'known-wrong' ? ` (${d.label})` : ''}: ${d.status} — ${d.first_failure?.message ?? 'passed'}`);
     }
   }
+  if (report.mutation) lines.push('', ...formatMutationReport(report.mutation));
   return lines.join('\n');
 }

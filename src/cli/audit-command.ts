@@ -1,24 +1,42 @@
 import { writeFile } from 'node:fs/promises';
-import { auditDataset, formatAudit } from '../bench/audit.js';
+import { auditDataset, auditMutants, failingReferences, formatAudit } from '../bench/audit.js';
 import { builtinDataset } from '../bench/builtin/index.js';
 import { loadDataset } from '../bench/datasets/index.js';
+import { DEFAULT_MUTANTS_PER_TASK } from '../verify/mutation.js';
 import { createProgress } from './progress.js';
 import { harnessFromFlags, type HarnessFlags } from './shared-options.js';
 
 export interface AuditFlags extends HarnessFlags {
   readonly dataset?: string;
   readonly json?: string;
+  /** `--mutants` alone is true (the default count); `--mutants 50` is 50. */
+  readonly mutants?: boolean | number;
 }
 
 export async function runAudit(flags: AuditFlags): Promise<void> {
   const dataset = flags.dataset ? await loadDataset(flags.dataset) : builtinDataset();
   const harness = harnessFromFlags(flags);
-  const progress = createProgress('audit');
   let report;
   try {
-    report = await auditDataset(harness, dataset.tasks, (done, total) => progress.update(done, total));
+    const progress = createProgress('audit');
+    try {
+      report = await auditDataset(harness, dataset.tasks, (done, total) => progress.update(done, total));
+    } finally {
+      progress.stop();
+    }
+    if (flags.mutants) {
+      const max = flags.mutants === true ? DEFAULT_MUTANTS_PER_TASK : flags.mutants;
+      const mutantProgress = createProgress('mutants');
+      try {
+        const mutation = await auditMutants(harness, dataset.tasks, { max, failingReferences: failingReferences(report) }, (done, total) =>
+          mutantProgress.update(done, total),
+        );
+        report = { ...report, mutation };
+      } finally {
+        mutantProgress.stop();
+      }
+    }
   } finally {
-    progress.stop();
     await harness.close();
   }
   process.stdout.write(formatAudit(dataset.name, report) + '\n');
