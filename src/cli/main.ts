@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { runAudit } from './audit-command.js';
 import { runEval } from './eval-command.js';
-import { withHarnessOptions } from './shared-options.js';
+import { positiveInt, withHarnessOptions } from './shared-options.js';
 
 export function createCli(): Command {
   const program = new Command('crucible')
@@ -24,7 +24,8 @@ export function createCli(): Command {
       .command('audit')
       .description("measure the harness itself: references must pass, known-wrong programs must fail")
       .option('--dataset <file>', 'a dataset with references (and known-wrong programs); default: the built-in suite')
-      .option('--json <file>', 'write the audit as JSON'),
+      .option('--json <file>', 'write the audit as JSON')
+      .option('--mutants [n]', 'also score each task\'s tests by the mutants of its reference they kill (n per task, default 30; judges up to n programs per task, about a minute for the built-in suite)', positiveInt),
   ).action(runAudit);
 
   // Further commands register here, one line each.
