@@ -45,6 +45,11 @@ export interface Task {
   readonly completionPrefix: string;
   /** A complete program known to be right; io suites take their expected outputs from it. */
   readonly reference?: string;
+  /**
+   * Preconditions on the inputs, as code placed at the start of the reference's body
+   * (EvalPlus `contract`): a generated input the contracted reference rejects is invalid.
+   */
+  readonly contract?: string;
   /** Programs known to be wrong (HumanEvalPack's buggy solutions, QuixBugs' bugs). */
   readonly knownWrong: readonly KnownWrong[];
   readonly suites: readonly Suite[];

@@ -18,6 +18,8 @@ export interface SuiteVerdict {
   readonly firstFailure: Failure | null;
   /** The tests had to run beside the candidate (arguments were objects); see README. */
   readonly inline?: boolean;
+  /** io suites: the position (from 0) of the input where the first failure happened. */
+  readonly failedAt?: number;
 }
 
 export interface Verdict {

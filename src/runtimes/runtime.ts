@@ -43,7 +43,12 @@ export interface SuiteOutcome {
   readonly total: number;
   readonly firstFailure: { input: string | null; expected: string | null; actual: string | null; message: string } | null;
   readonly inline?: boolean;
-  /** Record mode: JSON text of the outputs, and per-input seconds. */
+  /** io suites: the position of the input where the first failure happened. */
+  readonly failedAt?: number;
+  /**
+   * Record mode: JSON text of the outputs, and per-input seconds. An input that raised is
+   * recorded as `{"$raised": name}`; after a timeout or crash the list stops short.
+   */
   readonly outputs?: string;
   readonly times?: readonly number[];
   readonly elapsed?: number;

@@ -77,6 +77,7 @@ function fromOutcome(outcome: SuiteOutcome, result: RunResult, limits: Limits, t
     total: Math.max(outcome.total, totals.get(outcome.name) ?? 0),
     firstFailure: failure,
     ...(outcome.inline ? { inline: true } : {}),
+    ...(outcome.failedAt !== undefined ? { failedAt: outcome.failedAt } : {}),
   };
 }
 

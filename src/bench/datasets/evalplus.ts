@@ -14,6 +14,7 @@ const Schema = z.object({
   entry_point: z.string().regex(IDENTIFIER, 'must be a function name'),
   canonical_solution: z.string(),
   atol: z.number().nonnegative().nullable().optional(),
+  contract: z.string().optional(),
 });
 
 /** A JSON array of argument lists. MBPP+ v0.2.0 writes Mbpp/793's empty plus_input as `{}`: read as `[]`. */
@@ -76,6 +77,7 @@ function loadEvalPlus(format: DatasetFormat, record: JsonlRecord, where: string)
       entryPoint: r.entry_point,
       completionPrefix: r.prompt,
       reference: r.prompt + r.canonical_solution,
+      ...(r.contract?.trim() ? { contract: r.contract } : {}),
       knownWrong: [],
       suites: [suite('base', raw.base_input), suite('plus', raw.plus_input)],
       source: format,

@@ -2,14 +2,14 @@
 import type { ScriptSuite, Task } from '../../core/task.js';
 import { detectFormat } from './detect.js';
 import { messageOf, parseJsonlLine, readJsonlLines } from './jsonl.js';
-import { topLevelKeys } from './raw-json.js';
+import { topLevelKeys } from '../../core/raw-json.js';
 import type { Dataset } from './types.js';
 
 export { DATASET_FORMATS, type Dataset, type DatasetFormat, type FormatSpec, type LoadedTask } from './types.js';
 export { detectFormat, FORMAT_SPECS } from './detect.js';
 export { EXAMPLE_SUITE } from './humanevalpack.js';
 export { readJsonlLines, parseJsonlLine, type JsonlLine, type JsonlRecord } from './jsonl.js';
-export { parseJsonLoose, splitJsonLine, scanTopLevel, topLevelKeys, JsonSyntaxError } from './raw-json.js';
+export { parseJsonLoose, splitJsonLine, scanTopLevel, topLevelKeys, JsonSyntaxError } from '../../core/raw-json.js';
 
 export async function loadDataset(path: string): Promise<Dataset> {
   const lines = await readJsonlLines(path);

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import { splitJsonLine, type SplitLine } from './raw-json.js';
+import { splitJsonLine, type SplitLine } from '../../core/raw-json.js';
 
 const gunzipAsync = promisify(gunzip);
 

@@ -422,9 +422,11 @@ function runIo(spec, run, record) {
   let passed = 0;
   let status = 'pass';
   let first = null;
+  let firstAt = null;
   let kill = false;
   for (let i = 0; i < total; i++) {
     const shownInput = () => show(decodedInputs[i]);
+    if (first === null) firstAt = i; // settles on the input where the first failure happens
     const shownExpected = () => (record ? null : show(expected[i]));
     let r;
     try {
@@ -451,7 +453,8 @@ function runIo(spec, run, record) {
         first = failure(`${r.error}: ${r.message}`, shownInput(), shownExpected());
       }
       if (record) {
-        outputs.push('null');
+        // An exception is behaviour too (it tells candidates apart): marked, never a wire value.
+        outputs.push(JSON.stringify({ $raised: String(r.error) }));
         times.push(Number(r.dt) || 0);
       }
       continue;
@@ -476,6 +479,7 @@ function runIo(spec, run, record) {
     }
   }
   const extra = kill ? { kill } : {};
+  if (first !== null) extra.failedAt = firstAt;
   if (record) Object.assign(extra, { outputs: `[${outputs.join(',')}]`, times });
   return suiteResult(spec, status, passed, total, first, extra);
 }

@@ -230,6 +230,7 @@ def run_io(spec, run, record):
     passed = 0
     outputs, times = [], []
     first = None
+    first_at = None
     status = "pass"
     kill = False
     for i, inp in enumerate(inputs):
@@ -238,11 +239,13 @@ def run_io(spec, run, record):
             line = run.ch.recv_raw(t0 + limits[i] + transfer_allowance(None if record else expected_raw[i]))
         except Timeout:
             status, kill = "timeout", True
+            first_at = i if first is None else first_at
             first = first or {"input": short(inp), "expected": None if record else short(expected(i)), "actual": None,
                               "message": "time limit of %.2fs exceeded" % limits[i]}
             break
         except CandidateGone as exc:
             status = "crashed"
+            first_at = i if first is None else first_at
             first = first or {"input": short(inp), "expected": None, "actual": None, "message": str(exc)}
             break
         at = line.find(VALUE_KEY) if line.startswith(OK_PREFIX) else -1
@@ -265,7 +268,7 @@ def run_io(spec, run, record):
                 if len(raw) == item["bytes"] and hashlib.sha256(raw).hexdigest() == item["sha256"]:
                     passed += 1
                 elif first is None:
-                    status = "fail"
+                    status, first_at = "fail", i
                     first = {"input": short(inp), "expected": short(expected(i)), "actual": "<%d bytes>" % len(raw),
                              "message": "output differs from the expected output (compared by SHA-256)"}
                 continue
@@ -281,6 +284,7 @@ def run_io(spec, run, record):
             out = run.ch.value(r) if r.get("ok") else None
         except Breach as exc:
             status, kill = exc.status, True
+            first_at = i if first is None else first_at
             first = {"input": short(inp), "expected": None, "actual": None, "message": str(exc)}
             break
         if not r.get("ok"):
@@ -289,9 +293,10 @@ def run_io(spec, run, record):
             if first is None:
                 first = {"input": short(inp), "expected": None if record else short(expected(i)), "actual": None,
                          "message": "%s: %s" % (err, r.get("message", ""))}
-                status = this
+                status, first_at = this, i
             if record:
-                outputs.append("null")
+                # An exception is behaviour too (it tells candidates apart): marked, never a value.
+                outputs.append({"$raised": str(err)})
                 times.append(r.get("dt", 0))
             continue
         try:
@@ -301,9 +306,11 @@ def run_io(spec, run, record):
         if ok:
             passed += 1
         elif first is None:
-            status = "fail"
+            status, first_at = "fail", i
             first = {"input": short(inp), "expected": short(expected(i)), "actual": short(out), "message": why}
     extra = {"kill": kill}
+    if first is not None:
+        extra["failedAt"] = first_at
     if record:
         extra["outputs"] = json.dumps(outputs)
         extra["times"] = times

@@ -1,0 +1,121 @@
+/**
+ * Differential checking against a reference: generated inputs that the reference accepts
+ * (its contract holds and it returns) become a "generated" io suite, judged with the task's
+ * own comparison; a candidate that fails one gets it shrunk to a minimal counterexample.
+ */
+import type { IoSuite, Task } from '../core/task.js';
+import type { Failure, Verdict } from '../core/verdict.js';
+import { skipValue } from '../core/raw-json.js';
+import { encodeArgs } from './generate/encode.js';
+import { exampleArgumentTexts, findPromptExamples } from './generate/examples.js';
+import { generateInputs, inputSpace, type InputSpace } from './generate/inputs.js';
+import type { Harness } from './harness.js';
+import { expectedJsonOf, ioTemplate, judgeOn, observe } from './probe.js';
+import { shrinkFailingInput } from './shrink.js';
+import { callLimit } from './time-limits.js';
+
+export const GENERATED_SUITE = 'generated';
+
+export interface AugmentOptions {
+  readonly seed: number;
+  /** Generated inputs to keep per task. */
+  readonly count: number;
+  /** Seconds the reference may take on one generated input before the input is dropped. */
+  readonly referenceLimit?: number;
+}
+
+export interface Augmentation {
+  readonly task: Task;
+  /** The task with a "generated" suite added (the task itself when nothing could be generated). */
+  readonly augmented: Task;
+  readonly space: InputSpace;
+  readonly kept: number;
+  /** Generated inputs the reference (with its contract) rejected, raised on or timed out on. */
+  readonly rejected: number;
+  readonly reason?: string;
+}
+
+/** Argument lists as JSON texts: the first io suite's inputs, else the prompt's examples. */
+export function exampleTexts(task: Task): string[] {
+  const io = task.suites.find((s): s is IoSuite => s.kind === 'io');
+  if (io) return splitJsonArray(io.inputsJson);
+  return exampleArgumentTexts(task.language, findPromptExamples(task.prompt, task.entryPoint));
+}
+
+/** The reference with the task's contract at the start of its body, so invalid inputs raise. */
+export function contractedReference(task: Task): string | undefined {
+  if (task.reference === undefined) return undefined;
+  if (!task.contract || !task.reference.startsWith(task.completionPrefix)) return task.reference;
+  return task.completionPrefix + task.contract.replace(/^\n/, '') + task.reference.slice(task.completionPrefix.length);
+}
+
+export async function augmentTask(harness: Harness, task: Task, options: AugmentOptions): Promise<Augmentation> {
+  const space = inputSpace(task, exampleTexts(task));
+  const reference = contractedReference(task);
+  const none = (reason: string): Augmentation => ({ task, augmented: task, space, kept: 0, rejected: 0, reason });
+  if (reference === undefined) return none('the task has no reference solution');
+  if (space.types.length === 0 && space.examples.length === 0) return none('no signature or examples to generate inputs from');
+  // Ask for more than needed: some will fall outside the contract.
+  const generated = generateInputs(space, { seed: options.seed, count: Math.ceil(options.count * 1.5) });
+  const observed = await observe(harness, task, reference, generated.texts, { limit: options.referenceLimit ?? 2, maxTimeouts: 5 });
+  const kept = generated.texts.filter((_, i) => observed[i]?.kind === 'value').slice(0, options.count);
+  if (observed.every((o) => o.kind === 'unknown')) return none(`the reference could not be run: ${(observed[0] as { why?: string })?.why ?? 'no inputs'}`);
+  const suite: IoSuite = { ...ioTemplate(task), name: GENERATED_SUITE, inputsJson: `[${kept.join(',')}]` };
+  return { task, augmented: { ...task, suites: [...task.suites, suite] }, space, kept: kept.length, rejected: generated.texts.length - kept.length };
+}
+
+export interface Counterexample extends Failure {
+  /** JSON text of the argument lists: where the failure was found and the shrunk one. */
+  readonly original: string;
+  readonly shrunk: string;
+  readonly rounds: number;
+}
+
+/**
+ * When the verdict failed the generated suite, shrinks the failing input against the
+ * reference and returns the minimal counterexample (undefined when there is nothing to shrink).
+ */
+export async function minimalCounterexample(harness: Harness, augmentation: Augmentation, program: string, verdict: Verdict): Promise<Counterexample | undefined> {
+  const { augmented: task, space } = augmentation;
+  const suite = verdict.suites.find((s) => s.name === GENERATED_SUITE);
+  const io = task.suites.find((s): s is IoSuite => s.kind === 'io' && s.name === GENERATED_SUITE);
+  const reference = contractedReference(task);
+  if (!suite || suite.status !== 'fail' || suite.failedAt === undefined || !io || reference === undefined) return undefined;
+  const failingText = splitJsonArray(io.inputsJson)[suite.failedAt];
+  if (failingText === undefined) return undefined;
+  const failing = JSON.parse(failingText) as unknown[];
+  let last: Failure = suite.firstFailure ?? { input: null, expected: null, actual: null, message: 'failed' };
+  const shrunk = await shrinkFailingInput(failing, space.types, async (_batch, texts) => {
+    const expected = await observe(harness, task, reference, texts, { limit: 2, maxTimeouts: 1 });
+    const valid = texts.flatMap((text, i) => (expected[i]?.kind === 'value' ? [{ text, i }] : []));
+    if (valid.length === 0) return undefined;
+    const limits = valid.map(({ i }) => {
+      const o = expected[i]!;
+      return callLimit(harness.time, o.kind === 'value' ? o.seconds : undefined);
+    });
+    const judged = await judgeOn(harness, task, program, {
+      name: 'shrinking',
+      texts: valid.map((v) => v.text),
+      expectedJson: expectedJsonOf(task, valid.map(({ i }) => expected[i]!)),
+      limits,
+    });
+    // Only a wrong answer counts: a timeout or crash on a variant is a different fault.
+    if (judged.status !== 'fail' || judged.failedAt === undefined) return undefined;
+    last = judged.firstFailure ?? last;
+    return valid[judged.failedAt]!.i;
+  });
+  return { ...last, original: encodeArgs(failing, space.types), shrunk: shrunk.text, rounds: shrunk.rounds };
+}
+
+/** The top-level elements of a JSON array, each as its own text (floats as written). */
+export function splitJsonArray(text: string): string[] {
+  const items: string[] = [];
+  let pos = text.indexOf('[') + 1;
+  for (;;) {
+    while (pos < text.length && /[\s,]/.test(text[pos]!)) pos++;
+    if (pos >= text.length || text[pos] === ']') return items;
+    const end = skipValue(text, pos);
+    items.push(text.slice(pos, end));
+    pos = end;
+  }
+}

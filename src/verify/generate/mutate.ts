@@ -1,0 +1,150 @@
+/**
+ * Type-aware mutation of example inputs, EvalPlus's way of reaching inputs a random
+ * generator rarely builds: start from the examples, change one part of one argument in a
+ * way that keeps its type, and let every result seed further mutations.
+ */
+import type { ValueType } from './types.js';
+
+export type Random = () => number;
+
+/** mulberry32: small, fast and the same on every machine, so a seed replays a run. */
+export function seededRandom(seed: number): Random {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+const index = (random: Random, length: number) => Math.floor(random() * length);
+
+export interface MutationContext {
+  readonly random: Random;
+  /** Characters and pieces of text seen in the examples. */
+  readonly alphabet: string;
+  readonly fragments: readonly string[];
+}
+
+/** One argument list changed in one place. */
+export function mutateArgs(args: readonly unknown[], types: readonly ValueType[], context: MutationContext): unknown[] {
+  if (args.length === 0) return [];
+  const at = index(context.random, args.length);
+  return args.map((a, i) => (i === at ? mutateValue(a, types[i] ?? { kind: 'any' }, context) : a));
+}
+
+export function mutateValue(value: unknown, type: ValueType, context: MutationContext): unknown {
+  const { random } = context;
+  if (typeof value === 'boolean') return !value;
+  if (typeof value === 'number') return mutateNumber(value, type.kind === 'float' || !Number.isInteger(value), random);
+  if (typeof value === 'string') return mutateString(value, context);
+  if (Array.isArray(value)) return mutateList(value, type.kind === 'list' || type.kind === 'set' ? type.item : type.kind === 'tuple' && type.rest ? type.rest : undefined, type, context);
+  if (value && typeof value === 'object') {
+    const tagged = value as { $t?: string; v?: unknown };
+    if ((tagged.$t === 'tuple' || tagged.$t === 'set') && Array.isArray(tagged.v)) {
+      if (tagged.$t === 'tuple' && type.kind === 'tuple' && !type.rest) return { $t: 'tuple', v: mutateArgs(tagged.v, type.items, context) };
+      const item = type.kind === 'set' ? type.item : type.kind === 'tuple' && type.rest ? type.rest : { kind: 'any' as const };
+      const v = mutateList(tagged.v, item, type, context);
+      return { $t: tagged.$t, v: tagged.$t === 'set' ? unique(v) : v };
+    }
+    if (tagged.$t === 'dict' && Array.isArray(tagged.v)) return { $t: 'dict', v: mutateEntries(tagged.v as [unknown, unknown][], type, context) };
+    if (tagged.$t === undefined) {
+      const entries = mutateEntries(Object.entries(value), type, context).filter(([k]) => typeof k === 'string');
+      return Object.fromEntries(entries);
+    }
+  }
+  return value;
+}
+
+function mutateNumber(n: number, float: boolean, random: Random): number {
+  const choices = float
+    ? [n + 1, n - 1, n / 2, n * 2, -n, 0, n + Math.round((random() - 0.5) * 200) / 100, Math.round(n)]
+    : [n + 1, n - 1, -n, n * 2, Math.trunc(n / 2), 0, 1, n + Math.round((random() - 0.5) * 20)];
+  return pick(random, choices);
+}
+
+function mutateString(s: string, { random, alphabet, fragments }: MutationContext): string {
+  const at = index(random, s.length + 1);
+  const char = () => pick(random, alphabet.length ? [...alphabet] : ['a']);
+  switch (index(random, 6)) {
+    case 0:
+      return s.slice(0, at) + char() + s.slice(at); // insert
+    case 1:
+      return s.length ? s.slice(0, at) + s.slice(at + 1) : char(); // delete
+    case 2:
+      return s.length ? s.slice(0, at) + char() + s.slice(at + 1) : char(); // replace
+    case 3:
+      return fragments.length ? s.slice(0, at) + pick(random, fragments) + s.slice(at) : s + s; // splice in a known piece
+    case 4: {
+      const end = at + index(random, s.length - at + 1);
+      return s.slice(0, end) + s.slice(at, end) + s.slice(end); // repeat a piece
+    }
+    default:
+      return s.length > 1 ? s.slice(0, at) + s.slice(at + Math.max(1, index(random, s.length - at))) : char(); // cut a piece
+  }
+}
+
+function mutateList(items: readonly unknown[], item: ValueType | undefined, type: ValueType, context: MutationContext): unknown[] {
+  const { random } = context;
+  const copy = [...items];
+  const at = index(random, copy.length);
+  const itemType = item ?? (type.kind === 'tuple' ? (type.items[at] ?? { kind: 'any' }) : { kind: 'any' as const });
+  switch (copy.length ? index(random, 6) : 5) {
+    case 0:
+      copy.splice(at, 1); // remove
+      return copy;
+    case 1:
+      copy.splice(at, 0, copy[at]); // duplicate
+      return copy;
+    case 2:
+      copy[at] = mutateValue(copy[at], itemType, context); // change one
+      return copy;
+    case 3: {
+      const other = index(random, copy.length);
+      [copy[at], copy[other]] = [copy[other], copy[at]]; // swap
+      return copy;
+    }
+    case 4:
+      return copy.length > 1 ? copy.slice(0, at) : []; // truncate
+    default:
+      // Grow: a changed copy of an existing element, so its type stays right.
+      if (copy.length === 0) return copy;
+      copy.splice(index(random, copy.length + 1), 0, mutateValue(copy[index(random, copy.length)], itemType, context));
+      return copy;
+  }
+}
+
+function mutateEntries(entries: readonly [unknown, unknown][], type: ValueType, context: MutationContext): [unknown, unknown][] {
+  const { random } = context;
+  const keyType = type.kind === 'dict' ? type.key : { kind: 'any' as const };
+  const valueType = type.kind === 'dict' ? type.value : { kind: 'any' as const };
+  const copy = entries.map(([k, v]) => [k, v] as [unknown, unknown]);
+  if (copy.length === 0) return copy;
+  const at = index(random, copy.length);
+  switch (index(random, 3)) {
+    case 0:
+      copy.splice(at, 1);
+      return copy;
+    case 1:
+      copy[at] = [copy[at]![0], mutateValue(copy[at]![1], valueType, context)];
+      return copy;
+    default: {
+      const key = mutateValue(copy[at]![0], keyType, context);
+      if (!copy.some(([k]) => JSON.stringify(k) === JSON.stringify(key))) copy.push([key, copy[at]![1]]);
+      return copy;
+    }
+  }
+}
+
+function unique(items: readonly unknown[]): unknown[] {
+  const seen = new Set<string>();
+  return items.filter((i) => {
+    const key = JSON.stringify(i);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
