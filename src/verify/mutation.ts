@@ -33,6 +33,9 @@ export interface Mutant {
   readonly operator: MutationOperator;
   /** 1-based line of the edit in the reference. */
   readonly line: number;
+  /** Where the edit is in the reference: the text in [start, end) is replaced. */
+  readonly start: number;
+  readonly end: number;
   /** The edited text of the reference and what replaces it. */
   readonly original: string;
   readonly replacement: string;
@@ -94,6 +97,8 @@ export async function generateMutants(tasks: readonly Task[], options: MutationO
     const mutants = spreadPick(valid, max, seed).map(({ site, program, line, diff }) => ({
       operator: site.operator,
       line,
+      start: site.start,
+      end: site.end,
       original: task.reference!.slice(site.start, site.end),
       replacement: site.replacement,
       program,

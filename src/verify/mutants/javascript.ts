@@ -29,6 +29,8 @@ const SWAPS: ReadonlyMap<ts.SyntaxKind, { operator: MutationSite['operator']; to
   [K.BarBarToken, { operator: 'logical', to: '&&' }],
 ]);
 
+const INCREMENTS = new Set<ts.SyntaxKind>([K.PlusPlusToken, K.MinusMinusToken]);
+
 export function parseScript(source: string, language: 'javascript' | 'typescript'): ts.SourceFile {
   const kind = language === 'typescript' ? ts.ScriptKind.TS : ts.ScriptKind.JS;
   return ts.createSourceFile(language === 'typescript' ? 'program.ts' : 'program.js', source, ts.ScriptTarget.Latest, true, kind);
@@ -55,6 +57,12 @@ export function javascriptSites(source: string, language: 'javascript' | 'typesc
 
   const visit = (node: ts.Node): void => {
     if (ts.isTypeNode(node)) return; // types do not run
+    if (ts.isTemplateExpression(node) || ts.isTaggedTemplateExpression(node)) return; // strings stay as written, as Python's f-strings do
+    if ((ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)) && INCREMENTS.has(node.operator)) {
+      const at = ts.isPrefixUnaryExpression(node) ? node.getStart() : node.operand.end;
+      const increment = node.operator === K.PlusPlusToken;
+      add('arithmetic', at, at + 2, increment ? '--' : '++');
+    }
     if (ts.isBinaryExpression(node)) {
       const swap = SWAPS.get(node.operatorToken.kind);
       if (swap) add(swap.operator, node.operatorToken.getStart(), node.operatorToken.end, swap.to);

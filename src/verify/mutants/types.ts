@@ -1,7 +1,7 @@
 /** The mutation operators, in the order the README documents them. */
 export const MUTATION_OPERATORS = [
   'relational', // < ↔ <=, > ↔ >=, == ↔ != (=== ↔ !==)
-  'arithmetic', // + ↔ -, * → // (Python) or / (JS), / and // → *, % → // or /, and the augmented forms
+  'arithmetic', // + ↔ -, * → // (Python) or / (JS), / and // → *, % → // or /, the augmented forms, ++ ↔ --
   'logical', // and ↔ or, && ↔ ||
   'negate-condition', // if/elif/while (and JS for/do/?:) condition c → not (c) / !(c)
   'remove-not', // not x → x, not in → in, is not → is, !x → x
