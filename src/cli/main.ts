@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { runAudit } from './audit-command.js';
 import { runEval } from './eval-command.js';
+import { runServe, withServeOptions } from './serve-command.js';
 import { positiveInt, withHarnessOptions } from './shared-options.js';
 
 export function createCli(): Command {
@@ -29,6 +30,7 @@ export function createCli(): Command {
   ).action(runAudit);
 
   // Further commands register here, one line each.
+  withServeOptions(program.command('serve').description('verification as an HTTP service: SandboxFusion-compatible /run_code and /submit, /v1/verify, rewards')).action(runServe);
 
   return program;
 }

@@ -1,0 +1,63 @@
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { LocalExecutor } from '../server/executor.js';
+import { Metrics } from '../server/metrics.js';
+import { startServer } from '../server/serve.js';
+import { assertSandboxUsable, type SandboxMode } from '../runtimes/sandbox.js';
+import { positiveInt, positiveNumber } from './shared-options.js';
+
+interface ServeFlags {
+  readonly host: string;
+  readonly port: number;
+  readonly token?: string;
+  readonly workers?: number;
+  readonly sandbox: SandboxMode;
+  readonly maxBodyMb: number;
+  readonly requestTimeout: number;
+  readonly queue?: string;
+}
+
+const port = (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('expected a port number 0-65535');
+  return n;
+};
+
+export function withServeOptions(command: Command): Command {
+  return command
+    .option('--host <address>', 'address to listen on (without a token only loopback is allowed)', '127.0.0.1')
+    .option('--port <n>', 'port to listen on', port, 8080)
+    .option('--token <secret>', 'bearer token required on every request (default: $CRUCIBLE_TOKEN)')
+    .option('--workers <n>', 'warm sandboxed workers per language (default: one per core)', positiveInt)
+    .addOption(new Option('--sandbox <mode>', 'isolation for untrusted code').choices(['bwrap', 'none']).default('bwrap'))
+    .option('--max-body-mb <mb>', 'largest request body in MiB', positiveNumber, 64)
+    .option('--request-timeout <seconds>', 'longest a request may take before it is answered 504', positiveNumber, 600);
+}
+
+export async function runServe(flags: ServeFlags): Promise<void> {
+  if (flags.queue) throw new Error('--queue needs the Redis driver for BullMQ (the ioredis package), which is not installed in this build; run without --queue for the in-process pool');
+  assertSandboxUsable(flags.sandbox);
+  if (flags.sandbox === 'none') process.stderr.write('crucible: warning: --sandbox none runs programs without isolation; use it only for code you trust.\n');
+  const metrics = new Metrics();
+  const executor = new LocalExecutor({ sandbox: flags.sandbox, ...(flags.workers ? { workers: flags.workers } : {}) }, metrics);
+  const token = flags.token ?? process.env.CRUCIBLE_TOKEN ?? undefined;
+  const server = await startServer({
+    host: flags.host,
+    port: flags.port,
+    executor,
+    metrics,
+    token: token || undefined,
+    maxBodyBytes: Math.floor(flags.maxBodyMb * 2 ** 20),
+    requestTimeoutSeconds: flags.requestTimeout,
+  });
+  process.stderr.write(`crucible serve: listening on ${server.url} (${token ? 'bearer token required' : 'no token: loopback only'}; POST /run_code, /submit, /v1/verify; GET /healthz, /metrics, /openapi.json)\n`);
+  // Warm the Python workers now so that the first requests do not pay for starting them.
+  void executor.runner.pool('python').warm();
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  process.stderr.write('crucible serve: stopping\n');
+  await server.close();
+  await executor.close();
+}

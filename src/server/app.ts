@@ -1,0 +1,159 @@
+import { Hono, type Context } from 'hono';
+import { bearerAuth } from 'hono/bearer-auth';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import { streamSSE } from 'hono/streaming';
+import { z } from 'zod';
+import { computeAdvantages } from '../rl/advantages.js';
+import { gatedReward } from '../rl/gated-reward.js';
+import { GatedRewardRequestSchema } from '../rl/schemas.js';
+import type { Executor } from './executor.js';
+import type { Metrics } from './metrics.js';
+import { openApiDocument } from './openapi.js';
+import { runCode, submit } from './sandbox-fusion.js';
+import { describeIssues, RunCodeRequestSchema, SubmitRequestSchema, VerifyRequestSchema } from './schemas.js';
+import { verify, VerifyError } from './verify.js';
+
+export interface AppOptions {
+  readonly executor: Executor;
+  readonly metrics: Metrics;
+  /** Bearer token required on every route but /healthz and /openapi.json; none = no auth. */
+  readonly token?: string | undefined;
+  /** Largest request body in bytes. */
+  readonly maxBodyBytes: number;
+  /** Longest a request may take (seconds) before it is answered 504 (clients such as verl retry 504). */
+  readonly requestTimeoutSeconds: number;
+  readonly version: string;
+}
+
+/** A 4xx with a message that says what to fix. */
+function badRequest(message: string, status: 400 | 413 | 415 = 400): never {
+  throw new HTTPException(status, { message });
+}
+
+async function jsonBody(c: Context): Promise<unknown> {
+  const type = c.req.header('content-type') ?? '';
+  if (type && !/json/i.test(type)) badRequest(`send a JSON body with Content-Type: application/json (got ${type.slice(0, 100)})`, 415);
+  const text = await c.req.text();
+  if (!text.trim()) badRequest('the request body is empty: send a JSON object');
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    badRequest(`the body is not valid JSON: ${(error as Error).message.slice(0, 200)}`);
+  }
+}
+
+function parse<T>(schema: z.ZodType<T>, body: unknown): T {
+  const result = schema.safeParse(body);
+  if (!result.success) badRequest(describeIssues(result.error));
+  return result.data;
+}
+
+/** Races `work` against the request time limit; past it the answer is 504 and `abort` fires. */
+async function withinTime<T>(seconds: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new HTTPException(504, { message: `the request took longer than the server's limit of ${seconds}s: send fewer tests per request, or raise --request-timeout` }));
+    }, seconds * 1000);
+  });
+  try {
+    return await Promise.race([work(controller.signal), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function createApp(options: AppOptions): Hono {
+  const { executor, metrics } = options;
+  const app = new Hono();
+
+  app.onError((error, c) => {
+    if (error instanceof HTTPException) return c.json({ error: error.message }, error.status);
+    if (error instanceof VerifyError || error instanceof RangeError) return c.json({ error: error.message }, 400);
+    if (error instanceof z.ZodError) return c.json({ error: describeIssues(error) }, 400);
+    process.stderr.write(`crucible serve: ${error instanceof Error ? error.stack : String(error)}\n`);
+    return c.json({ error: 'internal error: the server failed; this is a bug in Crucible, not in your request' }, 500);
+  });
+  app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}: see /openapi.json` }, 404));
+
+  app.use('*', async (c, next) => {
+    const started = performance.now();
+    await next();
+    metrics.recordRequest(c.req.routePath || c.req.path, c.res.status, (performance.now() - started) / 1000);
+  });
+  if (options.token) {
+    const guard = bearerAuth({ token: options.token, noAuthenticationHeader: { message: { error: 'send Authorization: Bearer <token> (the token given to crucible serve)' } } });
+    app.use('*', async (c, next) => (c.req.path === '/healthz' || c.req.path === '/openapi.json' ? next() : guard(c, next)));
+  }
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: options.maxBodyBytes,
+      onError: (c) => c.json({ error: `the body is larger than ${options.maxBodyBytes} bytes: split the batch, or raise --max-body-mb` }, 413),
+    }),
+  );
+
+  app.get('/healthz', async (c) => {
+    const problem = await executor.health();
+    const load = await executor.load();
+    return c.json({ status: problem ? 'unavailable' : 'ok', ...(problem ? { problem } : {}), version: options.version, executor: executor.kind, ...load }, problem ? 503 : 200);
+  });
+  app.get('/v1/ping', (c) => c.text('pong'));
+  app.get('/metrics', async (c) => c.text(metrics.render(await executor.load()), 200, { 'Content-Type': 'text/plain; version=0.0.4' }));
+  app.get('/openapi.json', (c) => c.json(openApiDocument(options.version)));
+
+  app.post('/run_code', async (c) => {
+    const body = parse(RunCodeRequestSchema, await jsonBody(c));
+    const limit = Math.min(options.requestTimeoutSeconds, (body.run_timeout ?? 10) + (body.compile_timeout ?? 10) + 30);
+    return c.json(await withinTime(limit, () => runCode(executor, body)));
+  });
+
+  app.post('/submit', async (c) => {
+    const body = parse(SubmitRequestSchema, await jsonBody(c));
+    return c.json(await withinTime(options.requestTimeoutSeconds, () => submit(executor, body)));
+  });
+
+  app.post('/v1/verify', async (c) => {
+    const body = parse(VerifyRequestSchema, await jsonBody(c));
+    const wantsStream = (c.req.header('accept') ?? '').includes('text/event-stream') || c.req.query('stream') === 'true';
+    if (!wantsStream) return c.json(await withinTime(options.requestTimeoutSeconds, (signal) => verify(executor, body, { signal })));
+    // Progress at most every 200 ms; each candidate's verdict as soon as it is complete.
+    return streamSSE(c, async (stream) => {
+      const controller = new AbortController();
+      stream.onAbort(() => controller.abort());
+      const timer = setTimeout(() => controller.abort(), options.requestTimeoutSeconds * 1000);
+      let lastProgress = 0;
+      const pending: Promise<void>[] = [];
+      const send = (event: string, data: unknown) => pending.push(stream.writeSSE({ event, data: JSON.stringify(data) }));
+      try {
+        const result = await verify(executor, body, {
+          signal: controller.signal,
+          onProgress: (p) => {
+            const now = performance.now();
+            if (now - lastProgress >= 200 || p.done === p.total) {
+              lastProgress = now;
+              send('progress', p);
+            }
+          },
+          onCandidate: (v) => send('verdict', v),
+        });
+        send('done', controller.signal.aborted ? { ...result.summary, interrupted: true } : result.summary);
+      } finally {
+        clearTimeout(timer);
+        await Promise.allSettled(pending);
+      }
+    });
+  });
+
+  app.post('/v1/rewards/advantages', async (c) => c.json(computeAdvantages(await jsonBody(c))));
+
+  app.post('/v1/rewards/gated', async (c) => {
+    const body = parse(GatedRewardRequestSchema, await jsonBody(c));
+    return c.json(gatedReward(body.levels, body.weights));
+  });
+
+  return app;
+}

@@ -1,0 +1,84 @@
+import type { Language } from '../core/task.js';
+import { ProgramRunner, type ProgramPoolOptions } from '../runtimes/program-pool.js';
+import type { ProgramRequest, ProgramResult } from '../runtimes/program-worker.js';
+import type { Metrics } from './metrics.js';
+
+export interface ProgramJob {
+  readonly language: Language;
+  readonly request: ProgramRequest;
+}
+
+export interface BatchOptions {
+  readonly signal?: AbortSignal | undefined;
+  readonly skip?: (index: number) => boolean;
+}
+
+/** Where programs run: the in-process pool, or workers behind a queue (queue.ts). */
+export interface Executor {
+  readonly kind: 'local' | 'queue';
+  run(job: ProgramJob): Promise<ProgramResult>;
+  /**
+   * Runs every job and reports each result once, in completion order. Jobs not started
+   * when `signal` aborts, and jobs `skip` says no to when their turn comes, get no callback.
+   */
+  runBatch(jobs: readonly ProgramJob[], onResult: (index: number, result: ProgramResult) => void, options?: BatchOptions): Promise<void>;
+  /** Jobs waiting for a worker, and jobs running now. */
+  load(): Promise<{ queued: number; running: number; workers: number }>;
+  /** Empty when ready; otherwise why not. */
+  health(): Promise<string | undefined>;
+  close(): Promise<void>;
+}
+
+/** Runs `count` jobs with at most `limit` in flight. */
+export async function runBounded(count: number, limit: number, start: (index: number) => Promise<void>, options: BatchOptions = {}): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, count) }, async () => {
+    while (next < count && !options.signal?.aborted) {
+      const index = next++;
+      if (!options.skip?.(index)) await start(index);
+    }
+  });
+  await Promise.all(lanes);
+}
+
+/** The embedded default: warm sandboxed workers in this process's care. */
+export class LocalExecutor implements Executor {
+  readonly kind = 'local' as const;
+  readonly runner: ProgramRunner;
+
+  constructor(
+    options: ProgramPoolOptions = {},
+    private readonly metrics?: Metrics,
+  ) {
+    this.runner = new ProgramRunner(options);
+  }
+
+  async run(job: ProgramJob): Promise<ProgramResult> {
+    const started = performance.now();
+    const result = await this.runner.run(job.language, job.request);
+    this.metrics?.recordExecution(job.language, result.status, (performance.now() - started) / 1000);
+    return result;
+  }
+
+  async runBatch(jobs: readonly ProgramJob[], onResult: (index: number, result: ProgramResult) => void, options?: BatchOptions): Promise<void> {
+    // Twice the workers in flight keeps every worker busy while replies are handled.
+    await runBounded(jobs.length, this.runner.workers * 2, async (i) => onResult(i, await this.run(jobs[i]!)), options);
+  }
+
+  async load() {
+    const pools = this.runner.started;
+    return {
+      queued: pools.reduce((n, p) => n + p.queued, 0),
+      running: pools.reduce((n, p) => n + p.busy, 0),
+      workers: pools.reduce((n, p) => n + p.size, 0),
+    };
+  }
+
+  async health(): Promise<string | undefined> {
+    return undefined;
+  }
+
+  close(): Promise<void> {
+    return this.runner.close();
+  }
+}
