@@ -152,7 +152,7 @@ export class ProgramWorker {
     });
     const reply = await process.next(limits.wallSeconds * 1000 + SLACK_MS);
     if (isMessage(reply) && reply.op === 'result') return { result: classify(reply, limits) };
-    const stderr = process.stderrTail.slice(-800);
+    const stderr = process.stderrTail;
     this.kill();
     if (isMessage(reply)) return { result: noVerdict(`program worker sent ${JSON.stringify(reply).slice(0, 200)}`), retry: true };
     if (reply.kind === 'timeout' && this.recipe.silenceIsTimeout) {
@@ -161,7 +161,7 @@ export class ProgramWorker {
     if (reply.kind === 'closed' && this.recipe.isOutOfMemory?.(stderr)) {
       return { result: { ...noVerdict(''), status: 'memory', message: 'the memory limit was reached' } };
     }
-    return { result: noVerdict(`program worker ${reply.kind === 'closed' ? 'died' : 'stopped answering'}: ${stderr}`), retry: true };
+    return { result: noVerdict(`program worker ${reply.kind === 'closed' ? 'died' : 'stopped answering'}: ${stderr.slice(-800)}`), retry: true };
   }
 
   kill(): void {
