@@ -89,6 +89,8 @@ function statusOfUpload(path: string, body: string, chunked: boolean): Promise<n
       resolve(res.statusCode ?? 0);
     });
     req.on('error', () => resolve('reset'));
+    // The client's own late write to a socket the server closed (EPIPE): not the server's doing.
+    req.on('socket', (socket) => socket.on('error', () => resolve('reset')));
     req.end(body);
   });
 }
