@@ -22,3 +22,10 @@ export { meanPassAtK, passAtK, reportableKs } from './bench/pass-at-k.js';
 export { builtinDataset, builtinSamples } from './bench/builtin/index.js';
 
 export * as rl from './rl/index.js';
+
+export { ProgramRunner, type ProgramPoolOptions } from './runtimes/program-pool.js';
+export { DEFAULT_PROGRAM_LIMITS, type ProgramLimits, type ProgramRequest, type ProgramResult, type ProgramStatus } from './runtimes/program-worker.js';
+export { createApp, type AppOptions } from './server/app.js';
+export { startServer, type RunningServer, type ServeOptions } from './server/serve.js';
+export { LocalExecutor, type Executor, type ProgramJob } from './server/executor.js';
+export { Metrics } from './server/metrics.js';
