@@ -1,0 +1,70 @@
+/**
+ * Content-addressed response cache: sha256(spec, request, occurrence) → response, one JSON
+ * file each under `.crucible/cache/`. The occurrence is how many identical requests this
+ * Model made before, so a run that samples the same prompt twice replays both answers in
+ * order, and a whole run replays exactly (create one Model per run).
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { BackendRequest, BackendResponse } from './backend.js';
+
+/** `read-write`: replay hits, record misses. `offline`: replay only; a miss is an error. `refresh`: always call, record. `off`: no cache. */
+export type CacheMode = 'read-write' | 'offline' | 'refresh' | 'off';
+export const CACHE_MODES: readonly CacheMode[] = ['read-write', 'offline', 'refresh', 'off'];
+
+export const DEFAULT_CACHE_DIR = join('.crucible', 'cache');
+const FORMAT_VERSION = 1;
+
+/** JSON with object keys sorted at every level, so equal requests hash equally. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
+export function requestHash(spec: string, request: BackendRequest, occurrence: number): string {
+  return createHash('sha256').update(canonicalJson({ v: FORMAT_VERSION, spec, request, occurrence })).digest('hex');
+}
+
+interface CacheEntry {
+  readonly version: number;
+  readonly hash: string;
+  readonly spec: string;
+  readonly occurrence: number;
+  readonly request: BackendRequest;
+  readonly response: BackendResponse;
+  readonly recordedAt: string;
+}
+
+export class ResponseCache {
+  constructor(readonly dir: string = DEFAULT_CACHE_DIR) {}
+
+  private path(hash: string): string {
+    return join(this.dir, hash.slice(0, 2), `${hash}.json`);
+  }
+
+  async get(hash: string): Promise<BackendResponse | undefined> {
+    let text: string;
+    try {
+      text = await readFile(this.path(hash), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+    const entry = JSON.parse(text) as CacheEntry;
+    return entry.version === FORMAT_VERSION ? entry.response : undefined;
+  }
+
+  async put(hash: string, spec: string, occurrence: number, request: BackendRequest, response: BackendResponse): Promise<void> {
+    const entry: CacheEntry = { version: FORMAT_VERSION, hash, spec, occurrence, request, response, recordedAt: new Date().toISOString() };
+    const path = this.path(hash);
+    await mkdir(join(this.dir, hash.slice(0, 2)), { recursive: true });
+    // Write then rename: a reader never sees half a file, even with concurrent runs.
+    const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+    await writeFile(temporary, JSON.stringify(entry, null, 1) + '\n');
+    await rename(temporary, path);
+  }
+}

@@ -1,0 +1,115 @@
+/** The backend for HTTP endpoints, through the AI SDK's `generateText` / `streamText`. */
+import { generateText, jsonSchema, streamText, tool, type LanguageModel, type ModelMessage, type OutputInterface, type ToolSet } from 'ai';
+import type { Backend, BackendCallOptions, BackendCompletion, BackendRequest, BackendResponse } from './backend.js';
+import { extraChoices, logprobsOf } from './openai-body.js';
+import { COMPATIBLE_PROVIDER_NAME, createLanguageModel, type Environment } from './providers.js';
+import type { ResolvedModel } from './resolve.js';
+import type { ToolCall } from './types.js';
+
+export async function createSdkBackend(model: ResolvedModel, env: Environment): Promise<Backend> {
+  const languageModel = await createLanguageModel(model, env);
+  return {
+    kind: model.kind,
+    modelId: model.modelId,
+    capabilities: model.capabilities,
+    generate: (request, options) => (request.stream ? streamOnce(model, languageModel, request, options) : generateOnce(model, languageModel, request, options)),
+    close: async () => {},
+  };
+}
+
+/**
+ * Sends the response format but leaves the text alone: validation and repair are ours
+ * (model.ts), so that a mismatch is data with a precise message rather than an SDK exception.
+ */
+function rawTextOutput(format: NonNullable<BackendRequest['responseFormat']>): OutputInterface<string, string, never> {
+  return {
+    name: 'crucible-json',
+    responseFormat: Promise.resolve({
+      type: 'json',
+      ...(format.schema ? { schema: format.schema as never } : {}),
+      ...(format.name ? { name: format.name } : {}),
+      ...(format.description ? { description: format.description } : {}),
+    }),
+    parseCompleteOutput: async ({ text }) => text,
+    parsePartialOutput: async () => undefined,
+    createElementStreamTransform: () => undefined,
+  };
+}
+
+function callSettings(model: ResolvedModel, languageModel: LanguageModel, request: BackendRequest, signal: AbortSignal) {
+  const system = request.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
+  const messages: ModelMessage[] = request.messages
+    .filter((m) => m.role !== 'system')
+    .map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content }));
+  const tools: ToolSet | undefined = request.tools
+    ? Object.fromEntries(
+        Object.entries(request.tools).map(([name, def]) => [
+          name,
+          tool({ ...(def.description ? { description: def.description } : {}), inputSchema: jsonSchema(def.inputSchema as never) }),
+        ]),
+      )
+    : undefined;
+  return {
+    model: languageModel,
+    ...(system ? { system } : {}),
+    messages,
+    maxRetries: 0, // retries are ours: configurable delays, and the cache sees one logical call
+    abortSignal: signal,
+    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    ...(request.topP !== undefined ? { topP: request.topP } : {}),
+    ...(request.seed !== undefined ? { seed: request.seed } : {}),
+    ...(request.stop?.length ? { stopSequences: [...request.stop] } : {}),
+    ...(request.maxTokens !== undefined ? { maxOutputTokens: request.maxTokens } : {}),
+    ...(request.responseFormat ? { output: rawTextOutput(request.responseFormat) } : {}),
+    ...(tools ? { tools, ...(request.toolChoice ? { toolChoice: request.toolChoice } : {}) } : {}),
+    providerOptions: providerOptions(model, request),
+  };
+}
+
+/** Fields that only an OpenAI-compatible body carries: n, logprobs, grammars, the config's extraBody. */
+function providerOptions(model: ResolvedModel, request: BackendRequest): Record<string, Record<string, never>> {
+  if (model.kind !== 'openai-compatible') return {};
+  const body: Record<string, unknown> = { ...model.entry?.extraBody };
+  if (request.n > 1) body.n = request.n;
+  if (request.logprobs && !request.stream) body.logprobs = true;
+  if (request.grammar && model.capabilities.grammar === 'llama.cpp') body.grammar = request.grammar;
+  if (request.grammar && model.capabilities.grammar === 'vllm') body.structured_outputs = { grammar: request.grammar };
+  return { [COMPATIBLE_PROVIDER_NAME]: body as Record<string, never> };
+}
+
+function toolCallsOf(calls: ReadonlyArray<{ toolCallId: string; toolName: string; input: unknown }>): ToolCall[] {
+  return calls.map((c) => ({ id: c.toolCallId, name: c.toolName, input: c.input }));
+}
+
+async function generateOnce(model: ResolvedModel, languageModel: LanguageModel, request: BackendRequest, options: BackendCallOptions): Promise<BackendResponse> {
+  const result = await generateText(callSettings(model, languageModel, request, options.signal));
+  const body = result.response.body;
+  const first: BackendCompletion = {
+    text: result.text,
+    toolCalls: toolCallsOf(result.toolCalls),
+    finishReason: result.finishReason,
+    ...(request.logprobs ? { logprobs: logprobsOf(body, 0) } : {}),
+  };
+  const completions = request.n > 1 ? [first, ...extraChoices(body, Boolean(request.logprobs))] : [first];
+  return { completions, usage: { inputTokens: result.usage.inputTokens ?? 0, outputTokens: result.usage.outputTokens ?? 0 } };
+}
+
+async function streamOnce(model: ResolvedModel, languageModel: LanguageModel, request: BackendRequest, options: BackendCallOptions): Promise<BackendResponse> {
+  const result = streamText({ ...callSettings(model, languageModel, request, options.signal), onError: () => {} });
+  let text = '';
+  for await (const part of result.fullStream) {
+    if (part.type === 'text-delta') {
+      text += part.text;
+      options.onText?.(part.text);
+    } else if (part.type === 'error') {
+      throw part.error;
+    } else if (part.type === 'abort') {
+      throw options.signal.reason ?? new Error('stream aborted');
+    }
+  }
+  const [toolCalls, finishReason, usage] = await Promise.all([result.toolCalls, result.finishReason, result.usage]);
+  return {
+    completions: [{ text, toolCalls: toolCallsOf(toolCalls), finishReason }],
+    usage: { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 },
+  };
+}
