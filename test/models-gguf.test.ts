@@ -1,0 +1,128 @@
+/**
+ * Local GGUF decoding through node-llama-cpp on a tiny random-weight model written by the
+ * test: nonsense text, but real tokenization, sampling, seeds, grammars and probabilities.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { z } from 'zod';
+import { createModel } from '../src/models/model.js';
+import { lintGbnf } from '../src/models/local/gbnf-lint.js';
+import { writeTinyGguf } from '../src/models/testing/tiny-gguf.js';
+import type { Model } from '../src/models/types.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'crucible-gguf-'));
+const modelPath = join(dir, 'tiny.gguf');
+let model: Model;
+
+// One thread: on a shared, busy machine many threads decode far slower than one.
+const config = { models: { tiny: { spec: `gguf:${modelPath}`, gpu: false, threads: 1, contextSize: 2048 } }, prices: {} };
+
+before(async () => {
+  const size = writeTinyGguf(modelPath);
+  assert.ok(size > 100_000 && size < 200_000, `fixture is ${size} bytes`);
+  model = await createModel('tiny', { config, env: {}, cache: 'off' });
+});
+after(async () => {
+  await model?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const ask = [{ role: 'user' as const, content: 'Write a number.' }];
+
+test('free text: tokens are counted and generation stops at maxTokens', { timeout: 120_000 }, async () => {
+  const result = await model.generate({ messages: ask, maxTokens: 12, temperature: 1, seed: 5 });
+  const completion = result.completions[0]!;
+  assert.equal(completion.finishReason, 'length');
+  assert.equal(result.usage.outputTokens, 12);
+  assert.ok(result.usage.inputTokens > ask[0]!.content.length / 4, 'the chat template adds tokens to the prompt');
+  assert.equal(result.costUsd, 0);
+  assert.equal(model.kind, 'gguf');
+});
+
+test('the same seed gives the same text; another seed (almost surely) another', { timeout: 120_000 }, async () => {
+  const run = (seed: number) => model.generate({ messages: ask, maxTokens: 24, temperature: 1, seed });
+  const [a, b, c] = [await run(11), await run(11), await run(12)];
+  assert.equal(a.completions[0]!.text, b.completions[0]!.text);
+  assert.notEqual(a.completions[0]!.text, c.completions[0]!.text);
+});
+
+test('n completions use seeds seed, seed+1, … and equal single calls with those seeds', { timeout: 120_000 }, async () => {
+  const many = await model.generate({ messages: ask, maxTokens: 16, temperature: 1, seed: 40, n: 3 });
+  assert.equal(many.completions.length, 3);
+  assert.equal(many.calls.length, 3);
+  const third = await model.generate({ messages: ask, maxTokens: 16, temperature: 1, seed: 42 });
+  assert.equal(many.completions[2]!.text, third.completions[0]!.text);
+});
+
+test('a GBNF grammar constrains every sample', { timeout: 120_000 }, async () => {
+  const grammar = 'root ::= ("yes" | "no") " " [0-9] [0-9]?';
+  for (const seed of [1, 2, 3, 4]) {
+    const result = await model.generate({ messages: ask, grammar, temperature: 1.5, seed });
+    assert.match(result.completions[0]!.text, /^(yes|no) [0-9][0-9]?$/, `seed ${seed}`);
+  }
+});
+
+test('a JSON schema becomes a grammar; every value comes back validated', { timeout: 120_000 }, async () => {
+  const Point = z.object({ name: z.enum(['a', 'b']), ok: z.boolean() });
+  const result = await model.generate({ messages: ask, output: { schema: Point }, temperature: 1, seed: 3, n: 2 });
+  for (const completion of result.completions) {
+    assert.equal(completion.outputError, undefined);
+    assert.deepEqual(Point.parse(completion.value), completion.value);
+  }
+});
+
+test('token log-probabilities: one per token of the text, each a log of a probability', { timeout: 120_000 }, async () => {
+  const result = await model.generate({ messages: ask, grammar: 'root ::= [a-z]{6}', temperature: 1, seed: 9, logprobs: true });
+  const { text, logprobs } = result.completions[0]!;
+  assert.equal(text.length, 6);
+  assert.ok(logprobs && logprobs.length > 0);
+  assert.equal(logprobs.map((t) => t.token).join(''), text);
+  assert.ok(logprobs.every((t) => t.logprob <= 0 && Number.isFinite(t.logprob)));
+});
+
+test('streaming hands out the text as it is decoded', { timeout: 120_000 }, async () => {
+  let streamed = '';
+  const result = await model.generate({ messages: ask, grammar: 'root ::= "abc" [0-9]{8}', temperature: 1, seed: 2, onText: (_i, delta) => (streamed += delta) });
+  assert.equal(streamed, result.completions[0]!.text);
+  assert.match(streamed, /^abc[0-9]{8}$/);
+});
+
+test("known fault: node-llama-cpp's integer grammar admits exponents; validation rejects the overflowing values", { timeout: 180_000 }, async () => {
+  const outcomes = [];
+  for (const seed of [1, 2, 3, 4]) {
+    const result = await model.generate({ messages: ask, output: { schema: { type: 'integer' } }, temperature: 1, seed });
+    outcomes.push(result.completions[0]!);
+  }
+  for (const completion of outcomes) {
+    if (completion.value !== undefined) {
+      assert.ok(Number.isInteger(completion.value), `accepted ${completion.text}`);
+    } else {
+      // What the grammar let through: digits with an exponent, which JSON reads as ±Infinity.
+      assert.match(completion.text.trim(), /^-?[0-9]+[eE][-+]?[0-9]+$/);
+      assert.ok(!Number.isFinite(JSON.parse(completion.text)));
+      assert.match(completion.outputError!, /Infinity/);
+    }
+  }
+  assert.ok(outcomes.some((c) => c.outputError !== undefined), 'the fixture reproduces the fault (seeds are deterministic)');
+  assert.ok(outcomes.every((c) => c.repaired), 'each first reply failed validation and was sent back once for repair');
+});
+
+test('known fault: an invalid grammar that node-llama-cpp would run to an empty string is refused, saying why', { timeout: 60_000 }, async () => {
+  await assert.rejects(model.generate({ messages: ask, grammar: 'root ::= "yes" |' }), /grammar is invalid[\s\S]*rule root: the rule is empty, or its last alternative is/);
+  await assert.rejects(model.generate({ messages: ask, grammar: 'root ::= answer' }), /refers to rule "answer", which is not defined/);
+});
+
+test('grammar lint: valid grammars pass, each kind of mistake is named', () => {
+  assert.deepEqual(lintGbnf('root ::= item ("," item)*\nitem ::= [a-z]+ | "\\"q\\"" # comment with | bar\n'), []);
+  assert.deepEqual(lintGbnf('root ::= ("a" | "b"){2,3} ws?\nws ::= [ \\t\\n]*'), []);
+  const messages = (g: string) => lintGbnf(g).map((p) => p.message).join('; ');
+  assert.match(messages('item ::= "x"'), /no `root/);
+  assert.match(messages('root ::= "a" | | "b"'), /alternative is empty/);
+  assert.match(messages('root ::= ("a" | )'), /group or one of its alternatives is empty/);
+  assert.match(messages('root ::= "abc'), /string is not closed/);
+  assert.match(messages('root ::= [a-z'), /character class is not closed/);
+  assert.match(messages('root ::= ("a"'), /"\(" is not closed/);
+});
