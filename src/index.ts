@@ -29,3 +29,9 @@ export { createApp, type AppOptions } from './server/app.js';
 export { startServer, type RunningServer, type ServeOptions } from './server/serve.js';
 export { LocalExecutor, type Executor, type ProgramJob } from './server/executor.js';
 export { Metrics } from './server/metrics.js';
+
+export * as models from './models/index.js';
+export { createModel, type Model, type GenerateRequest, type GenerateResult, type Completion } from './models/index.js';
+export { Store, formatRunTree, formatRunList, type Run } from './store/index.js';
+export { TRACE_EVENT_KINDS, RUN_STATUSES, type TraceEvent, type NewTraceEvent, type TraceEventKind, type RunStatus } from './core/trace.js';
+export { BudgetTracker, parseBudget, budgetSchema, type Budget, type BudgetUsage } from './core/budget.js';

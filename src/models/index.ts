@@ -28,3 +28,4 @@ export { CACHE_MODES, DEFAULT_CACHE_DIR, type CacheMode } from './cache.js';
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 export { CacheMissError, LocalRuntimeMissingError, MissingApiKeyError, ModelCallError, ModelConfigError, ModelTimeoutError } from './errors.js';
 export { createValidator, parseJsonReply, type OutputValidator } from './structured.js';
+export { promptEventData, responseEventData } from './trace-data.js';

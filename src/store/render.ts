@@ -1,0 +1,91 @@
+/** Text views of stored runs: the list for `crucible runs`, the tree for `crucible show`. */
+import type { TraceEvent } from '../core/trace.js';
+import type { Run } from './store.js';
+
+const MAX_TEXT = 72;
+
+function excerpt(text: string, max = MAX_TEXT): string {
+  const line = text.split('\n').find((l) => l.trim()) ?? '';
+  const trimmed = line.trim();
+  const more = trimmed.length > max || text.trim().includes('\n');
+  return JSON.stringify(trimmed.length > max ? `${trimmed.slice(0, max - 1)}…` : trimmed) + (more && trimmed.length <= max ? ' …' : '');
+}
+
+const tokens = (run: Run) => (run.usage ? run.usage.inputTokens + run.usage.outputTokens : 0);
+const dollars = (cost: number | null | undefined) => (cost === null || cost === undefined ? '?' : `$${cost.toFixed(cost < 0.01 && cost > 0 ? 4 : 2)}`);
+
+function seconds(from: string, to: string | null): string {
+  if (!to) return 'running';
+  return `${((Date.parse(to) - Date.parse(from)) / 1000).toFixed(1)} s`;
+}
+
+export function formatRunList(runs: readonly Run[]): string {
+  if (runs.length === 0) return 'no runs yet (crucible solve records one per task)';
+  const rows = runs.map((r) => [r.id, r.startedAt.replace('T', ' ').slice(0, 19), r.status, r.strategy, r.model, r.task, String(r.events), String(tokens(r)), r.usage ? dollars(r.usage.costUsd) : '']);
+  const header = ['RUN', 'STARTED', 'STATUS', 'STRATEGY', 'MODEL', 'TASK', 'EVENTS', 'TOKENS', 'COST'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  return [header, ...rows].map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+}
+
+/** One line saying what an event is. */
+export function describeEvent(event: TraceEvent): string {
+  const label = event.label ? ` [${event.label}]` : '';
+  const d = event.data as Record<string, any>;
+  switch (event.kind) {
+    case 'prompt': {
+      const last = [...d.messages].reverse().find((m: { role: string }) => m.role === 'user');
+      return `prompt${label}  ${d.model}, ${d.messages.length} message${d.messages.length === 1 ? '' : 's'}: ${excerpt(last?.content ?? '')}`;
+    }
+    case 'response': {
+      const cost = d.costUsd ? `, ${dollars(d.costUsd)}` : '';
+      const texts = d.texts.length === 1 ? '' : `${d.texts.length} completions, `;
+      return `response${label}  ${texts}${d.usage.inputTokens}+${d.usage.outputTokens} tokens, ${(d.latencyMs / 1000).toFixed(2)} s${d.cached ? ', cached' : ''}${cost}: ${excerpt(d.texts[0] ?? '')}`;
+    }
+    case 'candidate': {
+      const lines = String(d.program).split('\n').filter((l) => l.trim()).length;
+      return `candidate${label}  ${lines} line${lines === 1 ? '' : 's'}: ${excerpt(d.program)}`;
+    }
+    case 'verdict': {
+      const counts = typeof d.passed === 'number' && typeof d.total === 'number' ? ` ${d.passed}/${d.total}` : '';
+      const f = d.firstFailure;
+      const failure = f ? ` — ${f.message ?? 'failed'}${f.input ? ` | input ${f.input}` : ''}${f.expected ? ` | expected ${f.expected}` : ''}${f.actual ? ` | got ${f.actual}` : ''}` : '';
+      return `verdict${label}  ${d.status}${counts}${failure}`;
+    }
+    case 'feedback':
+      return `feedback${label}  ${excerpt(d.text)}`;
+    case 'decision':
+      return `decision${label}  ${d.action}: ${d.reason}`;
+  }
+}
+
+/** The run's events as a tree (children under their parent, in the order they happened). */
+export function formatRunTree(run: Run, events: readonly TraceEvent[]): string {
+  const lines = [
+    `run ${run.id}  ${run.status}  strategy ${run.strategy}  model ${run.model}  task ${run.task}`,
+    `started ${run.startedAt}  (${seconds(run.startedAt, run.finishedAt)})`,
+  ];
+  if (run.budget && Object.keys(run.budget).length) lines.push(`budget ${Object.entries(run.budget).map(([k, v]) => `${k} ≤ ${v}`).join(', ')}`);
+  if (run.usage) {
+    const u = run.usage;
+    lines.push(`usage ${u.modelCalls} model calls, ${u.inputTokens}+${u.outputTokens} tokens, ${dollars(u.costUsd)}${u.sandboxSeconds !== undefined ? `, ${u.sandboxSeconds.toFixed(1)} sandbox s` : ''}`);
+  }
+  if (run.summary?.reason) lines.push(`reason ${String(run.summary.reason)}`);
+  if (events.length === 0) return [...lines, '(no events)'].join('\n');
+
+  const ids = new Set(events.map((e) => e.id));
+  const children = new Map<number | null, TraceEvent[]>();
+  for (const event of events) {
+    const parent = event.parentId !== null && ids.has(event.parentId) ? event.parentId : null;
+    children.set(parent, [...(children.get(parent) ?? []), event]);
+  }
+  const walk = (parent: number | null, indent: string) => {
+    const list = children.get(parent) ?? [];
+    list.forEach((event, i) => {
+      const last = i === list.length - 1;
+      lines.push(`${indent}${last ? '└─ ' : '├─ '}${describeEvent(event)}`);
+      walk(event.id, indent + (last ? '   ' : '│  '));
+    });
+  };
+  walk(null, '');
+  return lines.join('\n');
+}
