@@ -54,7 +54,12 @@ export class ResponseCache {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
     }
-    const entry = JSON.parse(text) as CacheEntry;
+    let entry: CacheEntry;
+    try {
+      entry = JSON.parse(text) as CacheEntry;
+    } catch {
+      return undefined; // a damaged entry is a miss; the call records it again
+    }
     return entry.version === FORMAT_VERSION ? entry.response : undefined;
   }
 
