@@ -14,7 +14,7 @@ import type { Environment } from './providers.js';
 import { resolveModel, type ResolvedModel } from './resolve.js';
 import { AttemptsFailed, DEFAULT_RETRY_POLICY, statusCodeOf, unwrapSdkError, withRetries, type RetryPolicy } from './retry.js';
 import { createValidator, repairMessages, schemaInstruction, type OutputValidator } from './structured.js';
-import type { CallRecord, Completion, GenerateRequest, GenerateResult, Model, TokenUsage, UsageTotals } from './types.js';
+import type { CallRecord, Capabilities, Completion, EndpointKind, GenerateRequest, GenerateResult, Model, TokenUsage, UsageTotals } from './types.js';
 
 export interface ModelOptions {
   /** Parsed config; default: read from `configPath`. */
@@ -65,9 +65,9 @@ interface CallOutcome {
 
 class CachedModel implements Model {
   readonly spec: string;
-  readonly kind;
+  readonly kind: EndpointKind;
   readonly modelId: string;
-  readonly capabilities;
+  readonly capabilities: Capabilities;
   private readonly cacheMode: CacheMode;
   private readonly cache: ResponseCache;
   private readonly limit: ConcurrencyLimit;
