@@ -7,10 +7,22 @@ export interface SampleResult {
   readonly task_id: string;
   readonly index: number;
   readonly status: Status;
-  readonly suites: Readonly<Record<string, { status: Status; passed: number; total: number; inline?: boolean }>>;
+  readonly suites: Readonly<Record<string, SuiteResult>>;
   readonly first_failure: Failure | null;
   readonly time_ms: number;
   readonly type_errors?: readonly string[];
+  /** With generated inputs (--augment): the failing generated input shrunk to a minimal one. */
+  readonly counterexample?: Failure & { readonly original: string; readonly shrunk: string; readonly rounds: number };
+}
+
+export interface SuiteResult {
+  readonly status: Status;
+  readonly passed: number;
+  readonly total: number;
+  readonly inline?: boolean;
+  /** io suites: the position of the input where the first failure happened. */
+  readonly failed_at?: number;
+  readonly first_failure?: Failure | null;
 }
 
 export interface Summary {
@@ -62,9 +74,15 @@ export async function evaluateCandidates(
 }
 
 export function toSampleResult(candidate: Candidate, verdict: Verdict): SampleResult {
-  const suites: Record<string, { status: Status; passed: number; total: number; inline?: boolean }> = {};
+  const suites: Record<string, SuiteResult> = {};
   for (const suite of verdict.suites)
-    suites[suite.name] = { status: suite.status, passed: suite.passed, total: suite.total, ...(suite.inline ? { inline: true } : {}) };
+    suites[suite.name] = {
+      status: suite.status,
+      passed: suite.passed,
+      total: suite.total,
+      ...(suite.inline ? { inline: true } : {}),
+      ...(suite.failedAt !== undefined ? { failed_at: suite.failedAt } : {}),
+    };
   return {
     task_id: candidate.taskId,
     index: candidate.index,
@@ -79,7 +97,10 @@ export function toSampleResult(candidate: Candidate, verdict: Verdict): SampleRe
 export function summarize(tasks: readonly Task[], results: readonly SampleResult[], seconds: number): Summary {
   const byTask = new Map<string, SampleResult[]>();
   for (const result of results) byTask.set(result.task_id, [...(byTask.get(result.task_id) ?? []), result]);
-  const suiteNames = [...new Set(tasks.filter((task) => byTask.has(task.id)).flatMap((task) => task.suites.map((s) => s.name)))];
+  // The tasks' suites in order, then checks that are not suites (generated properties).
+  const suiteNames = [
+    ...new Set([...tasks.filter((task) => byTask.has(task.id)).flatMap((task) => task.suites.map((s) => s.name)), ...results.flatMap((r) => Object.keys(r.suites))]),
+  ];
   const ks = reportableKs([...byTask.values()].map((list) => list.length));
   const pass_at_k: Record<string, Record<string, number>> = {};
   suiteNames.forEach((suite, position) => {

@@ -34,7 +34,11 @@ export function formatSamples(results: readonly SampleResult[]): string {
             failure.actual !== null ? `got ${clip(failure.actual)}` : '',
           ].filter(Boolean)
         : [];
-      return `${name}  ${r.status.padEnd(12)}${details.length ? ` ${details.join(' | ')}` : ''}`.trimEnd();
+      const line = `${name}  ${r.status.padEnd(12)}${details.length ? ` ${details.join(' | ')}` : ''}`.trimEnd();
+      const c = r.counterexample;
+      if (!c) return line;
+      const smallest = [`smallest failing generated input ${clip(c.input ?? c.shrunk)}`, c.expected !== null ? `expected ${clip(c.expected)}` : '', c.actual !== null ? `got ${clip(c.actual)}` : ''];
+      return `${line}\n${' '.repeat(width + 2)}${smallest.filter(Boolean).join(' | ')}`;
     })
     .join('\n');
 }

@@ -1,18 +1,14 @@
 import { writeFile } from 'node:fs/promises';
-import { builtinDataset, builtinSamples } from '../bench/builtin/index.js';
-import { loadDataset } from '../bench/datasets/index.js';
 import { evaluateCandidates, summarize, type SampleResult } from '../bench/evaluate.js';
 import { compareWithLabels, formatAgreement, type Label } from '../bench/labels.js';
 import { formatSamples, formatSummary } from '../bench/report.js';
-import { loadLabelledSamples, loadSamples } from '../bench/samples.js';
-import type { Candidate, Task } from '../core/task.js';
+import type { Candidate } from '../core/task.js';
+import { augmentTasks, type AugmentFlags } from './augment.js';
+import { readInputs, type InputFlags, type Inputs } from './inputs.js';
 import { createProgress } from './progress.js';
 import { harnessFromFlags, type HarnessFlags } from './shared-options.js';
 
-export interface EvalFlags extends HarnessFlags {
-  readonly dataset?: string;
-  readonly samples?: string;
-  readonly labelSuite?: string;
+export interface EvalFlags extends HarnessFlags, InputFlags, AugmentFlags {
   readonly json?: string;
   readonly disagreements?: string;
 }
@@ -20,45 +16,11 @@ export interface EvalFlags extends HarnessFlags {
 /** Small runs list every sample's verdict before the summary. */
 const SAMPLE_LINES_UP_TO = 100;
 
-interface Inputs {
-  readonly name: string;
-  readonly tasks: readonly Task[];
-  readonly candidates: readonly Candidate[];
-  readonly labels?: readonly Label[];
-}
-
-async function readInputs(flags: EvalFlags): Promise<Inputs> {
-  if (!flags.dataset) {
-    if (flags.samples) throw new Error('--samples needs --dataset (the built-in suite brings its own samples)');
-    const dataset = builtinDataset();
-    return { name: 'built-in suite', tasks: dataset.tasks, candidates: builtinSamples() };
-  }
-  const dataset = await loadDataset(flags.dataset);
-  if (!flags.samples) {
-    const withReference = dataset.tasks.filter((task) => task.reference !== undefined);
-    if (withReference.length === 0) {
-      throw new Error(`${dataset.name} has no reference solutions to evaluate; pass --samples with model outputs.`);
-    }
-    const candidates = withReference.map((task) => ({ taskId: task.id, index: 0, program: task.reference! }));
-    return { name: `${dataset.name} (reference solutions)`, tasks: dataset.tasks, candidates };
-  }
-  const labelled = await loadLabelledSamples(flags.samples, dataset, flags.labelSuite ? { testSuite: flags.labelSuite } : undefined).catch(
-    () => undefined,
-  );
-  if (labelled && labelled.candidates.length > 0) {
-    for (const warning of labelled.warnings) process.stderr.write(`crucible: ${warning}\n`);
-    return { name: dataset.name, tasks: dataset.tasks, candidates: labelled.candidates, labels: labelled.labels };
-  }
-  const { candidates, warnings } = await loadSamples(flags.samples, dataset);
-  for (const warning of warnings) process.stderr.write(`crucible: ${warning}\n`);
-  if (candidates.length === 0) throw new Error(`no sample in ${flags.samples} matches a task of ${dataset.name}`);
-  return { name: dataset.name, tasks: dataset.tasks, candidates };
-}
-
 export async function runEval(flags: EvalFlags): Promise<void> {
   const inputs = await readInputs(flags);
-  const tasks = new Map(inputs.tasks.map((task) => [task.id, task]));
   const harness = harnessFromFlags(flags);
+  const augmentation = flags.augment ? await augmentTasks(harness, inputs.tasks, flags) : undefined;
+  const tasks = new Map((augmentation?.tasks ?? inputs.tasks).map((task) => [task.id, task]));
   const progress = createProgress('eval');
   const started = performance.now();
   // Ctrl-C once: stop starting samples, finish the running ones, report what was judged.
@@ -76,6 +38,7 @@ export async function runEval(flags: EvalFlags): Promise<void> {
       onResult: (_, done, total) => progress.update(done, total),
       signal: interrupt.signal,
     });
+    if (augmentation) results = await augmentation.explain(results, inputs.candidates);
   } finally {
     process.off('SIGINT', onSigint);
     progress.stop();
@@ -83,9 +46,10 @@ export async function runEval(flags: EvalFlags): Promise<void> {
   }
   const interrupted = interrupt.signal.aborted;
   if (interrupted) process.exitCode = 130;
-  const summary = summarize(inputs.tasks, results, (performance.now() - started) / 1000);
+  const summary = summarize([...tasks.values()], results, (performance.now() - started) / 1000);
   if (results.length <= SAMPLE_LINES_UP_TO) process.stdout.write(formatSamples(results) + '\n\n');
   process.stdout.write(formatSummary(inputs.name, summary) + '\n');
+  if (augmentation) process.stdout.write(augmentation.footer() + '\n');
   if (interrupted) process.stdout.write(`interrupted: ${results.length} of ${inputs.candidates.length} samples judged\n`);
   if (summary.status_counts['no-verdict'] > 0) {
     process.stderr.write(`crucible: ${summary.status_counts['no-verdict']} samples got no verdict (the sandbox failed, not the program); they count as neither pass nor fail.\n`);
@@ -105,6 +69,7 @@ export async function runEval(flags: EvalFlags): Promise<void> {
       dataset: { name: inputs.name, path: flags.dataset ?? null },
       samples_path: flags.samples ?? null,
       settings: { workers: harness.workerCount, sandbox: flags.sandbox, limits: harness.limits, time: harness.time },
+      ...(augmentation ? { augment: augmentation.report } : {}),
       summary: {
         ...summary,
         ...(interrupted ? { interrupted: true } : {}),

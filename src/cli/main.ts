@@ -1,8 +1,11 @@
 import { Command } from 'commander';
 import { runAudit } from './audit-command.js';
+import { runCalibrate } from './calibrate-command.js';
 import { runEval } from './eval-command.js';
+import { registerRunsCommands } from './runs-command.js';
+import { runSelect } from './select-command.js';
 import { runServe, withServeOptions } from './serve-command.js';
-import { positiveInt, withHarnessOptions } from './shared-options.js';
+import { positiveInt, probability, seedNumber, withHarnessOptions } from './shared-options.js';
 
 export function createCli(): Command {
   const program = new Command('crucible')
@@ -17,8 +20,36 @@ export function createCli(): Command {
       .option('--samples <file>', 'JSONL of {task_id, solution | completion}; labelled samples are compared with their labels')
       .option('--label-suite <text>', 'with labelled samples: use only labels whose test_suite starts with this text')
       .option('--json <file>', 'write all results as JSON (schema in README)')
-      .option('--disagreements <file>', 'with labelled samples: where to write each disagreement (default: next to --json)'),
+      .option('--disagreements <file>', 'with labelled samples: where to write each disagreement (default: next to --json)')
+      .option('--augment', 'add generated inputs to each task with a reference (judged against the reference); failures are shrunk to a minimal input')
+      .option('--augment-inputs <n>', 'generated inputs per task with --augment (default 100)', positiveInt)
+      .option('--seed <n>', 'seed for generated inputs (printed on every run; replays it)', seedNumber),
   ).action(runEval);
+
+  withHarnessOptions(
+    program
+      .command('select')
+      .description('pick one program per task from several samples, or abstain; uses only the prompt, its examples, generated inputs and the samples')
+      .requiredOption('--dataset <file>', 'the tasks (their hidden tests and references are not used)')
+      .requiredOption('--samples <file>', 'JSONL of {task_id, solution | completion}, several per task')
+      .option('--threshold <file>', 'a threshold from crucible calibrate: abstain below it')
+      .option('--inputs <n>', 'generated inputs per task (default 100, plus 50 from the disagreement hunt)', positiveInt)
+      .option('--seed <n>', 'seed for generated inputs (printed on every run; replays it)', seedNumber)
+      .option('--json <file>', 'write every decision as JSON (schema in README)'),
+  ).action(runSelect);
+
+  withHarnessOptions(
+    program
+      .command('calibrate')
+      .description('choose the abstention threshold on labelled tasks: among answered tasks, wrong programs stay under α with probability ≥ 1-δ')
+      .requiredOption('--dataset <file>', 'calibration tasks with tests (used to label each selection right or wrong)')
+      .requiredOption('--samples <file>', 'JSONL of {task_id, solution | completion}, several per task')
+      .requiredOption('--out <file>', 'where to write the threshold (read by select --threshold)')
+      .option('--alpha <a>', 'the largest acceptable share of wrong answers among answered tasks', probability, 0.1)
+      .option('--delta <d>', 'the allowed probability that the guarantee fails', probability, 0.1)
+      .option('--inputs <n>', 'generated inputs per task (default 100)', positiveInt)
+      .option('--seed <n>', 'seed for generated inputs', seedNumber),
+  ).action(runCalibrate);
 
   withHarnessOptions(
     program
@@ -30,6 +61,7 @@ export function createCli(): Command {
   ).action(runAudit);
 
   // Further commands register here, one line each.
+  registerRunsCommands(program);
   withServeOptions(program.command('serve').description('verification as an HTTP service: SandboxFusion-compatible /run_code and /submit, /v1/verify, rewards')).action(runServe);
 
   return program;

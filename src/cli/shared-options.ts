@@ -51,3 +51,15 @@ export function withHarnessOptions(command: Command): Command {
     .option('--strict-types', 'TypeScript type errors fail a candidate (default: reported only)');
 }
 
+
+export const probability = (value: string) => {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0 || n >= 1) throw new InvalidArgumentError('expected a number between 0 and 1 (exclusive)');
+  return n;
+};
+
+export const seedNumber = (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 2 ** 32 - 1) throw new InvalidArgumentError('expected a whole number from 0 to 4294967295');
+  return n;
+};

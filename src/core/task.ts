@@ -30,6 +30,16 @@ export interface ScriptSuite {
 
 export type Suite = IoSuite | ScriptSuite;
 
+/**
+ * A property of one call, e.g. "the output is sorted": a predicate over the decoded
+ * arguments and output (plain data: lists, strings, numbers, objects). It runs in
+ * Crucible, never beside the candidate, and never sees anything but data.
+ */
+export interface Property {
+  readonly name: string;
+  readonly holds: (args: readonly any[], output: any) => boolean;
+}
+
 export interface KnownWrong {
   readonly label: string;
   readonly program: string;
@@ -50,6 +60,13 @@ export interface Task {
    * (EvalPlus `contract`): a generated input the contracted reference rejects is invalid.
    */
   readonly contract?: string;
+  /**
+   * Which arguments are valid, as a TypeScript predicate over decoded values (built-in
+   * tasks): generated inputs that fail it are not used.
+   */
+  readonly precondition?: (args: readonly any[]) => boolean;
+  /** Checks that need no reference (PGS): each must hold for every valid input and the output. */
+  readonly properties?: readonly Property[];
   /** Programs known to be wrong (HumanEvalPack's buggy solutions, QuixBugs' bugs). */
   readonly knownWrong: readonly KnownWrong[];
   readonly suites: readonly Suite[];

@@ -11,6 +11,7 @@ import { exampleArgumentTexts, findPromptExamples } from './generate/examples.js
 import { generateInputs, inputSpace, type InputSpace } from './generate/inputs.js';
 import type { Harness } from './harness.js';
 import { expectedJsonOf, ioTemplate, judgeOn, observe } from './probe.js';
+import { meetsPrecondition } from './properties.js';
 import { shrinkFailingInput } from './shrink.js';
 import { callLimit } from './time-limits.js';
 
@@ -32,6 +33,8 @@ export interface Augmentation {
   readonly kept: number;
   /** Generated inputs the reference (with its contract) rejected, raised on or timed out on. */
   readonly rejected: number;
+  /** The generated inputs kept, as wire values and as JSON text. */
+  readonly inputs?: { readonly args: readonly unknown[][]; readonly texts: readonly string[] };
   readonly reason?: string;
 }
 
@@ -56,12 +59,22 @@ export async function augmentTask(harness: Harness, task: Task, options: Augment
   if (reference === undefined) return none('the task has no reference solution');
   if (space.types.length === 0 && space.examples.length === 0) return none('no signature or examples to generate inputs from');
   // Ask for more than needed: some will fall outside the contract.
-  const generated = generateInputs(space, { seed: options.seed, count: Math.ceil(options.count * 1.5) });
+  const drawn = generateInputs(space, { seed: options.seed, count: Math.ceil(options.count * 1.5) });
+  const valid = drawn.args.flatMap((args, i) => (meetsPrecondition(task, args) ? [i] : []));
+  const generated = { args: valid.map((i) => drawn.args[i]!), texts: valid.map((i) => drawn.texts[i]!) };
   const observed = await observe(harness, task, reference, generated.texts, { limit: options.referenceLimit ?? 2, maxTimeouts: 5 });
-  const kept = generated.texts.filter((_, i) => observed[i]?.kind === 'value').slice(0, options.count);
+  const keptAt = generated.texts.flatMap((_, i) => (observed[i]?.kind === 'value' ? [i] : [])).slice(0, options.count);
+  const kept = keptAt.map((i) => generated.texts[i]!);
   if (observed.every((o) => o.kind === 'unknown')) return none(`the reference could not be run: ${(observed[0] as { why?: string })?.why ?? 'no inputs'}`);
   const suite: IoSuite = { ...ioTemplate(task), name: GENERATED_SUITE, inputsJson: `[${kept.join(',')}]` };
-  return { task, augmented: { ...task, suites: [...task.suites, suite] }, space, kept: kept.length, rejected: generated.texts.length - kept.length };
+  return {
+    task,
+    augmented: { ...task, suites: [...task.suites, suite] },
+    space,
+    kept: kept.length,
+    rejected: drawn.texts.length - kept.length,
+    inputs: { args: keptAt.map((i) => generated.args[i]!), texts: kept },
+  };
 }
 
 export interface Counterexample extends Failure {
@@ -75,7 +88,12 @@ export interface Counterexample extends Failure {
  * When the verdict failed the generated suite, shrinks the failing input against the
  * reference and returns the minimal counterexample (undefined when there is nothing to shrink).
  */
-export async function minimalCounterexample(harness: Harness, augmentation: Augmentation, program: string, verdict: Verdict): Promise<Counterexample | undefined> {
+export async function minimalCounterexample(
+  harness: Harness,
+  augmentation: Augmentation,
+  program: string,
+  verdict: Pick<Verdict, 'suites'>,
+): Promise<Counterexample | undefined> {
   const { augmented: task, space } = augmentation;
   const suite = verdict.suites.find((s) => s.name === GENERATED_SUITE);
   const io = task.suites.find((s): s is IoSuite => s.kind === 'io' && s.name === GENERATED_SUITE);
@@ -84,27 +102,29 @@ export async function minimalCounterexample(harness: Harness, augmentation: Augm
   const failingText = splitJsonArray(io.inputsJson)[suite.failedAt];
   if (failingText === undefined) return undefined;
   const failing = JSON.parse(failingText) as unknown[];
-  let last: Failure = suite.firstFailure ?? { input: null, expected: null, actual: null, message: 'failed' };
-  const shrunk = await shrinkFailingInput(failing, space.types, async (_batch, texts) => {
+  /** Judges the candidate on a batch against the (contracted) reference: the first wrong answer. */
+  const firstWrong = async (texts: readonly string[]): Promise<{ at: number; failure: Failure } | undefined> => {
     const expected = await observe(harness, task, reference, texts, { limit: 2, maxTimeouts: 1 });
     const valid = texts.flatMap((text, i) => (expected[i]?.kind === 'value' ? [{ text, i }] : []));
     if (valid.length === 0) return undefined;
-    const limits = valid.map(({ i }) => {
-      const o = expected[i]!;
-      return callLimit(harness.time, o.kind === 'value' ? o.seconds : undefined);
-    });
     const judged = await judgeOn(harness, task, program, {
       name: 'shrinking',
       texts: valid.map((v) => v.text),
       expectedJson: expectedJsonOf(task, valid.map(({ i }) => expected[i]!)),
-      limits,
+      limits: valid.map(({ i }) => {
+        const o = expected[i]!;
+        return callLimit(harness.time, o.kind === 'value' ? o.seconds : undefined);
+      }),
     });
     // Only a wrong answer counts: a timeout or crash on a variant is a different fault.
-    if (judged.status !== 'fail' || judged.failedAt === undefined) return undefined;
-    last = judged.firstFailure ?? last;
-    return valid[judged.failedAt]!.i;
-  });
-  return { ...last, original: encodeArgs(failing, space.types), shrunk: shrunk.text, rounds: shrunk.rounds };
+    if (judged.status !== 'fail' || judged.failedAt === undefined || !judged.firstFailure) return undefined;
+    return { at: valid[judged.failedAt]!.i, failure: judged.firstFailure };
+  };
+  const shrunk = await shrinkFailingInput(failing, space.types, async (_batch, texts) => (await firstWrong(texts))?.at);
+  // Judge the result once more: the failure reported is exactly this input's, and it must still fail.
+  const final = await firstWrong([shrunk.text]);
+  if (!final) return undefined;
+  return { ...final.failure, original: encodeArgs(failing, space.types), shrunk: shrunk.text, rounds: shrunk.rounds };
 }
 
 /** The top-level elements of a JSON array, each as its own text (floats as written). */

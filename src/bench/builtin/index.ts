@@ -7,6 +7,7 @@
  * model sees every kind of verdict.
  */
 import type { Candidate, Task } from '../../core/task.js';
+import { BUILTIN_CHECKS } from './checks.js';
 import type { BuiltinTask } from './define.js';
 import { javascriptTasks } from './javascript-tasks.js';
 import { pythonTasks } from './python-tasks.js';
@@ -14,7 +15,11 @@ import { typescriptTasks } from './typescript-tasks.js';
 
 export type { BuiltinCandidate, BuiltinTask } from './define.js';
 
-export const builtinTasks: readonly BuiltinTask[] = [...pythonTasks, ...javascriptTasks, ...typescriptTasks];
+/** Every task with its hand-written precondition and properties (checks.ts). */
+export const builtinTasks: readonly BuiltinTask[] = [...pythonTasks, ...javascriptTasks, ...typescriptTasks].map((entry) => {
+  const checks = BUILTIN_CHECKS[entry.task.id];
+  return checks ? { ...entry, task: { ...entry.task, precondition: checks.precondition, properties: checks.properties } } : entry;
+});
 
 export function builtinDataset(): { name: 'builtin'; tasks: Task[] } {
   return { name: 'builtin', tasks: builtinTasks.map((entry) => entry.task) };

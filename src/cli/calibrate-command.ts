@@ -1,0 +1,49 @@
+import { writeFile } from 'node:fs/promises';
+import { calibrate } from '../select/run.js';
+import { chooseSeed } from './augment.js';
+import { readInputs, type InputFlags } from './inputs.js';
+import { createProgress } from './progress.js';
+import { harnessFromFlags, type HarnessFlags } from './shared-options.js';
+
+export interface CalibrateFlags extends HarnessFlags, InputFlags {
+  readonly alpha: number;
+  readonly delta: number;
+  readonly out: string;
+  readonly seed?: number;
+  readonly inputs?: number;
+}
+
+export async function runCalibrate(flags: CalibrateFlags): Promise<void> {
+  if (!flags.samples) throw new Error('calibrate needs --samples: the candidates whose selections are labelled');
+  const inputs = await readInputs(flags);
+  const seed = chooseSeed(flags.seed);
+  process.stderr.write(`crucible: seed ${seed} (replay with --seed ${seed})\n`);
+  const harness = harnessFromFlags(flags);
+  const progress = createProgress('calibrate');
+  let run: Awaited<ReturnType<typeof calibrate>>;
+  try {
+    run = await calibrate(harness, inputs.tasks, inputs.candidates, {
+      seed,
+      alpha: flags.alpha,
+      delta: flags.delta,
+      ...(flags.inputs ? { inputs: flags.inputs } : {}),
+      concurrency: harness.workerCount,
+      onTask: (_, done, total) => progress.update(done, total),
+    });
+  } finally {
+    progress.stop();
+    await harness.close();
+  }
+  const t = run.threshold;
+  const correct = run.items.filter((i) => i.correct).length;
+  await writeFile(flags.out, JSON.stringify({ ...t, seed, calibration: run.items }, null, 1) + '\n');
+  process.stdout.write(
+    [
+      `${inputs.name}: calibrated on ${t.calibrationTasks} tasks (the selected program is right on ${correct})`,
+      t.threshold === null
+        ? `no threshold keeps the error among answered tasks under α=${t.alpha} with probability ≥ ${1 - t.delta}: select will abstain on every task`
+        : `threshold ${t.threshold.toFixed(4)}: answers ${t.answered} of ${t.calibrationTasks} calibration tasks, ${t.wrong} wrong; certified error ≤ ${t.errorBound.toFixed(4)} (α=${t.alpha}, δ=${t.delta})`,
+      `written to ${flags.out}; use it with crucible select --threshold ${flags.out}`,
+    ].join('\n') + '\n',
+  );
+}

@@ -1,0 +1,113 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { ThresholdSchema, type Threshold } from '../select/abstain.js';
+import { selectAll, type TaskDecision } from '../select/run.js';
+import { chooseSeed } from './augment.js';
+import { readInputs, type InputFlags } from './inputs.js';
+import { createProgress } from './progress.js';
+import { harnessFromFlags, type HarnessFlags } from './shared-options.js';
+
+export interface SelectFlags extends HarnessFlags, InputFlags {
+  readonly threshold?: string;
+  readonly seed?: number;
+  readonly inputs?: number;
+  readonly json?: string;
+}
+
+/** Every task is listed when there are at most this many; otherwise the abstentions and a summary. */
+const TASK_LINES_UP_TO = 40;
+
+export async function readThreshold(path: string): Promise<Threshold> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    throw new Error(`cannot read the threshold file ${path}: ${(error as Error).message}. Write one with crucible calibrate.`);
+  }
+  const result = ThresholdSchema.safeParse(parsed);
+  if (!result.success) throw new Error(`${path} is not a threshold file written by crucible calibrate (${result.error.issues[0]?.message ?? 'invalid'})`);
+  return result.data;
+}
+
+export async function runSelect(flags: SelectFlags): Promise<void> {
+  const threshold = flags.threshold ? await readThreshold(flags.threshold) : undefined;
+  const inputs = await readInputs(flags);
+  const seed = chooseSeed(flags.seed);
+  process.stderr.write(`crucible: seed ${seed} (replay with --seed ${seed})\n`);
+  const harness = harnessFromFlags(flags);
+  const progress = createProgress('select');
+  let run: Awaited<ReturnType<typeof selectAll>>;
+  try {
+    run = await selectAll(harness, inputs.tasks, inputs.candidates, {
+      seed,
+      ...(flags.inputs ? { inputs: flags.inputs } : {}),
+      ...(threshold ? { threshold } : {}),
+      concurrency: harness.workerCount,
+      onTask: (_, done, total) => progress.update(done, total),
+    });
+  } finally {
+    progress.stop();
+    await harness.close();
+  }
+  process.stdout.write(formatSelections(inputs.name, run.tasks, run.summary, threshold) + '\n');
+  if (flags.json) {
+    const document = {
+      crucible: '0.1.0',
+      created: new Date().toISOString(),
+      dataset: { name: inputs.name, path: flags.dataset ?? null },
+      samples_path: flags.samples ?? null,
+      threshold: threshold ?? null,
+      summary: run.summary,
+      tasks: run.tasks.map(toJson),
+    };
+    await writeFile(flags.json, JSON.stringify(document, null, 1) + '\n');
+    process.stdout.write(`\nresults written to ${flags.json}\n`);
+  }
+}
+
+function toJson(t: TaskDecision) {
+  return {
+    task_id: t.taskId,
+    decision: t.decision,
+    selected_index: t.selectedIndex,
+    confidence: Math.round(t.confidence * 1e4) / 1e4,
+    ...(t.reason ? { reason: t.reason } : {}),
+    why: t.why,
+    public_examples: t.publicExamples,
+    generated_inputs: t.generatedInputs,
+    plausible_inputs: t.plausibleInputs,
+    clusters: t.clusters,
+    candidates: t.candidates.map((c) => ({
+      index: c.index,
+      public_passed: c.publicPassed,
+      public_total: c.publicTotal,
+      agreement: Math.round(c.agreement * 1e4) / 1e4,
+      cluster_size: c.clusterSize,
+    })),
+    disagreements: t.disagreements,
+  };
+}
+
+function formatSelections(name: string, tasks: readonly TaskDecision[], summary: { tasks: number; answered: number; abstained: number }, threshold?: Threshold): string {
+  const shown = tasks.length <= TASK_LINES_UP_TO ? tasks : tasks.filter((t) => t.decision === 'abstain').slice(0, TASK_LINES_UP_TO);
+  const width = Math.max(8, ...shown.map((t) => t.taskId.length));
+  const lines = shown.map((t) => {
+    const pick = t.selectedIndex === null ? '-' : `#${t.selectedIndex}`;
+    const what = t.decision === 'answer' ? `answer   ${t.why}` : `abstained: ${t.reason}`;
+    return `${t.taskId.padEnd(width)}  ${pick.padStart(4)}  ${t.confidence.toFixed(3)}  ${what}`;
+  });
+  const header = `${'task'.padEnd(width)}  pick  conf.  decision`;
+  const more = tasks.length > shown.length ? [`(${tasks.length} tasks; only the abstentions are listed, all are in --json)`] : [];
+  const rule = threshold
+    ? threshold.threshold === null
+      ? `threshold: none meets α=${threshold.alpha} (δ=${threshold.delta}) on ${threshold.calibrationTasks} calibration tasks`
+      : `threshold ${threshold.threshold.toFixed(3)} (α=${threshold.alpha}, δ=${threshold.delta}, calibrated on ${threshold.calibrationTasks} tasks)`
+    : 'no threshold (--threshold FILE from crucible calibrate): every task is answered';
+  return [
+    `${name}: selection`,
+    ...(shown.length ? [header, ...lines] : []),
+    ...more,
+    '',
+    rule,
+    `answered ${summary.answered} of ${summary.tasks} tasks, abstained on ${summary.abstained}`,
+  ].join('\n');
+}

@@ -1,0 +1,33 @@
+/**
+ * Wire-encoded values (runtimes/PROTOCOL.md) as plain JavaScript data for properties and
+ * preconditions: tuples and sets become arrays, dicts and objects become plain objects
+ * (a Map when a key is not a string), big integers numbers, non-finite floats numbers.
+ */
+export function decodeWire(value: unknown): any {
+  if (Array.isArray(value)) return value.map(decodeWire);
+  if (value === null || typeof value !== 'object') return value;
+  const tagged = value as { $t?: string; v?: unknown };
+  switch (tagged.$t) {
+    case undefined:
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, decodeWire(v)]));
+    case 'tuple':
+    case 'set':
+    case 'frozenset':
+      return (tagged.v as unknown[]).map(decodeWire);
+    case 'dict':
+    case 'map':
+    case 'object': {
+      const entries = (tagged.v as [unknown, unknown][]).map(([k, v]) => [decodeWire(k), decodeWire(v)] as const);
+      return entries.every(([k]) => typeof k === 'string') ? Object.fromEntries(entries) : new Map(entries);
+    }
+    case 'int':
+    case 'bigint':
+      return Number(tagged.v);
+    case 'float':
+      return tagged.v === 'nan' ? NaN : tagged.v === 'inf' ? Infinity : tagged.v === '-inf' ? -Infinity : tagged.v === '-0' ? -0 : Number(tagged.v);
+    case 'undefined':
+      return undefined;
+    default:
+      return value; // opaque, bytes, dates: kept as their tagged form
+  }
+}

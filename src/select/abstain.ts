@@ -1,0 +1,86 @@
+/**
+ * Calibrated abstention (FuzzEval's selective generator): answer a task only when the
+ * selected program's confidence reaches a threshold τ chosen on labelled calibration
+ * tasks so that, among answered tasks, the share of wrong programs stays under α with
+ * probability at least 1 − δ.
+ *
+ * τ is the smallest threshold whose Clopper–Pearson upper bound on the error among the
+ * calibration tasks it answers is at most α. It is found by binary search over the
+ * observed confidences, and each bound is taken at δ / ⌈log₂ n⌉ to pay for the search
+ * (Bonferroni, as in the paper).
+ */
+import { z } from 'zod';
+import { upperBound } from './clopper-pearson.js';
+
+export interface CalibrationItem {
+  readonly confidence: number;
+  /** The selected program is right (by the dataset's full tests). */
+  readonly correct: boolean;
+}
+
+export interface Threshold {
+  readonly kind: 'crucible-threshold';
+  readonly version: 1;
+  /** Answer when confidence ≥ threshold; `null` means no threshold met α: always abstain. */
+  readonly threshold: number | null;
+  readonly alpha: number;
+  readonly delta: number;
+  /** Calibration tasks, and how many of them the threshold answers and gets wrong. */
+  readonly calibrationTasks: number;
+  readonly answered: number;
+  readonly wrong: number;
+  /** The certified bound on the error among answered tasks. */
+  readonly errorBound: number;
+  /** How confidence is computed (so a threshold is not used with another score). */
+  readonly score: string;
+}
+
+export function calibrateThreshold(items: readonly CalibrationItem[], alpha: number, delta: number, score: string): Threshold {
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`α must be between 0 and 1, got ${alpha}`);
+  if (!(delta > 0 && delta < 1)) throw new RangeError(`δ must be between 0 and 1, got ${delta}`);
+  const n = items.length;
+  const base = { kind: 'crucible-threshold', version: 1, alpha, delta, calibrationTasks: n, score } as const;
+  if (n === 0) return { ...base, threshold: null, answered: 0, wrong: 0, errorBound: 1 };
+  const levels = [...new Set(items.map((i) => i.confidence))].sort((a, b) => a - b);
+  const perTest = delta / Math.max(1, Math.ceil(Math.log2(n)));
+  const at = (tau: number) => {
+    const answered = items.filter((i) => i.confidence >= tau);
+    const wrong = answered.filter((i) => !i.correct).length;
+    return { answered: answered.length, wrong, errorBound: upperBound(wrong, answered.length, perTest) };
+  };
+  // Smallest level that meets α, assuming (as the paper does) that the bound falls as τ rises.
+  let lo = 0;
+  let hi = levels.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (at(levels[mid]!).errorBound <= alpha) hi = mid;
+    else lo = mid + 1;
+  }
+  if (lo === levels.length) return { ...base, threshold: null, answered: 0, wrong: 0, errorBound: 1 };
+  const threshold = levels[lo]!;
+  return { ...base, threshold, ...at(threshold) };
+}
+
+export type Decision = { readonly decision: 'answer' } | { readonly decision: 'abstain'; readonly reason: string };
+
+export function decide(confidence: number, threshold: Threshold | undefined, why: string): Decision {
+  if (!threshold) return { decision: 'answer' };
+  if (threshold.threshold === null)
+    return { decision: 'abstain', reason: `no threshold keeps the error under α=${threshold.alpha} on the calibration tasks` };
+  if (confidence >= threshold.threshold) return { decision: 'answer' };
+  return { decision: 'abstain', reason: `confidence ${confidence.toFixed(3)} is below the calibrated threshold ${threshold.threshold.toFixed(3)}: ${why}` };
+}
+
+/** A threshold file as `crucible calibrate` writes it. */
+export const ThresholdSchema = z.object({
+  kind: z.literal('crucible-threshold'),
+  version: z.literal(1),
+  threshold: z.number().nullable(),
+  alpha: z.number().gt(0).lt(1),
+  delta: z.number().gt(0).lt(1),
+  calibrationTasks: z.number().int().nonnegative(),
+  answered: z.number().int().nonnegative(),
+  wrong: z.number().int().nonnegative(),
+  errorBound: z.number(),
+  score: z.string(),
+});

@@ -1,0 +1,75 @@
+/**
+ * What candidates do on the same inputs, as comparable keys: clusters of identical
+ * behaviour, pairwise agreement (MBR-exec), and the inputs on which they disagree.
+ */
+import type { Observation } from '../verify/probe.js';
+
+/** A comparable key for one observation. Floats are compared to 10 significant digits. */
+export function behaviourKey(observation: Observation): string | undefined {
+  switch (observation.kind) {
+    case 'value':
+      return `=${canonicalJson(observation.json)}`;
+    case 'raised':
+      return `!${observation.error}`;
+    case 'timeout':
+      return '!timeout';
+    case 'unknown':
+      return undefined;
+  }
+}
+
+function canonicalJson(json: string): string {
+  try {
+    return JSON.stringify(JSON.parse(json), (_, v: unknown) => (typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(10)) : v));
+  } catch {
+    return json;
+  }
+}
+
+/** Per candidate, one key per input (undefined where nothing is known). */
+export type BehaviourMatrix = readonly (readonly (string | undefined)[])[];
+
+/** Share of inputs, among those known for both, on which two candidates behave the same. */
+export function agreement(a: readonly (string | undefined)[], b: readonly (string | undefined)[], inputs?: readonly number[]): number {
+  let same = 0;
+  let known = 0;
+  for (const i of inputs ?? a.keys()) {
+    if (a[i] === undefined || b[i] === undefined) continue;
+    known++;
+    if (a[i] === b[i]) same++;
+  }
+  return known === 0 ? 0 : same / known;
+}
+
+/** Candidates (by position) grouped by identical behaviour on the given inputs, largest group first. */
+export function clusters(matrix: BehaviourMatrix, members: readonly number[], inputs: readonly number[]): number[][] {
+  const groups = new Map<string, number[]>();
+  for (const m of members) {
+    const key = inputs.map((i) => matrix[m]![i] ?? '?').join('\u0000');
+    const group = groups.get(key);
+    if (group) group.push(m);
+    else groups.set(key, [m]);
+  }
+  return [...groups.values()].sort((a, b) => b.length - a.length || a[0]! - b[0]!);
+}
+
+/**
+ * How much an input tells candidates apart (AdverMCTS's divergence reward): 0 when all
+ * known outputs agree, 1 when every candidate differs: (distinct − 1) / (known − 1).
+ */
+export function divergence(matrix: BehaviourMatrix, members: readonly number[], input: number): number {
+  const keys = members.map((m) => matrix[m]![input]).filter((k): k is string => k !== undefined);
+  if (keys.length < 2) return 0;
+  return (new Set(keys).size - 1) / (keys.length - 1);
+}
+
+/** Inputs most candidates can run: where at most half of them raise or time out (the rest is likely outside the task's domain). */
+export function plausibleInputs(matrix: BehaviourMatrix, members: readonly number[], inputCount: number): number[] {
+  const kept: number[] = [];
+  for (let i = 0; i < inputCount; i++) {
+    const keys = members.map((m) => matrix[m]![i]).filter((k): k is string => k !== undefined);
+    const failing = keys.filter((k) => k.startsWith('!')).length;
+    if (keys.length > 0 && failing * 2 <= keys.length) kept.push(i);
+  }
+  return kept;
+}
