@@ -67,7 +67,7 @@ export function solutionStart(task: Task): number {
 export async function generateMutants(tasks: readonly Task[], options: MutationOptions = {}): Promise<TaskMutants[]> {
   const max = options.max ?? DEFAULT_MUTANTS_PER_TASK;
   const python = tasks.filter((task) => task.language === 'python' && task.reference !== undefined);
-  const tokens = new Map(python.map((task, i) => [task, i]));
+  const pythonIndex = new Map(python.map((task, i) => [task, i]));
   const tokenized = python.length > 0 ? await tokenizePython(python.map((task) => task.reference!)) : [];
 
   const drafts = tasks.map((task) => {
@@ -75,7 +75,7 @@ export async function generateMutants(tasks: readonly Task[], options: MutationO
     if (task.reference === undefined) return nothing('no reference solution to mutate');
     let sites: MutationSite[];
     if (task.language === 'python') {
-      const result = tokenized[tokens.get(task)!]!;
+      const result = tokenized[pythonIndex.get(task)!]!;
       if (!Array.isArray(result)) return nothing(`the reference does not tokenize: ${(result as { error: string }).error}`);
       sites = pythonSites(task.reference, result, solutionStart(task));
     } else {
@@ -86,7 +86,7 @@ export async function generateMutants(tasks: readonly Task[], options: MutationO
 
   const pythonPrograms = drafts.flatMap((d) => (d.task.language === 'python' ? d.edits.map((e) => e.program) : []));
   const pythonValid = pythonPrograms.length > 0 ? await checkPythonSyntax(pythonPrograms) : [];
-  let nextPython = 0;
+  let nextPython = 0; // pythonValid follows the drafts' order, as pythonPrograms did
 
   return drafts.map((draft): TaskMutants => {
     const { task, edits } = draft;
