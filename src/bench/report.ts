@@ -37,7 +37,11 @@ export function formatSamples(results: readonly SampleResult[]): string {
       const line = `${name}  ${r.status.padEnd(12)}${details.length ? ` ${details.join(' | ')}` : ''}`.trimEnd();
       const c = r.counterexample;
       if (!c) return line;
-      const smallest = [`smallest failing generated input ${clip(c.input ?? c.shrunk)}`, c.expected !== null ? `expected ${clip(c.expected)}` : '', c.actual !== null ? `got ${clip(c.actual)}` : ''];
+      const smallest = [
+        `smallest failing generated input ${clip(c.input ?? c.shrunk)}`,
+        c.expected !== null ? `expected ${clip(c.expected)}` : '',
+        c.actual !== null ? `got ${clip(c.actual)}` : c.message.split('\n')[0]!.slice(0, 80),
+      ];
       return `${line}\n${' '.repeat(width + 2)}${smallest.filter(Boolean).join(' | ')}`;
     })
     .join('\n');

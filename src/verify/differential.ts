@@ -59,9 +59,8 @@ export async function augmentTask(harness: Harness, task: Task, options: Augment
   if (reference === undefined) return none('the task has no reference solution');
   if (space.types.length === 0 && space.examples.length === 0) return none('no signature or examples to generate inputs from');
   // Ask for more than needed: some will fall outside the contract.
-  const drawn = generateInputs(space, { seed: options.seed, count: Math.ceil(options.count * 1.5) });
-  const valid = drawn.args.flatMap((args, i) => (meetsPrecondition(task, args) ? [i] : []));
-  const generated = { args: valid.map((i) => drawn.args[i]!), texts: valid.map((i) => drawn.texts[i]!) };
+  const generated = generateInputs(space, { seed: options.seed, count: Math.ceil(options.count * 1.5), accept: (args) => meetsPrecondition(task, args) });
+  if (generated.texts.length === 0) return none("no generated input met the task's precondition");
   const observed = await observe(harness, task, reference, generated.texts, { limit: options.referenceLimit ?? 2, maxTimeouts: 5 });
   const keptAt = generated.texts.flatMap((_, i) => (observed[i]?.kind === 'value' ? [i] : [])).slice(0, options.count);
   const kept = keptAt.map((i) => generated.texts[i]!);
@@ -72,7 +71,7 @@ export async function augmentTask(harness: Harness, task: Task, options: Augment
     augmented: { ...task, suites: [...task.suites, suite] },
     space,
     kept: kept.length,
-    rejected: drawn.texts.length - kept.length,
+    rejected: generated.texts.length - kept.length,
     inputs: { args: keptAt.map((i) => generated.args[i]!), texts: kept },
   };
 }
@@ -120,7 +119,11 @@ export async function minimalCounterexample(
     if (judged.status !== 'fail' || judged.failedAt === undefined || !judged.firstFailure) return undefined;
     return { at: valid[judged.failedAt]!.i, failure: judged.firstFailure };
   };
-  const shrunk = await shrinkFailingInput(failing, space.types, async (_batch, texts) => (await firstWrong(texts))?.at);
+  const shrunk = await shrinkFailingInput(failing, space.types, async (batch, texts) => {
+    const valid = batch.flatMap((args, i) => (meetsPrecondition(task, args) ? [i] : []));
+    const found = valid.length ? await firstWrong(valid.map((i) => texts[i]!)) : undefined;
+    return found ? valid[found.at] : undefined;
+  });
   // Judge the result once more: the failure reported is exactly this input's, and it must still fail.
   const final = await firstWrong([shrunk.text]);
   if (!final) return undefined;

@@ -53,7 +53,7 @@ export async function observe(harness: Harness, task: Task, program: string, tex
       break;
     }
     const outputs = JSON.parse(outcome.outputs) as unknown[];
-    outputs.forEach((item, i) => observations.push(observationOf(item, outcome.times?.[i] ?? 0)));
+    outputs.forEach((item, i) => observations.push(observationOf(task.language === 'python', item, outcome.times?.[i] ?? 0)));
     if (observations.length >= texts.length) break;
     // The run stopped at the next input: it timed out there (or the process died on it).
     const stopped: Observation = outcome.status === 'timeout' ? { kind: 'timeout' } : { kind: 'unknown', why: outcome.firstFailure?.message ?? outcome.status };
@@ -65,11 +65,11 @@ export async function observe(harness: Harness, task: Task, program: string, tex
   return observations;
 }
 
-function observationOf(item: unknown, seconds: number): Observation {
-  if (typeof item === 'string') return { kind: 'value', json: item, seconds }; // Python: the encoded text
+/** Python's judge records each output as its encoded text; JavaScript's as the wire value itself. */
+function observationOf(python: boolean, item: unknown, seconds: number): Observation {
   if (item && typeof item === 'object' && '$raised' in item) return { kind: 'raised', error: String((item as { $raised: unknown }).$raised) };
-  if (item && typeof item === 'object' && 'sha256' in item) return { kind: 'value', json: JSON.stringify(item), seconds };
-  return { kind: 'value', json: JSON.stringify(item), seconds }; // JavaScript: the wire value itself
+  if (python && typeof item === 'string') return { kind: 'value', json: item, seconds };
+  return { kind: 'value', json: JSON.stringify(item), seconds }; // also Python's {sha256, bytes} for huge outputs
 }
 
 /**

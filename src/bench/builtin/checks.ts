@@ -102,7 +102,7 @@ export const BUILTIN_CHECKS: Readonly<Record<string, TaskChecks>> = {
     ],
   },
   'builtin/py/json-path-get': {
-    precondition: ([data, path]) => data !== undefined && isStr(path),
+    precondition: ([data, path]) => data !== undefined && isStr(path) && /^(?:(?:[A-Za-z_]\w*|\[\d+\])(?:\.[A-Za-z_]\w*|\[\d+\])*)?$/.test(path),
     properties: [p('the empty path returns the data', ([data, path], out) => path !== '' || JSON.stringify(out) === JSON.stringify(data))],
   },
   'builtin/py/lru-misses': {

@@ -36,6 +36,8 @@ export interface GenerateOptions {
   readonly mutationShare?: number;
   /** Inputs whose JSON text is longer are not kept (they make slow tests and long reports). */
   readonly maxInputChars?: number;
+  /** Only inputs it accepts are kept and mutated further (the task's precondition). */
+  readonly accept?: (args: readonly unknown[]) => boolean;
 }
 
 export interface GeneratedInputs {
@@ -88,6 +90,7 @@ export function generateInputs(space: InputSpace, options: GenerateOptions): Gen
     const text = encodeArgs(candidate, space.types);
     if (text.length > maxChars || seen.has(text)) return false;
     seen.add(text);
+    if (options.accept && !options.accept(candidate)) return false;
     args.push(candidate);
     texts.push(text);
     return true;

@@ -69,7 +69,16 @@ function mutateNumber(n: number, float: boolean, random: Random): number {
 function mutateString(s: string, { random, alphabet, fragments }: MutationContext): string {
   const at = index(random, s.length + 1);
   const char = () => pick(random, alphabet.length ? [...alphabet] : ['a']);
-  switch (index(random, 6)) {
+  switch (index(random, 8)) {
+    case 6:
+    case 7: {
+      // Same kind of character (digit for digit, letter for letter): keeps formats such as dates valid.
+      if (!s.length) return char();
+      const i = Math.min(at, s.length - 1);
+      const c = s[i]!;
+      const kind = /\d/.test(c) ? '0123456789' : /[a-z]/.test(c) ? 'abcdefghijklmnopqrstuvwxyz' : /[A-Z]/.test(c) ? 'ABCDEFGHIJKLMNOPQRSTUVWXYZ' : alphabet || 'a';
+      return s.slice(0, i) + pick(random, [...kind]) + s.slice(i + 1);
+    }
     case 0:
       return s.slice(0, at) + char() + s.slice(at); // insert
     case 1:
