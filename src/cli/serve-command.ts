@@ -1,6 +1,8 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { LocalExecutor } from '../server/executor.js';
+import { LocalExecutor, type Executor } from '../server/executor.js';
 import { Metrics } from '../server/metrics.js';
+import { describeRedisUrl } from '../server/queue/protocol.js';
+import { QueueExecutor } from '../server/queue/queue-executor.js';
 import { startServer } from '../server/serve.js';
 import { assertSandboxUsable, type SandboxMode } from '../runtimes/sandbox.js';
 import { positiveInt, positiveNumber } from './shared-options.js';
@@ -30,28 +32,43 @@ export function withServeOptions(command: Command): Command {
     .option('--workers <n>', 'warm sandboxed workers per language (default: one per core)', positiveInt)
     .addOption(new Option('--sandbox <mode>', 'isolation for untrusted code').choices(['bwrap', 'none']).default('bwrap'))
     .option('--max-body-mb <mb>', 'largest request body in MiB', positiveNumber, 64)
-    .option('--request-timeout <seconds>', 'longest a request may take before it is answered 504', positiveNumber, 600);
+    .option('--request-timeout <seconds>', 'longest a request may take before it is answered 504', positiveNumber, 600)
+    .option('--queue <url>', 'put the work on BullMQ queues on this Redis server (redis://host:port[/db]) for `crucible worker` processes to run, instead of running it here');
 }
 
 export async function runServe(flags: ServeFlags): Promise<void> {
-  if (flags.queue) throw new Error('--queue needs the Redis driver for BullMQ (the ioredis package), which is not installed in this build; run without --queue for the in-process pool');
-  assertSandboxUsable(flags.sandbox);
-  if (flags.sandbox === 'none') process.stderr.write('crucible: warning: --sandbox none runs programs without isolation; use it only for code you trust.\n');
   const metrics = new Metrics();
-  const executor = new LocalExecutor({ sandbox: flags.sandbox, ...(flags.workers ? { workers: flags.workers } : {}) }, metrics);
+  let executor: Executor;
+  let local: LocalExecutor | undefined;
+  if (flags.queue) {
+    // Programs run in the workers; --workers and --sandbox are theirs to set.
+    executor = await QueueExecutor.connect({ url: flags.queue, metrics });
+  } else {
+    assertSandboxUsable(flags.sandbox);
+    if (flags.sandbox === 'none') process.stderr.write('crucible: warning: --sandbox none runs programs without isolation; use it only for code you trust.\n');
+    local = new LocalExecutor({ sandbox: flags.sandbox, ...(flags.workers ? { workers: flags.workers } : {}) }, metrics);
+    executor = local;
+  }
   const token = flags.token ?? process.env.CRUCIBLE_TOKEN ?? undefined;
-  const server = await startServer({
-    host: flags.host,
-    port: flags.port,
-    executor,
-    metrics,
-    token: token || undefined,
-    maxBodyBytes: Math.floor(flags.maxBodyMb * 2 ** 20),
-    requestTimeoutSeconds: flags.requestTimeout,
-  });
-  process.stderr.write(`crucible serve: listening on ${server.url} (${token ? 'bearer token required' : 'no token: loopback only'}; POST /run_code, /submit, /v1/verify; GET /healthz, /metrics, /openapi.json)\n`);
+  let server;
+  try {
+    server = await startServer({
+      host: flags.host,
+      port: flags.port,
+      executor,
+      metrics,
+      token: token || undefined,
+      maxBodyBytes: Math.floor(flags.maxBodyMb * 2 ** 20),
+      requestTimeoutSeconds: flags.requestTimeout,
+    });
+  } catch (error) {
+    await executor.close();
+    throw error;
+  }
+  const where = flags.queue ? `; programs run by crucible worker processes on ${describeRedisUrl(flags.queue)}` : '';
+  process.stderr.write(`crucible serve: listening on ${server.url} (${token ? 'bearer token required' : 'no token: loopback only'}; POST /run_code, /submit, /v1/verify; GET /healthz, /metrics, /openapi.json${where})\n`);
   // Warm the Python workers now so that the first requests do not pay for starting them.
-  void executor.runner.pool('python').warm();
+  if (local) void local.runner.pool('python').warm();
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);

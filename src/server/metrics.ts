@@ -44,12 +44,18 @@ export class Metrics {
   private readonly executionSeconds = new Histogram();
   private readonly requestSeconds = new Histogram();
   noVerdicts = 0;
+  /** Results of a queued job after its first (a retried job whose worker had already answered): dropped. */
+  duplicateResults = 0;
 
   recordExecution(language: string, status: string, seconds: number): void {
     const key = `language="${label(language)}",status="${label(status)}"`;
     this.executions.set(key, (this.executions.get(key) ?? 0) + 1);
     this.executionSeconds.observe(`language="${label(language)}"`, seconds);
     if (status === 'no-verdict') this.noVerdicts++;
+  }
+
+  recordDuplicateResult(): void {
+    this.duplicateResults++;
   }
 
   recordRequest(route: string, code: number, seconds: number): void {
@@ -72,7 +78,12 @@ export class Metrics {
     lines.push(...this.requestSeconds.render('crucible_http_request_seconds', 'Time to answer an HTTP request.'));
     gauge('crucible_queue_depth', 'Programs waiting for a worker.', load.queued);
     gauge('crucible_executions_running', 'Programs running now.', load.running);
-    gauge('crucible_workers', 'Warm sandboxed workers started (local pool; 0 with a queue).', load.workers);
+    gauge('crucible_workers', 'Warm sandboxed workers per language: of the local pool, or of the live crucible workers behind the queue.', load.workers);
+    lines.push(
+      '# HELP crucible_queue_duplicate_results_total Results of a queued job after its first (a job retried after its worker died): dropped, never counted twice.',
+      '# TYPE crucible_queue_duplicate_results_total counter',
+      `crucible_queue_duplicate_results_total ${this.duplicateResults}`,
+    );
     return lines.join('\n') + '\n';
   }
 }

@@ -1,0 +1,48 @@
+/**
+ * `crucible worker --queue redis://host:port[/db]`: runs the programs that
+ * `crucible serve --queue` puts on Redis, on this host's warm sandboxed pools. Start as
+ * many as you like, on any hosts that reach the Redis server.
+ */
+import { Option, type Command } from 'commander';
+import { assertSandboxUsable, type SandboxMode } from '../runtimes/sandbox.js';
+import { describeRedisUrl } from '../server/queue/protocol.js';
+import { startQueueWorker } from '../server/queue/worker.js';
+import { positiveInt } from './shared-options.js';
+
+interface WorkerFlags {
+  readonly queue: string;
+  readonly workers?: number;
+  readonly concurrency?: number;
+  readonly sandbox: SandboxMode;
+}
+
+export function registerWorkerCommand(program: Command): void {
+  program
+    .command('worker')
+    .description('run the programs that `crucible serve --queue` puts on Redis (any number of workers, on any hosts)')
+    .requiredOption('--queue <url>', 'the Redis server shared with crucible serve: redis://host:port[/db]')
+    .option('--workers <n>', 'warm sandboxed workers per language (default: one per core)', positiveInt)
+    .option('--concurrency <n>', 'programs run at once (default: twice --workers)', positiveInt)
+    .addOption(new Option('--sandbox <mode>', 'isolation for untrusted code').choices(['bwrap', 'none']).default('bwrap'))
+    .action(runWorker);
+}
+
+export async function runWorker(flags: WorkerFlags): Promise<void> {
+  const shown = describeRedisUrl(flags.queue);
+  assertSandboxUsable(flags.sandbox);
+  if (flags.sandbox === 'none') process.stderr.write('crucible: warning: --sandbox none runs programs without isolation; use it only for code you trust.\n');
+  const worker = await startQueueWorker({
+    url: flags.queue,
+    sandbox: flags.sandbox,
+    ...(flags.workers ? { workers: flags.workers } : {}),
+    ...(flags.concurrency ? { concurrency: flags.concurrency } : {}),
+  });
+  process.stderr.write(`crucible worker ${worker.info.id}: taking jobs from ${shown} (${worker.info.workers} workers per language, ${worker.info.concurrency} programs at once)\n`);
+  void worker.runner.pool('python').warm();
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+  process.stderr.write(`crucible worker ${worker.info.id}: stopping after the running programs (${worker.done} done)\n`);
+  await worker.close();
+}
