@@ -5,6 +5,7 @@ import { runEval } from './eval-command.js';
 import { registerRunsCommands } from './runs-command.js';
 import { runSelect } from './select-command.js';
 import { runServe, withServeOptions } from './serve-command.js';
+import { registerWorkerCommand } from './worker-command.js';
 import { positiveInt, probability, seedNumber, withHarnessOptions } from './shared-options.js';
 
 export function createCli(): Command {
@@ -63,6 +64,7 @@ export function createCli(): Command {
   // Further commands register here, one line each.
   registerRunsCommands(program);
   withServeOptions(program.command('serve').description('verification as an HTTP service: SandboxFusion-compatible /run_code and /submit, /v1/verify, rewards')).action(runServe);
+  registerWorkerCommand(program);
 
   return program;
 }
