@@ -1,0 +1,8 @@
+/** Search under a budget: a task in, a verified program or "abstained: why" out, every step traced. */
+export type { ResultStatus, Strategy, StrategyContext, StrategyOptions, StrategyResult, StrategyUsage, Trace } from './types.js';
+export { STRATEGIES, STRATEGY_NAMES, isStrategyName, type StrategyName } from './registry.js';
+export { solveTask, type SolveOptions, type SolveOutcome } from './run.js';
+export { memoryTrace, storeTrace, type MemoryTrace } from './trace.js';
+export { buildSolverView, checkProgram, describeChecks, withModelTests, type CheckReport, type SolverView, type SolverViewOptions } from './verifier.js';
+export { extractProgram, codeOf, type Extracted } from './extract.js';
+export { validateModelTests, ModelTestsSchema } from './model-tests.js';

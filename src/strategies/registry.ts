@@ -1,0 +1,18 @@
+/** Strategies by the name `--strategy` takes. */
+import { bestOfN } from './best-of-n.js';
+import { repair } from './repair.js';
+import { sample } from './sample.js';
+import type { Strategy } from './types.js';
+
+export const STRATEGIES = {
+  sample,
+  'best-of-n': bestOfN,
+  repair,
+} as const satisfies Record<string, Strategy>;
+
+export type StrategyName = keyof typeof STRATEGIES;
+export const STRATEGY_NAMES = Object.keys(STRATEGIES) as StrategyName[];
+
+export function isStrategyName(name: string): name is StrategyName {
+  return Object.hasOwn(STRATEGIES, name);
+}

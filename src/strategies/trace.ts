@@ -1,0 +1,26 @@
+/** Trace sinks: the run store (what `crucible show` reads), or memory (tests, library users). */
+import { newTraceEventSchema, type NewTraceEvent } from '../core/trace.js';
+import type { Store } from '../store/index.js';
+import type { Trace } from './types.js';
+
+export function storeTrace(store: Store, runId: string): Trace {
+  return { emit: (event) => store.appendEvent(runId, event).id };
+}
+
+export interface MemoryTrace extends Trace {
+  readonly events: ReadonlyArray<NewTraceEvent & { readonly id: number }>;
+}
+
+/** Keeps events in an array, validated like the store validates them. */
+export function memoryTrace(): MemoryTrace {
+  const events: Array<NewTraceEvent & { id: number }> = [];
+  return {
+    events,
+    emit(event) {
+      newTraceEventSchema.parse(event);
+      const id = events.length + 1;
+      events.push({ ...event, id });
+      return id;
+    },
+  };
+}

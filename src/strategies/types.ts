@@ -1,0 +1,73 @@
+/**
+ * The strategy contract: a task in, a verified program or an honest "abstained: why" out,
+ * within a budget, with every step recorded as a trace event.
+ */
+import type { Budget } from '../core/budget.js';
+import type { Task } from '../core/task.js';
+import type { NewTraceEvent } from '../core/trace.js';
+import type { Verdict } from '../core/verdict.js';
+import type { Model } from '../models/index.js';
+import type { Threshold } from '../select/abstain.js';
+import type { Harness } from '../verify/harness.js';
+import type { SolverView } from './verifier.js';
+
+/** Where a strategy's events go; `emit` returns the event's id (for children's parentId). */
+export interface Trace {
+  emit(event: NewTraceEvent): number;
+}
+
+export interface StrategyContext {
+  readonly model: Model;
+  readonly harness: Harness;
+  readonly budget: Budget;
+  readonly trace: Trace;
+  readonly seed: number;
+  readonly signal?: AbortSignal;
+  /** What the solver may check against; default: built from the task (see verifier.ts). */
+  readonly view?: SolverView;
+  /** Strategy settings (samples, attempts, threshold, …); each strategy reads its own. */
+  readonly options?: StrategyOptions;
+}
+
+export interface StrategyOptions {
+  /** Programs sampled at once (sample, best-of-n; default 4). */
+  readonly samples?: number;
+  /** Most program attempts (repair; default 5, as PGS). */
+  readonly attempts?: number;
+  /** SPADA: ask the model for tests of its own before repairing (default true). */
+  readonly modelTests?: boolean;
+  /** best-of-n: a calibrated threshold from `crucible calibrate`; below it, abstain. */
+  readonly threshold?: Threshold;
+  /** advermcts: solver rollouts (default 16). */
+  readonly rollouts?: number;
+  readonly temperature?: number;
+}
+
+export type ResultStatus = 'verified' | 'abstained' | 'unverified';
+
+export interface StrategyUsage {
+  readonly calls: number;
+  readonly cachedCalls: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly tokens: number;
+  readonly costUsd: number | null;
+  readonly wallSeconds: number;
+  readonly sandboxSeconds: number;
+}
+
+export interface StrategyResult {
+  readonly status: ResultStatus;
+  /** The answer: verified, or unverified when nothing could check it. Absent when abstained. */
+  readonly program?: string;
+  /** The answer's verdict on the visible checks. */
+  readonly verdict?: Verdict;
+  readonly reason: string;
+  /** Programs judged. */
+  readonly attempts: number;
+  readonly usage: StrategyUsage;
+  /** When abstaining: the best program seen, for whoever wants to look (never the answer). */
+  readonly bestAttempt?: string;
+}
+
+export type Strategy = (task: Task, context: StrategyContext) => Promise<StrategyResult>;

@@ -1,0 +1,125 @@
+/** repair (PGS + SPADA) through the real model code against a scripted server, and the feedback it sends. */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import fc from 'fast-check';
+import { pickMinimal, tokenCount, type FailureFact } from '../src/feedback/index.js';
+import { Store, formatRunTree } from '../src/store/index.js';
+import { buildSolverView, extractProgram, solveTask, validateModelTests } from '../src/strategies/index.js';
+import { Harness } from '../src/verify/harness.js';
+import { builtin, fenced, scriptedModel } from './strategies-support.js';
+
+let harness: Harness;
+before(() => {
+  harness = new Harness({ workers: 1 });
+});
+after(() => harness.close());
+
+const brackets = builtin('builtin/py/balanced-brackets');
+
+test('repair: the second prompt carries the minimal counterexample, and the run stops once verified', async () => {
+  const f = await scriptedModel({
+    // SPADA tests: one right, one the reference disagrees with (dropped), one not a literal (dropped).
+    structured: [JSON.stringify({ tests: [{ input: '"()[]"', output: 'True' }, { input: '"(]"', output: 'True' }, { input: 'oops(', output: 'False' }] })],
+    programs: [fenced(brackets.program('ignores-unclosed')), fenced(brackets.program('pair-removal'))],
+  });
+  try {
+    const model = await f.model({ cache: 'off' });
+    const { result } = await solveTask({ task: brackets.task, strategy: 'repair', model, harness, budget: { modelCalls: 10 }, seed: 7 });
+    assert.equal(result.status, 'verified', result.reason);
+    assert.equal(result.program, brackets.program('pair-removal'));
+    assert.equal(result.attempts, 2);
+    assert.equal(f.server.requests.length, 3, 'tests, attempt 1, attempt 2: no request after the verified program');
+    assert.ok(f.server.requests[0]!.body.response_format, 'the tests are asked for as structured output');
+    const second = f.lastUserMessages()[2]!;
+    // The program ignores unclosed brackets: the smallest input that shows it is one "(".
+    assert.match(second, /Input: is_balanced\(\["\("\]\)|Input: is_balanced\("\("\)/);
+    assert.match(second, /smallest input/);
+    assert.match(second, /Expected: False/);
+    assert.match(second, /Your program returned: True/);
+    assert.equal(result.usage.calls, 3);
+    assert.ok(result.usage.tokens > 0);
+  } finally {
+    await f.close();
+  }
+});
+
+test('repair: a spent call budget stops the loop with "abstained: budget spent"', async () => {
+  const f = await scriptedModel({ programs: [fenced(brackets.program('ignores-unclosed')), fenced(brackets.program('pair-removal'))] });
+  try {
+    const model = await f.model({ cache: 'off' });
+    const { result } = await solveTask({ task: brackets.task, strategy: 'repair', model, harness, budget: { modelCalls: 1 }, seed: 7, options: { modelTests: false } });
+    assert.equal(result.status, 'abstained');
+    assert.match(result.reason, /^budget spent: 1 of 1 model calls/);
+    assert.equal(result.program, undefined);
+    assert.equal(result.bestAttempt, brackets.program('ignores-unclosed'));
+    assert.equal(f.server.requests.length, 1);
+  } finally {
+    await f.close();
+  }
+});
+
+test('repair records a tree in the store: feedback under the verdict it explains, the next prompt under the feedback', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'crucible-store-'));
+  const store = new Store(join(dir, 'crucible.db'));
+  const f = await scriptedModel({ programs: [fenced(brackets.program('ignores-unclosed')), fenced(brackets.program('pair-removal'))] });
+  try {
+    const model = await f.model({ cache: 'off' });
+    const { result, runId } = await solveTask({ task: brackets.task, strategy: 'repair', model, harness, budget: { modelCalls: 4 }, seed: 7, store, options: { modelTests: false } });
+    assert.equal(result.status, 'verified');
+    const { run, events } = store.getRun(runId!)!;
+    assert.equal(run.status, 'verified');
+    assert.equal(run.usage!.modelCalls, 2);
+    const byId = new Map(events.map((e) => [e.id, e]));
+    const feedback = events.find((e) => e.kind === 'feedback')!;
+    assert.equal(byId.get(feedback.parentId!)!.kind, 'verdict');
+    const secondPrompt = events.filter((e) => e.kind === 'prompt')[1]!;
+    assert.equal(secondPrompt.parentId, feedback.id);
+    const tree = formatRunTree(run, events);
+    assert.match(tree, /feedback \[feedback 1\]/);
+    assert.match(tree, /decision \[result\]  answer: passes all/);
+  } finally {
+    store.close();
+    await f.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('SPADA: model tests that contradict the examples or a property are dropped without a reference', async () => {
+  const view = await buildSolverView(harness, brackets.task, { seed: 1, oracle: false });
+  const { kept, dropped } = await validateModelTests(harness, view, [
+    { argsText: '"([]{})"', outputText: 'True' },
+    { argsText: '"abc"', outputText: 'False' }, // breaks "text without brackets is balanced"
+    { argsText: '"{[}]"', outputText: 'True' }, // wrong, but nothing visible contradicts it
+  ]);
+  assert.deepEqual(kept.map((t) => t.argsText), ['"([]{})"', '"{[}]"']);
+  assert.equal(dropped.length, 1);
+  assert.match(dropped[0]!.why, /property/);
+});
+
+test('PGS: the fact fed back has the fewest input tokens of the pool (ties: shorter, then earlier)', () => {
+  const fact = fc.record({ input: fc.oneof(fc.string({ maxLength: 30 }), fc.constant(null)), check: fc.constantFrom('example 1', 'property: p') });
+  fc.assert(
+    fc.property(fc.array(fact, { minLength: 1, maxLength: 12 }), (pool) => {
+      const facts: FailureFact[] = pool.map((p) => ({ ...p, expected: null, actual: null, message: 'm' }));
+      const chosen = pickMinimal(facts)!;
+      const cost = (f: FailureFact) => (f.input === null ? -1 : tokenCount(f.input));
+      assert.equal(cost(chosen), Math.min(...facts.map(cost)));
+      assert.equal(pickMinimal([...facts].reverse())!.input, chosen.input, 'the choice does not depend on the order, only ties do');
+    }),
+  );
+});
+
+test('code extraction: a fenced whole function, or a body appended to the prompt', () => {
+  const task = brackets.task;
+  const whole = extractProgram(task, 'text\n```python\ndef is_balanced(s: str) -> bool:\n    return True\n```\nmore');
+  assert.equal(whole!.form, 'function');
+  assert.match(whole!.program, /^def is_balanced/m);
+  const body = extractProgram(task, '```\nreturn True\n```');
+  assert.equal(body!.form, 'body');
+  assert.ok(body!.program.startsWith(task.prompt));
+  assert.match(body!.program, /\n    return True\n$/);
+  assert.equal(extractProgram(task, '   '), undefined);
+});
