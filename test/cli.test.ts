@@ -114,3 +114,25 @@ test('Ctrl-C during eval finishes the samples in flight and still writes the res
   assert.equal(json.summary.samples, json.samples.length);
   assert.match(stdout, new RegExp(`interrupted: ${json.samples.length} of 83 samples judged`));
 });
+
+test('eval --augment adds generated inputs and properties, keeps every right built-in program passing, and shrinks failures', { timeout: 300_000 }, async () => {
+  const file = join(dir, 'augment.json');
+  const { code, stdout, stderr } = await crucible(['eval', '--augment', '--seed', '3', '--augment-inputs', '60', '--json', file]);
+  assert.equal(code, 0, stderr);
+  assert.match(stderr, /seed 3 \(replay with --seed 3\)/);
+  assert.match(stdout, /smallest failing generated input/);
+  const json = JSON.parse(readFileSync(file, 'utf8'));
+  assert.equal(json.augment.seed, 3);
+  assert.equal(typeof json.summary.pass_at_k.generated['1'], 'number');
+  assert.equal(typeof json.summary.pass_at_k.properties['1'], 'number');
+  const { builtinTasks } = await import('../src/bench/builtin/index.js');
+  for (const { task, candidates } of builtinTasks) {
+    candidates.forEach((c, index) => {
+      const sample = json.samples.find((s: { task_id: string; index: number }) => s.task_id === task.id && s.index === index);
+      if (c.expected === 'pass') assert.equal(sample.status, 'pass', `${task.id} #${index} is right but was flagged: ${JSON.stringify(sample.first_failure)}`);
+    });
+  }
+  const shrunk = json.samples.filter((s: { counterexample?: unknown }) => s.counterexample);
+  assert.ok(shrunk.length >= 10, `${shrunk.length} counterexamples`);
+  for (const s of shrunk) assert.ok(s.counterexample.shrunk.length <= s.counterexample.original.length, JSON.stringify(s.counterexample));
+});

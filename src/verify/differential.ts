@@ -58,8 +58,8 @@ export async function augmentTask(harness: Harness, task: Task, options: Augment
   const none = (reason: string): Augmentation => ({ task, augmented: task, space, kept: 0, rejected: 0, reason });
   if (reference === undefined) return none('the task has no reference solution');
   if (space.types.length === 0 && space.examples.length === 0) return none('no signature or examples to generate inputs from');
-  // Ask for more than needed: some will fall outside the contract.
-  const generated = generateInputs(space, { seed: options.seed, count: Math.ceil(options.count * 1.5), accept: (args) => meetsPrecondition(task, args) });
+  // Ask for more than needed: the contract or the reference rejects some.
+  const generated = generateInputs(space, { seed: options.seed, count: Math.ceil(options.count * 2.5), accept: (args) => meetsPrecondition(task, args) });
   if (generated.texts.length === 0) return none("no generated input met the task's precondition");
   const observed = await observe(harness, task, reference, generated.texts, { limit: options.referenceLimit ?? 2, maxTimeouts: 5 });
   const keptAt = generated.texts.flatMap((_, i) => (observed[i]?.kind === 'value' ? [i] : [])).slice(0, options.count);

@@ -7,6 +7,7 @@
 import type { Property, Task } from '../core/task.js';
 import type { Failure } from '../core/verdict.js';
 import { decodeWire } from '../core/wire-values.js';
+import { encodeArgs } from './generate/encode.js';
 import { findPromptExamples, readLiterals } from './generate/examples.js';
 import type { ValueType } from './generate/types.js';
 import type { Harness } from './harness.js';
@@ -128,5 +129,5 @@ export async function shrinkPropertyViolation(
   // Check the result once more: it must still break the property.
   const final = await firstBroken([[...shrunk.args]], [shrunk.text]);
   if (!final) return undefined;
-  return { ...final.failure, original: JSON.stringify(failing), shrunk: shrunk.text, rounds: shrunk.rounds };
+  return { ...final.failure, original: encodeArgs(failing, types), shrunk: shrunk.text, rounds: shrunk.rounds };
 }

@@ -102,7 +102,7 @@ export const BUILTIN_CHECKS: Readonly<Record<string, TaskChecks>> = {
     ],
   },
   'builtin/py/json-path-get': {
-    precondition: ([data, path]) => data !== undefined && isStr(path) && /^(?:(?:[A-Za-z_]\w*|\[\d+\])(?:\.[A-Za-z_]\w*|\[\d+\])*)?$/.test(path),
+    precondition: ([data, path]) => data !== undefined && isStr(path) && /^(?:(?:[^.[\]]+|\[\d+\])(?:\.[^.[\]]+|\[\d+\])*)?$/.test(path),
     properties: [p('the empty path returns the data', ([data, path], out) => path !== '' || JSON.stringify(out) === JSON.stringify(data))],
   },
   'builtin/py/lru-misses': {
@@ -131,10 +131,10 @@ export const BUILTIN_CHECKS: Readonly<Record<string, TaskChecks>> = {
     properties: [p('lies between the smallest and largest value', ([nums], out) => (nums.length === 0 ? out === null : out >= Math.min(...nums) && out <= Math.max(...nums)))],
   },
   'builtin/js/to-snake-case': {
-    precondition: ([name]) => isStr(name) && /^[A-Za-z][A-Za-z0-9]*$/.test(name),
+    precondition: ([name]) => isStr(name) && /^[A-Za-z0-9_]*$/.test(name),
     properties: [
       p('has no capitals', (_, out) => isStr(out) && out === out.toLowerCase()),
-      p('keeps the letters in order', ([name], out) => isStr(out) && out.replace(/_/g, '') === name.toLowerCase()),
+      p('keeps the letters in order', ([name], out) => isStr(out) && out.replace(/_/g, '') === name.replace(/_/g, '').toLowerCase()),
     ],
   },
   'builtin/js/parse-query-string': {

@@ -1,0 +1,191 @@
+/**
+ * `npm run bench:select`: issue 3's figures on real model outputs. About 25 labelled
+ * solutions per HumanEval task (llm-samples, "original tests" records) are judged on
+ * HumanEval+ (base and plus inputs) as ground truth; then:
+ *   1. bugs beyond the base tests: of the solutions that pass the base inputs but fail the
+ *      plus inputs, the share flagged by generated inputs with the reference (differential)
+ *      and without it (prompt examples + disagreement with the selected program);
+ *   2. selection accuracy against random, first, and first-passing-the-base-tests;
+ *   3. abstention: realised share of wrong answers among answered tasks on held-out halves.
+ * Environment: BENCH_LIMIT (tasks), BENCH_INPUTS (generated inputs per task, default 100),
+ * BENCH_SEED (default 1), BENCH_SPLITS (random calibration/test splits, default 200).
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadDataset } from '../src/bench/datasets/index.js';
+import { loadLabelledSamples } from '../src/bench/samples.js';
+import type { Candidate, IoSuite, Task } from '../src/core/task.js';
+import { calibrateThreshold } from '../src/select/abstain.js';
+import { CONFIDENCE_SCORE, selectForTask, type TaskSelection } from '../src/select/select.js';
+import { augmentTask, GENERATED_SUITE, splitJsonArray } from '../src/verify/differential.js';
+import { seededRandom } from '../src/verify/generate/mutate.js';
+import { Harness } from '../src/verify/harness.js';
+
+const DATASETS = join(import.meta.dirname, '..', '..', 'shared', 'datasets');
+const HUMANEVAL_PLUS = join(DATASETS, 'evalplus', 'HumanEvalPlus-v0.1.10.jsonl.gz');
+const SAMPLES = join(DATASETS, 'llm-samples', 'samples_normalized.jsonl.gz');
+const limit = Number(process.env.BENCH_LIMIT ?? 164);
+const inputs = Number(process.env.BENCH_INPUTS ?? 100);
+const seed = Number(process.env.BENCH_SEED ?? 1);
+const splits = Number(process.env.BENCH_SPLITS ?? 200);
+
+if (!existsSync(HUMANEVAL_PLUS) || !existsSync(SAMPLES)) {
+  console.error(`bench:select needs ${HUMANEVAL_PLUS} and ${SAMPLES}`);
+  process.exit(1);
+}
+
+const log = (text: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${text}\n`);
+const pct = (n: number, d: number) => (d === 0 ? '-' : `${((100 * n) / d).toFixed(1)}%`);
+
+const dataset = await loadDataset(HUMANEVAL_PLUS);
+const tasks = dataset.tasks.slice(0, limit);
+const samples = await loadLabelledSamples(SAMPLES, dataset, { testSuite: 'original' });
+const byTask = new Map<string, Candidate[]>();
+for (const c of samples.candidates) if (tasks.some((t) => t.id === c.taskId)) byTask.set(c.taskId, [...(byTask.get(c.taskId) ?? []), c]);
+const harness = new Harness();
+const started = performance.now();
+log(`${tasks.length} tasks, ${[...byTask.values()].reduce((n, l) => n + l.length, 0)} solutions, ${inputs} generated inputs per task, seed ${seed}`);
+
+// Ground truth: HumanEval+ base and plus.
+interface Truth {
+  readonly base: boolean;
+  readonly plus: boolean;
+}
+const truth = new Map<Candidate, Truth>();
+let judged = 0;
+for (const task of tasks) {
+  await Promise.all(
+    (byTask.get(task.id) ?? []).map(async (c) => {
+      const v = await harness.judge(task, c.program);
+      truth.set(c, { base: v.suites[0]?.status === 'pass', plus: v.status === 'pass' });
+      if (++judged % 500 === 0) log(`ground truth: ${judged} judged`);
+    }),
+  );
+}
+log(`ground truth done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+
+// 1a. Differential: generated inputs from the base inputs and the signature, judged against the contracted reference.
+const flaggedByDiff = new Set<Candidate>();
+let generatedTotal = 0;
+let plusInputs = 0;
+for (const task of tasks) {
+  const augmentation = await augmentTask(harness, task, { seed, count: inputs });
+  generatedTotal += augmentation.kept;
+  const plus = task.suites.find((s): s is IoSuite => s.kind === 'io' && s.name === 'plus');
+  plusInputs += plus ? splitJsonArray(plus.inputsJson).length : 0;
+  const onlyGenerated: Task = { ...augmentation.augmented, suites: augmentation.augmented.suites.filter((s) => s.name === GENERATED_SUITE) };
+  if (onlyGenerated.suites.length === 0) continue;
+  await Promise.all(
+    (byTask.get(task.id) ?? [])
+      .filter((c) => truth.get(c)?.base)
+      .map(async (c) => {
+        const v = await harness.judge(onlyGenerated, c.program);
+        if (v.status !== 'pass' && v.status !== 'no-verdict') flaggedByDiff.add(c);
+      }),
+  );
+}
+log('differential done');
+
+// 1b and 2. Selection (no reference, no hidden tests).
+const selections = new Map<string, TaskSelection>();
+for (const task of tasks) {
+  const candidates = byTask.get(task.id) ?? [];
+  if (candidates.length) selections.set(task.id, await selectForTask(harness, task, candidates, { seed, inputs }));
+}
+await harness.close();
+log(`selection done; total ${((performance.now() - started) / 1000).toFixed(0)} s`);
+
+/** Without the reference: fails a prompt example, or behaves differently from the selected program. */
+function flaggedWithoutReference(task: Task, c: Candidate): boolean {
+  const s = selections.get(task.id)!;
+  const score = s.candidates.find((x) => x.index === c.index)!;
+  if (score.publicPassed < score.publicTotal) return true;
+  const cluster = s.clusters.find((g) => g.includes(s.selectedIndex!));
+  return !cluster?.includes(c.index);
+}
+
+const all = [...truth.keys()];
+const taskOf = new Map(tasks.map((t) => [t.id, t]));
+const beyond = all.filter((c) => truth.get(c)!.base && !truth.get(c)!.plus);
+const correct = all.filter((c) => truth.get(c)!.plus);
+const noRef = (list: Candidate[]) => list.filter((c) => flaggedWithoutReference(taskOf.get(c.taskId)!, c)).length;
+
+console.log(`\n## Bugs beyond the base tests (${tasks.length} HumanEval tasks, ${all.length} real solutions)`);
+console.log(`solutions that pass the base inputs but fail HumanEval+: ${beyond.length}; right by HumanEval+: ${correct.length}\n`);
+console.log('| checker | inputs per task | flags, of the base-pass/plus-fail solutions | flags, of the right solutions |');
+console.log('|---|---|---|---|');
+console.log(`| EvalPlus plus inputs (ground truth) | ${(plusInputs / tasks.length).toFixed(0)} | ${beyond.length}/${beyond.length} (100%) | 0/${correct.length} (0%) |`);
+console.log(`| Crucible, generated inputs + reference (differential) | ${(generatedTotal / tasks.length).toFixed(0)} | ${beyond.filter((c) => flaggedByDiff.has(c)).length}/${beyond.length} (${pct(beyond.filter((c) => flaggedByDiff.has(c)).length, beyond.length)}) | ${correct.filter((c) => flaggedByDiff.has(c)).length}/${correct.length} (${pct(correct.filter((c) => flaggedByDiff.has(c)).length, correct.length)}) |`);
+console.log(`| Crucible, no reference (prompt examples + disagreement) | ${inputs + 50} | ${noRef(beyond)}/${beyond.length} (${pct(noRef(beyond), beyond.length)}) | ${noRef(correct)}/${correct.length} (${pct(noRef(correct), correct.length)}) |`);
+
+// 2. Selection accuracy.
+let picked = 0;
+let first = 0;
+let randomExpected = 0;
+let baseFirst = 0;
+let baseRandom = 0;
+let solvable = 0;
+const items: { taskId: string; confidence: number; correct: boolean }[] = [];
+for (const task of tasks) {
+  const candidates = byTask.get(task.id) ?? [];
+  if (!candidates.length) continue;
+  const ok = (c: Candidate | undefined) => (c ? truth.get(c)!.plus : false);
+  const s = selections.get(task.id)!;
+  const chosen = candidates.find((c) => c.index === s.selectedIndex);
+  picked += ok(chosen) ? 1 : 0;
+  first += ok(candidates[0]) ? 1 : 0;
+  randomExpected += candidates.filter(ok).length / candidates.length;
+  const basePass = candidates.filter((c) => truth.get(c)!.base);
+  baseFirst += ok(basePass[0]) ? 1 : 0;
+  baseRandom += basePass.length ? basePass.filter(ok).length / basePass.length : 0;
+  solvable += candidates.some(ok) ? 1 : 0;
+  items.push({ taskId: task.id, confidence: s.confidence, correct: ok(chosen) });
+}
+const n = items.length;
+console.log(`\n## Selection (right = passes HumanEval+; ${n} tasks)\n`);
+console.log('| how the program is picked | uses hidden tests? | tasks right |');
+console.log('|---|---|---|');
+console.log(`| Crucible select (prompt examples, generated inputs, agreement) | no | ${picked}/${n} (${pct(picked, n)}) |`);
+console.log(`| random (expected) | no | ${randomExpected.toFixed(1)}/${n} (${pct(randomExpected, n)}) |`);
+console.log(`| first sample | no | ${first}/${n} (${pct(first, n)}) |`);
+console.log(`| first sample that passes the base tests | yes | ${baseFirst}/${n} (${pct(baseFirst, n)}) |`);
+console.log(`| random sample that passes the base tests (expected) | yes | ${baseRandom.toFixed(1)}/${n} (${pct(baseRandom, n)}) |`);
+console.log(`| oracle (some sample is right) | yes | ${solvable}/${n} (${pct(solvable, n)}) |`);
+
+// 3. Abstention on random halves: calibrate on one, measure on the other.
+const delta = 0.1;
+console.log(`\n## Abstention (score "${CONFIDENCE_SCORE}"; δ = ${delta}; ${splits} random halves of ${n} tasks)\n`);
+console.log('| α | answered (mean) | wrong among answered (mean) | splits where wrong share > α | allowed by δ |');
+console.log('|---|---|---|---|---|');
+const shuffle = <T>(list: readonly T[], next: () => number): T[] => {
+  const copy = [...list];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+  }
+  return copy;
+};
+for (const alpha of [0.05, 0.1, 0.2]) {
+  let answered = 0;
+  let fdrSum = 0;
+  let fdrRuns = 0;
+  let exceeded = 0;
+  for (let split = 0; split < splits; split++) {
+    const order = shuffle(items, seededRandom(seed * 1000 + split));
+    const calibration = order.slice(0, Math.floor(n / 2));
+    const test = order.slice(Math.floor(n / 2));
+    const t = calibrateThreshold(calibration, alpha, delta, CONFIDENCE_SCORE);
+    const answer = t.threshold === null ? [] : test.filter((i) => i.confidence >= t.threshold!);
+    const wrong = answer.filter((i) => !i.correct).length;
+    answered += answer.length / test.length;
+    if (answer.length) {
+      fdrSum += wrong / answer.length;
+      fdrRuns++;
+      if (wrong / answer.length > alpha) exceeded++;
+    }
+  }
+  console.log(`| ${alpha} | ${pct(answered, splits)} | ${fdrRuns ? pct(fdrSum, fdrRuns) : '-'} | ${exceeded}/${splits} (${pct(exceeded, splits)}) | ≤ ${(delta * 100).toFixed(0)}% |`);
+}
+const overall = items.filter((i) => !i.correct).length;
+console.log(`\nwithout abstention: ${overall}/${n} (${pct(overall, n)}) of selected programs are wrong`);
+console.log(`total time ${((performance.now() - started) / 1000).toFixed(0)} s`);

@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { seededRandom } from '../verify/generate/mutate.js';
+import { calibrateThreshold, decide, ThresholdSchema } from './abstain.js';
+
+/** Tasks whose chance of being right rises with the confidence score, as a selector's would. */
+function simulate(n: number, random: () => number) {
+  return Array.from({ length: n }, () => {
+    const confidence = random();
+    return { confidence, correct: random() < 0.3 + 0.7 * confidence };
+  });
+}
+
+test('guarantee: the realised wrong share among answered tasks exceeds α in at most about δ of calibrations', () => {
+  const random = seededRandom(7);
+  const [alpha, delta, runs] = [0.1, 0.1, 300];
+  let exceeded = 0;
+  let answeredSomething = 0;
+  for (let r = 0; r < runs; r++) {
+    const t = calibrateThreshold(simulate(2000, random), alpha, delta, 'sim');
+    if (t.threshold === null) continue;
+    const fresh = simulate(5000, random).filter((i) => i.confidence >= t.threshold!);
+    if (fresh.length === 0) continue;
+    answeredSomething++;
+    if (fresh.filter((i) => !i.correct).length / fresh.length > alpha) exceeded++;
+  }
+  assert.ok(answeredSomething > runs / 2, 'calibration answers tasks when it can');
+  assert.ok(exceeded / runs <= delta, `${exceeded} of ${runs} calibrations broke α`);
+});
+
+test('a higher α answers at least as many tasks; all-wrong data abstains everywhere', () => {
+  const items = simulate(2000, seededRandom(3));
+  const strict = calibrateThreshold(items, 0.05, 0.1, 's');
+  const loose = calibrateThreshold(items, 0.3, 0.1, 's');
+  assert.ok(loose.answered >= strict.answered);
+  assert.ok(loose.errorBound <= 0.3);
+  const none = calibrateThreshold(items.map((i) => ({ ...i, correct: false })), 0.1, 0.1, 's');
+  assert.equal(none.threshold, null);
+  assert.equal(decide(0.99, none, '').decision, 'abstain');
+});
+
+test('decisions say why they abstain, and threshold files validate', () => {
+  const t = calibrateThreshold(simulate(2000, seededRandom(5)), 0.2, 0.1, 's');
+  assert.ok(t.threshold !== null);
+  assert.equal(decide(t.threshold!, t, 'x').decision, 'answer');
+  const below = decide(t.threshold! - 0.01, t, 'cluster of 2');
+  assert.equal(below.decision, 'abstain');
+  assert.match((below as { reason: string }).reason, /below the calibrated threshold .*cluster of 2/);
+  assert.ok(ThresholdSchema.safeParse(JSON.parse(JSON.stringify(t))).success);
+  assert.ok(!ThresholdSchema.safeParse({ ...t, alpha: 2 }).success);
+});
