@@ -4,6 +4,7 @@ import { runCalibrate } from './calibrate-command.js';
 import { runEval } from './eval-command.js';
 import { registerRunsCommands } from './runs-command.js';
 import { runSelect } from './select-command.js';
+import { registerSolveCommand } from './solve-command.js';
 import { runServe, withServeOptions } from './serve-command.js';
 import { registerWorkerCommand } from './worker-command.js';
 import { positiveInt, probability, seedNumber, withHarnessOptions } from './shared-options.js';
@@ -63,6 +64,7 @@ export function createCli(): Command {
 
   // Further commands register here, one line each.
   registerRunsCommands(program);
+  registerSolveCommand(program);
   withServeOptions(program.command('serve').description('verification as an HTTP service: SandboxFusion-compatible /run_code and /submit, /v1/verify, rewards')).action(runServe);
   registerWorkerCommand(program);
 
