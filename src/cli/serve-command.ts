@@ -68,7 +68,8 @@ export async function runServe(flags: ServeFlags): Promise<void> {
   const where = flags.queue ? `; programs run by crucible worker processes on ${describeRedisUrl(flags.queue)}` : '';
   process.stderr.write(`crucible serve: listening on ${server.url} (${token ? 'bearer token required' : 'no token: loopback only'}; POST /run_code, /submit, /v1/verify; GET /healthz, /metrics, /openapi.json${where})\n`);
   // Warm the Python workers now so that the first requests do not pay for starting them.
-  if (local) void local.runner.pool('python').warm();
+  // A failed warm-up is not fatal: the first request starts the workers again.
+  if (local) void local.runner.pool('python').warm().catch(() => {});
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);

@@ -22,7 +22,7 @@ export function registerWorkerCommand(program: Command): void {
     .description('run the programs that `crucible serve --queue` puts on Redis (any number of workers, on any hosts)')
     .requiredOption('--queue <url>', 'the Redis server shared with crucible serve: redis://host:port[/db]')
     .option('--workers <n>', 'warm sandboxed workers per language (default: one per core)', positiveInt)
-    .option('--concurrency <n>', 'programs run at once (default: twice --workers)', positiveInt)
+    .option('--concurrency <n>', 'jobs taken at once (default: four per worker, so the next program is at hand while results cross Redis)', positiveInt)
     .addOption(new Option('--sandbox <mode>', 'isolation for untrusted code').choices(['bwrap', 'none']).default('bwrap'))
     .action(runWorker);
 }
@@ -38,7 +38,8 @@ export async function runWorker(flags: WorkerFlags): Promise<void> {
     ...(flags.concurrency ? { concurrency: flags.concurrency } : {}),
   });
   process.stderr.write(`crucible worker ${worker.info.id}: taking jobs from ${shown} (${worker.info.workers} workers per language, ${worker.info.concurrency} programs at once)\n`);
-  void worker.runner.pool('python').warm();
+  // A failed warm-up is not fatal: the first job starts the workers again.
+  void worker.runner.pool('python').warm().catch(() => {});
   await new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());

@@ -32,7 +32,10 @@ import {
 export interface QueueWorkerOptions extends ProgramPoolOptions {
   /** redis://host:port[/db] */
   readonly url: string;
-  /** Jobs run at once (default: twice the workers per language, as the local executor keeps in flight). */
+  /**
+   * Jobs taken at once (default: four per sandboxed worker): more than the pool runs, so that
+   * a worker always has the next program at hand while results and fetches cross Redis.
+   */
   readonly concurrency?: number | undefined;
   /** Told about each job this worker finishes (tests, logs). */
   readonly onJob?: ((id: string, result: ProgramResult) => void) | undefined;
@@ -59,7 +62,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   }
   const { url: _url, concurrency: _c, onJob, ...poolOptions } = options;
   const runner = new ProgramRunner(poolOptions);
-  const concurrency = options.concurrency ?? runner.workers * 2;
+  const concurrency = options.concurrency ?? runner.workers * 4;
   const info: WorkerInfo = { id, host: hostname(), pid: process.pid, workers: runner.workers, concurrency };
   const member = JSON.stringify(info);
   let done = 0;
