@@ -1,5 +1,5 @@
 /** Crucible's library surface: everything the `crucible` command does, as functions. */
-export type { Candidate, IoSuite, KnownWrong, Language, ScriptSuite, Suite, Task } from './core/task.js';
+export type { Candidate, IoSuite, KnownWrong, Language, Property, ScriptSuite, Suite, Task } from './core/task.js';
 export { LANGUAGES } from './core/task.js';
 export type { Failure, Status, SuiteVerdict, Verdict } from './core/verdict.js';
 export { STATUSES, combineStatuses } from './core/verdict.js';
@@ -22,6 +22,17 @@ export { meanPassAtK, passAtK, reportableKs } from './bench/pass-at-k.js';
 export { builtinDataset, builtinSamples } from './bench/builtin/index.js';
 
 export * as rl from './rl/index.js';
+
+export { inputSpace, generateInputs, signatureOf, type InputSpace, type GeneratedInputs } from './verify/generate/inputs.js';
+export { findPromptExamples, publicSuites } from './verify/generate/examples.js';
+export { augmentTask, minimalCounterexample, GENERATED_SUITE, type Augmentation, type Counterexample } from './verify/differential.js';
+export { checkProperties, shrinkPropertyViolation, soundProperties, PROPERTIES_SUITE } from './verify/properties.js';
+export { shrinkFailingInput } from './verify/shrink.js';
+export { observe, type Observation } from './verify/probe.js';
+export { selectForTask, CONFIDENCE_SCORE, type TaskSelection, type CandidateScore } from './select/select.js';
+export { selectAll, calibrate, type TaskDecision, type SelectSummary } from './select/run.js';
+export { calibrateThreshold, decide, ThresholdSchema, type Threshold } from './select/abstain.js';
+export { lowerBound, upperBound } from './select/clopper-pearson.js';
 
 export { ProgramRunner, type ProgramPoolOptions } from './runtimes/program-pool.js';
 export { DEFAULT_PROGRAM_LIMITS, type ProgramLimits, type ProgramRequest, type ProgramResult, type ProgramStatus } from './runtimes/program-worker.js';
