@@ -1,4 +1,5 @@
 /** Strategies by the name `--strategy` takes. */
+import { advermcts } from './advermcts/index.js';
 import { bestOfN } from './best-of-n.js';
 import { repair } from './repair.js';
 import { sample } from './sample.js';
@@ -8,6 +9,7 @@ export const STRATEGIES = {
   sample,
   'best-of-n': bestOfN,
   repair,
+  advermcts,
 } as const satisfies Record<string, Strategy>;
 
 export type StrategyName = keyof typeof STRATEGIES;
