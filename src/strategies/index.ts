@@ -6,3 +6,5 @@ export { memoryTrace, storeTrace, type MemoryTrace } from './trace.js';
 export { buildSolverView, checkProgram, describeChecks, withModelTests, type CheckReport, type SolverView, type SolverViewOptions } from './verifier.js';
 export { extractProgram, codeOf, type Extracted } from './extract.js';
 export { validateModelTests, ModelTestsSchema } from './model-tests.js';
+export { dccd, CODE_JSON_GBNF, CodeSchema } from './dccd.js';
+export { advermcts } from './advermcts/index.js';

@@ -1,6 +1,7 @@
 /** Strategies by the name `--strategy` takes. */
 import { advermcts } from './advermcts/index.js';
 import { bestOfN } from './best-of-n.js';
+import { dccd } from './dccd.js';
 import { repair } from './repair.js';
 import { sample } from './sample.js';
 import type { Strategy } from './types.js';
@@ -10,6 +11,7 @@ export const STRATEGIES = {
   'best-of-n': bestOfN,
   repair,
   advermcts,
+  dccd,
 } as const satisfies Record<string, Strategy>;
 
 export type StrategyName = keyof typeof STRATEGIES;

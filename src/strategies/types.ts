@@ -41,6 +41,8 @@ export interface StrategyOptions {
   /** advermcts: solver rollouts (default 16). */
   readonly rollouts?: number;
   readonly temperature?: number;
+  /** Most tokens per completion (default: the endpoint's). */
+  readonly maxTokens?: number;
 }
 
 export type ResultStatus = 'verified' | 'abstained' | 'unverified';
