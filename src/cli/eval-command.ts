@@ -4,6 +4,7 @@ import { compareWithLabels, formatAgreement, type Label } from '../bench/labels.
 import { formatSamples, formatSummary } from '../bench/report.js';
 import type { Candidate } from '../core/task.js';
 import { augmentTasks, type AugmentFlags } from './augment.js';
+import { runModelEval, type ModelEvalFlags } from './eval-model.js';
 import { readInputs, type InputFlags, type Inputs } from './inputs.js';
 import { createProgress } from './progress.js';
 import { harnessFromFlags, type HarnessFlags } from './shared-options.js';
@@ -17,6 +18,8 @@ export interface EvalFlags extends HarnessFlags, InputFlags, AugmentFlags {
 const SAMPLE_LINES_UP_TO = 100;
 
 export async function runEval(flags: EvalFlags): Promise<void> {
+  // With --model, a strategy generates the samples (eval-model.ts).
+  if ('model' in flags && flags.model) return runModelEval(flags as ModelEvalFlags);
   const inputs = await readInputs(flags);
   const harness = harnessFromFlags(flags);
   const augmentation = flags.augment ? await augmentTasks(harness, inputs.tasks, flags) : undefined;

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { runAudit } from './audit-command.js';
 import { runCalibrate } from './calibrate-command.js';
 import { runEval } from './eval-command.js';
+import { withModelEvalOptions } from './eval-model.js';
 import { registerRunsCommands } from './runs-command.js';
 import { runSelect } from './select-command.js';
 import { registerSolveCommand } from './solve-command.js';
@@ -14,7 +15,7 @@ export function createCli(): Command {
     .description('Verification-driven code generation: run model-written programs in a sandbox and judge them exactly.')
     .showHelpAfterError();
 
-  withHarnessOptions(
+  withModelEvalOptions(withHarnessOptions(
     program
       .command('eval')
       .description('score samples on a benchmark (without --dataset: the built-in suite; without --samples: the references)')
@@ -26,7 +27,7 @@ export function createCli(): Command {
       .option('--augment', 'add generated inputs to each task with a reference (judged against the reference); failures are shrunk to a minimal input')
       .option('--augment-inputs <n>', 'generated inputs per task with --augment (default 100)', positiveInt)
       .option('--seed <n>', 'seed for generated inputs (printed on every run; replays it)', seedNumber),
-  ).action(runEval);
+  )).action(runEval);
 
   withHarnessOptions(
     program

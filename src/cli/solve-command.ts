@@ -26,7 +26,7 @@ export interface StrategyFlags {
   readonly budget: string;
   readonly offline?: boolean;
   readonly seed?: number;
-  readonly samples?: number;
+  readonly candidates?: number;
   readonly attempts?: number;
   readonly rollouts?: number;
   readonly threshold?: string;
@@ -37,13 +37,16 @@ export interface StrategyFlags {
   readonly config?: string;
 }
 
-export function withStrategyOptions(command: Command, oracleDefault: boolean): Command {
-  return command
+/** `oracleDefault`: solve uses a task's reference as an oracle unless told not to; eval keeps it for scoring unless told to. */
+export function withStrategyOptions(command: Command, settings: { oracleDefault: boolean; seed: boolean }): Command {
+  const oracleDefault = settings.oracleDefault;
+  command
     .addOption(new Option('--strategy <name>', 'how to search').choices(STRATEGY_NAMES).default('repair'))
     .option('--budget <limits>', 'what the strategy may spend per task: calls, tokens, cost (USD), wall, sandbox (seconds)', DEFAULT_BUDGET)
-    .option('--offline', 'replay model replies from the cache only; a request never recorded is an error')
-    .option('--seed <n>', 'seed for model sampling and generated inputs (printed; replays a run)', seedNumber)
-    .option('--samples <n>', 'sample, best-of-n: programs sampled (default 4)', positiveInt)
+    .option('--offline', 'replay model replies from the cache only; a request never recorded is an error');
+  if (settings.seed) command.option('--seed <n>', 'seed for model sampling and generated inputs (printed; replays a run)', seedNumber);
+  return command
+    .option('--candidates <n>', 'sample, best-of-n: programs sampled (default 4)', positiveInt)
     .option('--attempts <n>', 'repair: most attempts (default 5)', positiveInt)
     .option('--rollouts <n>', 'advermcts: solver rollouts (default 16)', positiveInt)
     .option('--threshold <file>', 'best-of-n: a threshold from crucible calibrate; abstain below it')
@@ -56,7 +59,7 @@ export function withStrategyOptions(command: Command, oracleDefault: boolean): C
 
 export async function strategyOptions(flags: StrategyFlags): Promise<StrategyOptions> {
   return {
-    ...(flags.samples ? { samples: flags.samples } : {}),
+    ...(flags.candidates ? { samples: flags.candidates } : {}),
     ...(flags.attempts ? { attempts: flags.attempts } : {}),
     ...(flags.rollouts ? { rollouts: flags.rollouts } : {}),
     ...(flags.modelTests === false ? { modelTests: false } : {}),
@@ -133,7 +136,7 @@ export function registerSolveCommand(program: Command): void {
         .option('--inputs <n>', 'generated inputs for the checks (default 50)', positiveInt)
         .option('--json <file>', 'write status, program, reason, attempts and usage as JSON')
         .option('--out <file>', 'write the program to this file (only when there is one)'),
-      true,
+      { oracleDefault: true, seed: true },
     ),
   ).action(runSolve);
 }

@@ -1,0 +1,161 @@
+/**
+ * `crucible eval --model SPEC --strategy S`: samples are generated instead of read. Each
+ * task is solved by the strategy within the budget (seeing only what a solver may see),
+ * and each answer is then scored on the dataset's hidden tests with the usual report. An
+ * abstention scores as a failure in pass@1; coverage and the error rate among answered
+ * tasks are reported beside it.
+ */
+import { writeFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { builtinDataset } from '../bench/builtin/index.js';
+import { loadDataset } from '../bench/datasets/index.js';
+import { summarize, toSampleResult, type SampleResult } from '../bench/evaluate.js';
+import { formatSamples, formatSummary } from '../bench/report.js';
+import type { ScriptSuite, Task } from '../core/task.js';
+import { Store } from '../store/index.js';
+import { buildSolverView, solveTask, type StrategyResult } from '../strategies/index.js';
+import { suiteSize } from '../verify/harness.js';
+import { chooseSeed } from './augment.js';
+import type { EvalFlags } from './eval-command.js';
+import { createProgress } from './progress.js';
+import { harnessFromFlags } from './shared-options.js';
+import { openModel, parseBudgetFlag, strategyOptions, withStrategyOptions, type StrategyFlags } from './solve-command.js';
+import { positiveInt } from './shared-options.js';
+
+export interface ModelEvalFlags extends EvalFlags, StrategyFlags {
+  readonly limit?: number;
+}
+
+/** The options `eval` takes for generating with a model (added to the eval command). */
+export function withModelEvalOptions(command: Command): Command {
+  return withStrategyOptions(
+    command
+      .option('--model <spec>', 'generate the samples: solve each task with this model and --strategy (instead of --samples)')
+      .option('--limit <n>', 'with --model: only the first n tasks', positiveInt),
+    { oracleDefault: false, seed: false },
+  );
+}
+
+interface TaskOutcome {
+  readonly task: Task;
+  readonly result: StrategyResult;
+  readonly runId?: string;
+  readonly sample: SampleResult;
+}
+
+/** Small runs list every task's result before the summary. */
+const TASK_LINES_UP_TO = 100;
+
+export async function runModelEval(flags: ModelEvalFlags): Promise<void> {
+  if (flags.samples) throw new Error('--samples and --model are two ways to get samples: give one of them');
+  if (flags.augment) throw new Error('--augment judges recorded samples; with --model the strategy generates its own inputs (use --oracle to let it check against the references)');
+  const dataset = flags.dataset ? await loadDataset(flags.dataset) : builtinDataset();
+  const tasks = dataset.tasks.slice(0, flags.limit ?? dataset.tasks.length);
+  const budget = parseBudgetFlag(flags.budget);
+  const options = await strategyOptions(flags);
+  const seed = chooseSeed(flags.seed);
+  process.stderr.write(`crucible: ${flags.strategy} with ${flags.model} on ${tasks.length} tasks of ${dataset.name}, budget ${flags.budget} per task, seed ${seed} (replay with --seed ${seed} --offline)\n`);
+  const model = await openModel(flags);
+  const harness = harnessFromFlags(flags);
+  const store = new Store(flags.db);
+  const progress = createProgress('solve');
+  const interrupt = new AbortController();
+  const onSigint = () => {
+    if (interrupt.signal.aborted) process.exit(130);
+    process.stderr.write('\ncrucible: interrupted; stopping the task in flight (Ctrl-C again to quit now)\n');
+    interrupt.abort();
+  };
+  process.on('SIGINT', onSigint);
+  const started = performance.now();
+  const outcomes: TaskOutcome[] = [];
+  const publicTests = 'publicTests' in dataset ? dataset.publicTests : undefined;
+  try {
+    for (const task of tasks) {
+      if (interrupt.signal.aborted) break;
+      const publicTest: ScriptSuite | undefined = publicTests?.get(task.id);
+      const view = await buildSolverView(harness, task, { seed, ...(flags.oracle ? {} : { oracle: false }), ...(publicTest ? { publicTests: [publicTest] } : {}) });
+      const { result, runId } = await solveTask({ task, strategy: flags.strategy, model, harness, budget, seed, store, options, view, signal: interrupt.signal, taskLabel: `${dataset.name}:${task.id}` });
+      // Scoring: the dataset's own (hidden) tests, which the strategy never saw.
+      const sample = result.program !== undefined ? toSampleResult({ taskId: task.id, index: 0, program: result.program }, await harness.judge(task, result.program)) : abstainedSample(task, result);
+      outcomes.push({ task, result, ...(runId ? { runId } : {}), sample });
+      progress.update(outcomes.length, tasks.length);
+    }
+  } finally {
+    process.off('SIGINT', onSigint);
+    progress.stop();
+    store.close();
+    await Promise.all([harness.close(), model.close()]);
+  }
+  const results = outcomes.map((o) => o.sample);
+  const summary = summarize(tasks.filter((t) => outcomes.some((o) => o.task === t)), results, (performance.now() - started) / 1000);
+  if (results.length <= TASK_LINES_UP_TO) process.stdout.write(formatSamples(results) + '\n\n');
+  process.stdout.write(formatSummary(`${dataset.name} (${flags.strategy}, ${model.spec})`, summary) + '\n');
+  const selective = selectiveSummary(outcomes);
+  process.stdout.write(formatSelective(selective) + '\n');
+  if (interrupt.signal.aborted) {
+    process.exitCode = 130;
+    process.stdout.write(`interrupted: ${outcomes.length} of ${tasks.length} tasks solved\n`);
+  }
+  if (flags.json) {
+    const document = {
+      crucible: '0.1.0',
+      created: new Date().toISOString(),
+      dataset: { name: dataset.name, path: flags.dataset ?? null },
+      generation: { model: model.spec, strategy: flags.strategy, budget, seed, oracle: Boolean(flags.oracle) },
+      settings: { workers: harness.workerCount, sandbox: flags.sandbox, limits: harness.limits, time: harness.time },
+      summary: { ...summary, strategy: selective, ...(interrupt.signal.aborted ? { interrupted: true } : {}) },
+      samples: outcomes.map((o) => ({ ...o.sample, strategy: { status: o.result.status, reason: o.result.reason, attempts: o.result.attempts, usage: o.result.usage, run: o.runId ?? null } })),
+    };
+    await writeFile(flags.json, JSON.stringify(document, null, 1) + '\n');
+    process.stdout.write(`\nresults written to ${flags.json}\n`);
+  }
+}
+
+/** An abstention, scored: it fails every suite (it returned no program). */
+function abstainedSample(task: Task, result: StrategyResult): SampleResult {
+  const suites = Object.fromEntries(task.suites.map((s) => [s.name, { status: 'fail' as const, passed: 0, total: suiteSize(s) }]));
+  return { task_id: task.id, index: 0, status: 'fail', suites, first_failure: { input: null, expected: null, actual: null, message: `${result.status}: ${result.reason}` }, time_ms: 0 };
+}
+
+export interface SelectiveSummary {
+  readonly tasks: number;
+  readonly verified: number;
+  readonly unverified: number;
+  readonly abstained: number;
+  /** Answered tasks whose program passes the hidden tests. */
+  readonly answeredCorrect: number;
+  /** Share of tasks answered. */
+  readonly coverage: number;
+  /** Among answered tasks, the share that is wrong on the hidden tests. */
+  readonly errorAmongAnswered: number | null;
+  readonly modelCalls: number;
+  readonly tokens: number;
+  readonly costUsd: number | null;
+}
+
+export function selectiveSummary(outcomes: readonly TaskOutcome[]): SelectiveSummary {
+  const answered = outcomes.filter((o) => o.result.program !== undefined);
+  const correct = answered.filter((o) => o.sample.status === 'pass').length;
+  const cost = outcomes.reduce<number | null>((sum, o) => (sum === null || o.result.usage.costUsd === null ? null : sum + o.result.usage.costUsd), 0);
+  return {
+    tasks: outcomes.length,
+    verified: outcomes.filter((o) => o.result.status === 'verified').length,
+    unverified: outcomes.filter((o) => o.result.status === 'unverified').length,
+    abstained: outcomes.filter((o) => o.result.status === 'abstained').length,
+    answeredCorrect: correct,
+    coverage: outcomes.length ? answered.length / outcomes.length : 0,
+    errorAmongAnswered: answered.length ? (answered.length - correct) / answered.length : null,
+    modelCalls: outcomes.reduce((n, o) => n + o.result.usage.calls, 0),
+    tokens: outcomes.reduce((n, o) => n + o.result.usage.tokens, 0),
+    costUsd: cost,
+  };
+}
+
+function formatSelective(s: SelectiveSummary): string {
+  const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+  return [
+    `strategy: ${s.verified} verified, ${s.unverified} unverified, ${s.abstained} abstained of ${s.tasks} tasks (coverage ${pct(s.coverage)}; abstentions count as failures above)`,
+    `answered: ${s.answeredCorrect} right on the hidden tests${s.errorAmongAnswered === null ? '' : `, error among answered ${pct(s.errorAmongAnswered)}`}`,
+    `spent: ${s.modelCalls} model calls, ${s.tokens} tokens, ${s.costUsd === null ? 'cost unknown' : `$${s.costUsd.toFixed(4)}`}`,
+  ].join('\n');
+}
