@@ -111,10 +111,12 @@ const sumTests = (n: number) => Array.from({ length: n }, (_, i) => ({ stdin: `$
 async function batch(url: string, n: number) {
   const started = performance.now();
   const response = await fetch(`${url}/v1/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ language: 'python', candidates: [SUM], tests: sumTests(n) }) });
-  const json = (await response.json()) as { results: Array<{ tests: Array<{ index: number }>; passed: number }> };
+  const json = (await response.json()) as { results: Array<{ tests: Array<{ index: number; status: string }>; passed: number }> };
   const seconds = (performance.now() - started) / 1000;
   const v = json.results[0]!;
-  return { tests: n, seconds, testsPerSecond: n / seconds, verdicts: v.tests.length, distinct: new Set(v.tests.map((t) => t.index)).size, passed: v.passed };
+  const statuses: Record<string, number> = {};
+  for (const t of v.tests) statuses[t.status] = (statuses[t.status] ?? 0) + 1;
+  return { tests: n, seconds, testsPerSecond: n / seconds, verdicts: v.tests.length, distinct: new Set(v.tests.map((t) => t.index)).size, passed: v.passed, statuses };
 }
 
 /** The 10,000-test batch; at a quarter, SIGKILL the crucible worker that holds the most jobs. */

@@ -225,3 +225,21 @@ it('two results for one job (a worker died after answering, and the retry answer
   assert.equal(await redis.llen(resultsKey(executor.id)), 0, 'results are read once: the list is empty');
   await redis.del(`${PREFIX}:${QUEUE_NAME}:wait`);
 });
+
+it('Redis loses its data (restart without persistence) while a job waits: the job is queued again and answered once', async () => {
+  const watched = await QueueExecutor.connect({ url, watch: { everyMs: 300, afterMs: 500 } });
+  try {
+    const pending = watched.run({ language: 'python', request: { code: 'print(6 * 7)' } });
+    await until('the job on the queue', async () => ((await redis.llen(`${PREFIX}:${QUEUE_NAME}:wait`)) > 0 ? true : undefined));
+    await redis.flushall();
+    const worker = startWorker();
+    const answer = await pending;
+    assert.equal(answer.status, 'ok', JSON.stringify(answer));
+    assert.equal(answer.stdout, '42\n');
+    assert.ok(watched.requeued >= 1, 'the lost job was queued again');
+    assert.equal(watched.waiting, 0);
+    await stopChild(worker);
+  } finally {
+    await watched.close();
+  }
+});

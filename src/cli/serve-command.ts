@@ -1,5 +1,5 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { LocalExecutor, type Executor } from '../server/executor.js';
+import { LocalExecutor, warmPython, type Executor } from '../server/executor.js';
 import { Metrics } from '../server/metrics.js';
 import { describeRedisUrl } from '../server/queue/protocol.js';
 import { QueueExecutor } from '../server/queue/queue-executor.js';
@@ -69,7 +69,7 @@ export async function runServe(flags: ServeFlags): Promise<void> {
   process.stderr.write(`crucible serve: listening on ${server.url} (${token ? 'bearer token required' : 'no token: loopback only'}; POST /run_code, /submit, /v1/verify; GET /healthz, /metrics, /openapi.json${where})\n`);
   // Warm the Python workers now so that the first requests do not pay for starting them.
   // A failed warm-up is not fatal: the first request starts the workers again.
-  if (local) void local.runner.pool('python').warm().catch(() => {});
+  if (local) void warmPython(local.runner).catch(() => {});
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);

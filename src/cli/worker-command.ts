@@ -5,6 +5,7 @@
  */
 import { Option, type Command } from 'commander';
 import { assertSandboxUsable, type SandboxMode } from '../runtimes/sandbox.js';
+import { warmPython } from '../server/executor.js';
 import { describeRedisUrl } from '../server/queue/protocol.js';
 import { startQueueWorker } from '../server/queue/worker.js';
 import { positiveInt } from './shared-options.js';
@@ -39,7 +40,7 @@ export async function runWorker(flags: WorkerFlags): Promise<void> {
   });
   process.stderr.write(`crucible worker ${worker.info.id}: taking jobs from ${shown} (${worker.info.workers} workers per language, ${worker.info.concurrency} programs at once)\n`);
   // A failed warm-up is not fatal: the first job starts the workers again.
-  void worker.runner.pool('python').warm().catch(() => {});
+  void warmPython(worker.runner).catch(() => {});
   await new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());

@@ -41,6 +41,15 @@ export async function runBounded(count: number, limit: number, start: (index: nu
   await Promise.all(lanes);
 }
 
+/**
+ * Starts every Python worker by running an empty program through the pool: each run takes
+ * a free worker like any request, so warming never shares a worker with a request that
+ * arrives meanwhile (ProgramLanguagePool.warm() drives the workers directly).
+ */
+export function warmPython(runner: ProgramRunner): Promise<void> {
+  return Promise.all(Array.from({ length: runner.workers }, () => runner.run('python', { code: '' }))).then(() => undefined);
+}
+
 /** The embedded default: warm sandboxed workers in this process's care. */
 export class LocalExecutor implements Executor {
   readonly kind = 'local' as const;

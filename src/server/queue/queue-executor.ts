@@ -33,12 +33,16 @@ export interface QueueExecutorOptions {
   readonly metrics?: Metrics | undefined;
   /** Jobs of one batch on the queue at once (default 1024): bounds what a stopped or aborted batch leaves behind. */
   readonly inFlight?: number | undefined;
+  /** How often waiting jobs are checked for being lost with Redis's data, and from what age (ms; default every 5 s, after 15 s). */
+  readonly watch?: { readonly everyMs: number; readonly afterMs: number } | undefined;
 }
 
 interface Pending {
-  readonly language: string;
+  readonly job: ProgramJob;
   readonly started: number;
   readonly batch: string;
+  /** On Redis (addBulk returned). */
+  queued: boolean;
   resolve(result: ProgramResult | undefined): void;
 }
 
@@ -46,6 +50,9 @@ interface Pending {
 const DRAIN = 512;
 /** Jobs per addBulk call. */
 const ADD_CHUNK = 1000;
+/** How often, and after how long, waiting jobs are checked for still being on Redis. */
+const WATCH_MS = 5_000;
+const WATCH_AFTER_MS = 15_000;
 
 export class QueueExecutor implements Executor {
   readonly kind = 'queue' as const;
@@ -60,11 +67,16 @@ export class QueueExecutor implements Executor {
   private flushScheduled = false;
   private closed = false;
   private readonly aliveTimer: NodeJS.Timeout;
+  private readonly watchTimer: NodeJS.Timeout;
+  /** Waiting jobs found missing from Redis once: queued again if still missing at the next check. */
+  private suspects = new Set<string>();
   private readonly loop: Promise<void>;
   private readonly inFlight: number;
   /** Results read from the list, and those dropped because their job already had one. */
   results = 0;
   duplicates = 0;
+  /** Jobs queued again because Redis no longer had them and no result came (Redis lost its data). */
+  requeued = 0;
 
   private constructor(private readonly options: QueueExecutorOptions) {
     this.url = options.url;
@@ -75,6 +87,10 @@ export class QueueExecutor implements Executor {
     this.queue.on('error', (error) => process.stderr.write(`crucible serve: queue: ${error.message}\n`));
     this.aliveTimer = setInterval(() => void this.markAlive().catch(() => {}), (SERVER_TTL_S / 3) * 1000);
     this.aliveTimer.unref();
+    // After Redis restarts, say at once that this server is alive (workers drop jobs of dead servers).
+    this.redis.on('ready', () => void this.markAlive().catch(() => {}));
+    this.watchTimer = setInterval(() => void this.requeueLost().catch(() => {}), options.watch?.everyMs ?? WATCH_MS);
+    this.watchTimer.unref();
     this.loop = this.readResults();
   }
 
@@ -138,7 +154,7 @@ export class QueueExecutor implements Executor {
   private submit(id: string, job: ProgramJob, batch: string): Promise<ProgramResult | undefined> {
     if (this.closed) return Promise.resolve(noVerdict('the server is shutting down'));
     return new Promise((resolve) => {
-      this.pending.set(id, { language: job.language, started: performance.now(), batch, resolve });
+      this.pending.set(id, { job, started: performance.now(), batch, queued: false, resolve });
       this.buffer.push({ id, job });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
@@ -162,6 +178,10 @@ export class QueueExecutor implements Executor {
             opts: { jobId: id, attempts: ATTEMPTS, removeOnComplete: true, removeOnFail: { age: 3600 } },
           })),
         );
+        for (const { id } of chunk) {
+          const entry = this.pending.get(id);
+          if (entry) entry.queued = true;
+        }
       } catch (error) {
         for (const { id } of chunk) this.settle(id, noVerdict(`the job could not be queued on ${describeRedisUrl(this.url)}: ${(error as Error).message}`));
       }
@@ -193,7 +213,7 @@ export class QueueExecutor implements Executor {
     const entry = this.pending.get(id);
     if (!entry) return false;
     this.pending.delete(id);
-    if (result) this.options.metrics?.recordExecution(entry.language, result.status, (performance.now() - entry.started) / 1000);
+    if (result) this.options.metrics?.recordExecution(entry.job.language, result.status, (performance.now() - entry.started) / 1000);
     entry.resolve(result);
     return true;
   }
@@ -209,6 +229,44 @@ export class QueueExecutor implements Executor {
     if (!this.settle(message.id, message.result)) {
       this.duplicates++;
       this.options.metrics?.recordDuplicateResult();
+    }
+  }
+
+  /**
+   * A job is removed from Redis only after its worker pushed the result, so a job that is
+   * gone while its result has not come at the next check (WATCH_MS later, time enough to
+   * read the list) was lost with Redis's data (a restart without persistence, a flush):
+   * it is queued again under the same id. A second result would be dropped as a duplicate.
+   */
+  private async requeueLost(): Promise<void> {
+    const now = performance.now();
+    const after = this.options.watch?.afterMs ?? WATCH_AFTER_MS;
+    const old = [...this.pending].filter(([, p]) => p.queued && now - p.started > after);
+    if (old.length === 0) {
+      this.suspects.clear();
+      return;
+    }
+    const pipeline = this.redis.pipeline();
+    for (const [id] of old) pipeline.exists(`${PREFIX}:${QUEUE_NAME}:${id}`);
+    const exists = (await pipeline.exec()) ?? [];
+    const suspects = new Set<string>();
+    let lost = false;
+    old.forEach(([id, entry], i) => {
+      if (exists[i]?.[1] !== 0 || !this.pending.has(id)) return;
+      if (!this.suspects.has(id)) suspects.add(id);
+      else {
+        lost = true;
+        this.requeued++;
+        entry.queued = false;
+        this.buffer.push({ id, job: entry.job });
+      }
+    });
+    this.suspects = suspects;
+    // Whatever took the jobs took this server's liveness key too.
+    if (lost) await this.markAlive();
+    if (this.buffer.length > 0 && !this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => void this.flush());
     }
   }
 
@@ -264,6 +322,7 @@ export class QueueExecutor implements Executor {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.aliveTimer);
+    clearInterval(this.watchTimer);
     for (const id of [...this.pending.keys()]) this.settle(id, noVerdict('the server is shutting down'));
     await this.redis.del(serverAliveKey(this.id), resultsKey(this.id)).catch(() => {});
     await this.queue.close().catch(() => {});
