@@ -109,3 +109,27 @@ test('a scripted run: the attacker splits the pool, the model arbitrates, and th
     await f.close();
   }
 });
+
+test('with a reference, the reference arbitrates: no arbiter call is made', async () => {
+  const brackets = builtin('builtin/py/balanced-brackets');
+  const f = await scriptedModel({
+    structured: [
+      JSON.stringify({ steps: [{ thought: 'use a stack', score: 1 }] }),
+      JSON.stringify({ steps: [{ thought: 'check the stack is empty at the end', score: 1 }] }),
+      JSON.stringify({ inputs: ['"(("'] }),
+    ],
+    programs: [fenced(brackets.program('ignores-unclosed')), fenced(brackets.program('pair-removal'))],
+  });
+  try {
+    const model = await f.model({ cache: 'off' });
+    const trace = memoryTrace();
+    const result = await advermcts(brackets.task, { model, harness, budget: { modelCalls: 20 }, trace, seed: 2, options: { rollouts: 2 } });
+    assert.equal(result.status, 'verified', result.reason);
+    assert.equal(result.program, brackets.program('pair-removal'));
+    assert.equal(f.server.requests.length, 5, '2 expansions, 2 programs, 1 attack');
+    const decisions = trace.events.filter((e) => e.kind === 'decision').map((e) => (e.data as { reason: string }).reason);
+    assert.ok(decisions.includes('the reference returns false'), decisions.join('\n'));
+  } finally {
+    await f.close();
+  }
+});

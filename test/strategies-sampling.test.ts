@@ -77,3 +77,47 @@ test('best-of-n: with a calibrated threshold it abstains when candidates that pa
     await f.close();
   }
 });
+
+test('a token budget stops repair after the call that spent it', async () => {
+  const f = await scriptedModel({ programs: [fenced(lru.program('fifo-not-lru')), fenced(lru.reference)] });
+  try {
+    const model = await f.model({ cache: 'off' });
+    const { result } = await solveTask({ task: lru.task, strategy: 'repair', model, harness, budget: { tokens: 10 }, seed: 3, options: { modelTests: false } });
+    assert.equal(result.status, 'abstained');
+    assert.match(result.reason, /^budget spent: \d+ of 10 tokens/);
+    assert.equal(f.server.requests.length, 1);
+    assert.equal(result.attempts, 1, 'the program already paid for is still judged');
+  } finally {
+    await f.close();
+  }
+});
+
+test('the wall-time budget cancels a model call in flight', async () => {
+  const f = await scriptedModel({ programs: [{ content: fenced(lru.reference), delayMs: 60_000 }] });
+  try {
+    const model = await f.model({ cache: 'off' });
+    const { result } = await solveTask({ task: lru.task, strategy: 'sample', model, harness, budget: { wallSeconds: 1 }, seed: 3, options: { samples: 1 } });
+    assert.equal(result.status, 'abstained');
+    assert.match(result.reason, /^budget spent: .* seconds of wall time/);
+    assert.equal(result.attempts, 0);
+  } finally {
+    await f.close();
+  }
+});
+
+test('a task with nothing to check against gives an unverified answer, said as such', async () => {
+  const task = { ...lru.task, id: 'bare', prompt: 'def double(x):\n    """Twice x."""\n', completionPrefix: 'def double(x):\n    """Twice x."""\n', entryPoint: 'double', suites: [], knownWrong: [] };
+  delete (task as { reference?: string }).reference;
+  delete (task as { properties?: unknown }).properties;
+  delete (task as { precondition?: unknown }).precondition;
+  const f = await scriptedModel({ programs: ['```python\n    return 2 * x\n```'] });
+  try {
+    const model = await f.model({ cache: 'off' });
+    const { result } = await solveTask({ task, strategy: 'sample', model, harness, budget: {}, seed: 3, options: { samples: 1 } });
+    assert.equal(result.status, 'unverified');
+    assert.match(result.reason, /nothing to check the program against/);
+    assert.equal(result.program, `${task.prompt}    return 2 * x\n`, 'a body is appended to the prompt');
+  } finally {
+    await f.close();
+  }
+});
