@@ -91,7 +91,7 @@ export const advermcts: Strategy = async (task, context) => {
       : rate < 1
         ? `not admitted: passes ${judged.report.publicPassed}/${judged.report.publicTotal} public tests`
         : admitted
-          ? `admitted to the code pool (${pool().length} programs)`
+          ? `admitted to the code pool (${pool().length} program${pool().length === 1 ? '' : 's'})`
           : 'same program as one already in the pool';
     session.decision(admitted ? 'admit' : 'reject', why, judged.verdictId, label, { reward });
     backup(node, reward);
