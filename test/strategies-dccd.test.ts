@@ -32,7 +32,7 @@ test('dccd: the final answer is the structured code, decoded after (and conditio
     assert.equal(second!.body.response_format.type, 'json_schema');
     assert.deepEqual(second!.body.response_format.json_schema.schema.required, ['code']);
     const assistant = second!.messages.find((m: { role: string }) => m.role === 'assistant');
-    assert.equal(assistant.content, draft, 'the final answer sees the draft');
+    assert.equal(assistant?.content, draft, 'the final answer sees the draft');
     const candidate = trace.events.find((e) => e.kind === 'candidate')!;
     assert.equal(candidate.label, 'final');
   } finally {
@@ -52,7 +52,7 @@ test('dccd on a local GGUF model: the final answer is decoded under the {"code":
     const result = await dccd(lru.task, { model, harness, budget: { modelCalls: 4 }, trace, seed: 3, options: { maxTokens: 24 } });
     assert.notEqual(result.status, 'verified');
     const prompts = trace.events.filter((e) => e.kind === 'prompt');
-    assert.equal((prompts[1]!.data as { settings: { grammar?: string } }).settings.grammar, CODE_JSON_GBNF);
+    assert.equal((prompts[1]!.data as unknown as { settings: { grammar?: string } }).settings.grammar, CODE_JSON_GBNF);
     const finals = trace.events.filter((e) => e.kind === 'response' && e.label === 'final');
     const text = (finals[0]!.data as { texts: string[] }).texts[0]!;
     assert.ok(text.startsWith('{"code": "'), `grammar-decoded text: ${JSON.stringify(text)}`);
