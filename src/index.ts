@@ -46,3 +46,6 @@ export { createModel, type Model, type GenerateRequest, type GenerateResult, typ
 export { Store, formatRunTree, formatRunList, type Run } from './store/index.js';
 export { TRACE_EVENT_KINDS, RUN_STATUSES, type TraceEvent, type NewTraceEvent, type TraceEventKind, type RunStatus } from './core/trace.js';
 export { BudgetTracker, parseBudget, budgetSchema, type Budget, type BudgetUsage } from './core/budget.js';
+export * as strategies from './strategies/index.js';
+export { solveTask, STRATEGIES, type Strategy, type StrategyResult } from './strategies/index.js';
+export { renderFeedback, pickMinimal, type FailureFact } from './feedback/index.js';
