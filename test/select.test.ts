@@ -87,3 +87,16 @@ test('crucible calibrate writes a threshold and crucible select answers or absta
 
   await assert.rejects(cli('select', '--dataset', join(dir, 'tasks.jsonl'), '--samples', join(dir, 'samples.jsonl'), '--threshold', join(dir, 'samples.jsonl')), /not a threshold file|cannot read the threshold file/);
 });
+
+test('properties rank candidates: one that breaks a property is not picked over one that keeps them all', async () => {
+  const { builtinTasks } = await import('../src/bench/builtin/index.js');
+  const { task, candidates } = builtinTasks.find((b) => b.task.id === 'builtin/py/run-length-encode')!;
+  const all: Candidate[] = candidates.map((c, index) => ({ taskId: task.id, index, program: c.program }));
+  // The wrong one first, so that order alone would pick it.
+  const order = [all[1]!, all[0]!];
+  const s = await selectForTask(harness, task, order, { seed: 2 });
+  assert.equal(s.selectedIndex, 0, s.why);
+  assert.equal(s.candidates.find((c) => c.index === 1)!.breaksProperty, true);
+  assert.equal(s.candidates.find((c) => c.index === 0)!.breaksProperty, false);
+  assert.match(s.why, /keeps all 1 properties/);
+});

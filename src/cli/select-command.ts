@@ -82,6 +82,7 @@ function toJson(t: TaskDecision) {
       public_total: c.publicTotal,
       agreement: Math.round(c.agreement * 1e4) / 1e4,
       cluster_size: c.clusterSize,
+      breaks_property: c.breaksProperty,
     })),
     disagreements: t.disagreements,
   };

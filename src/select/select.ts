@@ -15,6 +15,7 @@ import { generateInputs, inputSpace } from '../verify/generate/inputs.js';
 import { mutateArgs, seededRandom } from '../verify/generate/mutate.js';
 import type { Harness } from '../verify/harness.js';
 import { observe } from '../verify/probe.js';
+import { judgeProperties, meetsPrecondition, soundProperties } from '../verify/properties.js';
 import { agreement, behaviourKey, clusters, divergence, plausibleInputs } from './behaviour.js';
 
 export const CONFIDENCE_SCORE = 'public-pass-rate × mean-agreement (v1)';
@@ -35,6 +36,8 @@ export interface CandidateScore {
   readonly agreement: number;
   /** Size of its cluster of identical behaviour. */
   readonly clusterSize: number;
+  /** It broke one of the task's properties on a generated input. */
+  readonly breaksProperty: boolean;
 }
 
 export interface Disagreement {
@@ -66,7 +69,8 @@ export async function selectForTask(harness: Harness, task: Task, candidates: re
   delete (publicTask as { reference?: string }).reference;
   delete (publicTask as { contract?: string }).contract;
   const space = inputSpace(publicTask, exampleArgumentTexts(task.language, examples));
-  const generated = generateInputs(space, { seed: options.seed, count: options.inputs ?? 100 });
+  const valid = (a: readonly unknown[]) => meetsPrecondition(task, a);
+  const generated = generateInputs(space, { seed: options.seed, count: options.inputs ?? 100, accept: valid });
   const texts = [...generated.texts];
   const args = [...generated.args];
   const limit = harness.time.callFloorSeconds;
@@ -76,6 +80,7 @@ export async function selectForTask(harness: Harness, task: Task, candidates: re
     Promise.all(candidates.map((c) => observe(harness, publicTask, c.program, texts, { limit }))),
   ]);
   const matrix = observed.map((row) => row.map(behaviourKey));
+  const observedAll = observed.map((row) => [...row]);
   const everyone = candidates.map((_, i) => i);
 
   // The hunt: mutate the inputs that split candidates most, keep what splits them.
@@ -90,18 +95,24 @@ export async function selectForTask(harness: Harness, task: Task, candidates: re
         const from = args[ranked[attempt % Math.min(ranked.length, 10)]!.i]!;
         const next = mutateArgs(from, space.types, { random, alphabet: space.arbitrary.alphabet, fragments: space.fragments });
         const text = encodeArgs(next, space.types);
-        if (seen.has(text) || text.length > 2000) continue;
+        if (seen.has(text) || text.length > 2000 || !valid(next)) continue;
         seen.add(text);
         extra.push(text);
         args.push(next);
       }
       const more = await Promise.all(candidates.map((c) => observe(harness, publicTask, c.program, extra, { limit })));
-      more.forEach((row, c) => (matrix[c] as (string | undefined)[]).push(...row.map(behaviourKey)));
+      more.forEach((row, c) => {
+        (matrix[c] as (string | undefined)[]).push(...row.map(behaviourKey));
+        observedAll[c]!.push(...row);
+      });
       texts.push(...extra);
     }
   }
 
   const inputs = plausibleInputs(matrix, everyone, texts.length);
+  // Properties (PGS) rank too: a candidate that breaks one on a generated input comes after those that do not.
+  const properties = soundProperties(task).kept;
+  const breaks = observedAll.map((row) => (properties.length ? judgeProperties(properties, args, row).status === 'fail' : false));
   const publicPassed = publicResults.map((v) => (v ? v.suites.filter((s) => s.status === 'pass').length : 0));
   const groups = clusters(matrix, everyone, inputs);
   const clusterOf = new Map(groups.flatMap((g) => g.map((m) => [m, g.length] as const)));
@@ -115,10 +126,12 @@ export async function selectForTask(harness: Harness, task: Task, candidates: re
     publicTotal: suites.length,
     agreement: meanAgreement(i, everyone),
     clusterSize: clusterOf.get(i) ?? 1,
+    breaksProperty: breaks[i]!,
   }));
 
   const best = Math.max(...publicPassed, 0);
-  const eligible = everyone.filter((i) => publicPassed[i] === best);
+  const passing = everyone.filter((i) => publicPassed[i] === best);
+  const eligible = passing.some((i) => !breaks[i]) ? passing.filter((i) => !breaks[i]) : passing;
   const order = [...eligible].sort((a, b) => meanAgreement(b, eligible) - meanAgreement(a, eligible) || scores[b]!.agreement - scores[a]!.agreement || a - b);
   const chosen = order[0];
   const base = { taskId: task.id, candidates: scores, clusters: groups.map((g) => g.map((m) => candidates[m]!.index)), publicExamples: suites.length, generatedInputs: texts.length, plausibleInputs: inputs.length };
@@ -129,7 +142,8 @@ export async function selectForTask(harness: Harness, task: Task, candidates: re
   const confidence = publicRate * s.agreement;
   const why =
     `passes ${s.publicPassed}/${s.publicTotal} prompt examples; agrees with the other ${candidates.length - 1} candidates on ` +
-    `${(s.agreement * 100).toFixed(0)}% of ${inputs.length} generated inputs; its behaviour cluster has ${s.clusterSize} of ${candidates.length}`;
+    `${(s.agreement * 100).toFixed(0)}% of ${inputs.length} generated inputs; its behaviour cluster has ${s.clusterSize} of ${candidates.length}` +
+    (properties.length ? (s.breaksProperty ? '; it breaks a property, as every candidate does' : `; it keeps all ${properties.length} properties`) : '');
   return { ...base, selectedIndex: s.index, confidence, why, disagreements };
 }
 
