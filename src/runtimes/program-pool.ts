@@ -124,11 +124,6 @@ export class ProgramLanguagePool {
     }
   }
 
-  /** Starts every worker now, so the first requests do not wait for it. */
-  async warm(): Promise<void> {
-    await Promise.all(this.all.map((w) => w.run({ code: '' }, { ...DEFAULT_PROGRAM_LIMITS, wallSeconds: 10 })));
-  }
-
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all(this.all.map((w) => w.close()));

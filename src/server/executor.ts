@@ -44,7 +44,7 @@ export async function runBounded(count: number, limit: number, start: (index: nu
 /**
  * Starts every Python worker by running an empty program through the pool: each run takes
  * a free worker like any request, so warming never shares a worker with a request that
- * arrives meanwhile (ProgramLanguagePool.warm() drives the workers directly).
+ * arrives meanwhile.
  */
 export function warmPython(runner: ProgramRunner): Promise<void> {
   return Promise.all(Array.from({ length: runner.workers }, () => runner.run('python', { code: '' }))).then(() => undefined);
