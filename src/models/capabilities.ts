@@ -13,6 +13,8 @@ export const CAPABILITY_TABLE: Readonly<Record<EndpointKind, Capabilities>> = {
   anthropic: { nativeN: false, structuredOutput: 'json-schema', grammar: false, seed: false, logprobs: false, tools: true, streaming: true },
   ollama: { nativeN: false, structuredOutput: 'json-schema', grammar: false, seed: true, logprobs: false, tools: true, streaming: true },
   gguf: { nativeN: false, structuredOutput: 'grammar', grammar: 'native', seed: true, logprobs: true, tools: false, streaming: true },
+  // Recorded solutions (replay.ts): n per call; a schema with a `code` field is answered as {"code": …}.
+  replay: { nativeN: true, structuredOutput: 'json-schema', grammar: false, seed: false, logprobs: false, tools: false, streaming: true },
 };
 
 export function capabilitiesFor(kind: EndpointKind, overrides: CapabilityOverrides = {}): Capabilities {

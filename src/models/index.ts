@@ -29,3 +29,4 @@ export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 export { CacheMissError, LocalRuntimeMissingError, MissingApiKeyError, ModelCallError, ModelConfigError, ModelTimeoutError } from './errors.js';
 export { createValidator, parseJsonReply, type OutputValidator } from './structured.js';
 export { promptEventData, responseEventData } from './trace-data.js';
+export { createReplayBackend, estimateTokens, fencedReply, loadReplayRecording, parseReplaySource, PromptIndex, ReplayBackend, type ReplayRecording, type ReplaySource } from './replay.js';

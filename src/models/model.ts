@@ -48,9 +48,12 @@ export async function createModel(specOrName: string, options: ModelOptions = {}
   const backend =
     resolved.kind === 'gguf'
       ? await (await import('./local/gguf-backend.js')).createGgufBackend(resolved)
-      : await (await import('./sdk-backend.js')).createSdkBackend(resolved, env);
+      : resolved.kind === 'replay'
+        ? await (await import('./replay.js')).createReplayBackend(resolved)
+        : await (await import('./sdk-backend.js')).createSdkBackend(resolved, env);
   const prices = options.prices ?? new PriceTable({ ...config.prices, ...(resolved.entry?.price ? { [resolved.spec]: resolved.entry.price } : {}) });
-  return modelFromBackend(resolved, backend, { ...options, prices });
+  // A replay is its own recording: no response cache (and `--offline` needs none).
+  return modelFromBackend(resolved, backend, { ...options, prices, ...(resolved.kind === 'replay' ? { cache: 'off' as const } : {}) });
 }
 
 /** The Model layer over any backend (used by createModel, and by tests of a backend). */

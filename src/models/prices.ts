@@ -1,7 +1,7 @@
 /**
  * Cost per call from a price table (US dollars per million tokens). The built-in rows are
  * list prices at the time of writing; `prices` in crucible.config.json extends or overrides them.
- * Local endpoints (OpenAI-compatible servers, Ollama, GGUF files) cost nothing unless priced.
+ * Local endpoints (OpenAI-compatible servers, Ollama, GGUF files) and replays cost nothing unless priced.
  */
 import type { Price } from './config.js';
 import type { EndpointKind, TokenUsage } from './types.js';
@@ -18,7 +18,7 @@ export const BUILTIN_PRICES: Readonly<Record<string, Price>> = {
   'anthropic:claude-opus-4-0': { input: 15, output: 75 },
 };
 
-const FREE_KINDS: ReadonlySet<EndpointKind> = new Set(['openai-compatible', 'ollama', 'gguf']);
+const FREE_KINDS: ReadonlySet<EndpointKind> = new Set(['openai-compatible', 'ollama', 'gguf', 'replay']);
 
 export class PriceTable {
   private readonly prices: Map<string, Price>;

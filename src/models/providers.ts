@@ -51,6 +51,7 @@ export async function createLanguageModel(model: ResolvedModel, env: Environment
       return createOllama(host ? { baseURL: `${host.replace(/\/+$/, '')}/api` } : {})(model.modelId);
     }
     case 'gguf':
-      throw new Error('gguf models do not go through the AI SDK');
+    case 'replay':
+      throw new Error(`${model.kind} models do not go through the AI SDK`);
   }
 }

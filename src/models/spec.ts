@@ -18,6 +18,7 @@ export const SPEC_FORMS = [
   'anthropic:<model>',
   'ollama:<model>',
   'gguf:/path/to/file.gguf',
+  'replay:SAMPLES.jsonl?dataset=DATASET.jsonl   (recorded solutions, served by task)',
   '<name>                           (an entry of "models" in crucible.config.json)',
 ];
 
@@ -33,7 +34,7 @@ export function parseSpec(text: string): ParsedSpec | undefined {
     const baseURL = trimmed.slice(0, hash).replace(/\/+$/, '').replace(/\/chat\/completions$/, '');
     return { kind: 'openai-compatible', modelId, baseURL, spec: `${baseURL}#${modelId}` };
   }
-  const match = /^(openai|anthropic|ollama|gguf):(.+)$/.exec(trimmed);
+  const match = /^(openai|anthropic|ollama|gguf|replay):(.+)$/.exec(trimmed);
   if (!match) return undefined;
   const kind = match[1] as EndpointKind;
   const modelId = match[2]!.trim();

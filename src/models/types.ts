@@ -4,7 +4,7 @@
  */
 import type { ZodType } from 'zod';
 
-export const ENDPOINT_KINDS = ['openai-compatible', 'openai', 'anthropic', 'ollama', 'gguf'] as const;
+export const ENDPOINT_KINDS = ['openai-compatible', 'openai', 'anthropic', 'ollama', 'gguf', 'replay'] as const;
 export type EndpointKind = (typeof ENDPOINT_KINDS)[number];
 
 export interface ChatMessage {
