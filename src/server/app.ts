@@ -11,8 +11,9 @@ import type { Executor } from './executor.js';
 import type { Metrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
 import { runCode, submit } from './sandbox-fusion.js';
-import { describeIssues, RunCodeRequestSchema, SubmitRequestSchema, VerifyRequestSchema } from './schemas.js';
-import { verify, VerifyError } from './verify.js';
+import { describeIssues, FunctionVerifyRequestSchema, isFunctionVerifyBody, RunCodeRequestSchema, SubmitRequestSchema, VerifyRequestSchema } from './schemas.js';
+import { verify, VerifyError, type VerifyProgress } from './verify.js';
+import { TaskVerifier } from './verify-task.js';
 
 export interface AppOptions {
   readonly executor: Executor;
@@ -24,6 +25,11 @@ export interface AppOptions {
   /** Longest a request may take (seconds) before it is answered 504 (clients such as verl retry 504). */
   readonly requestTimeoutSeconds: number;
   readonly version: string;
+  /**
+   * Function-style /v1/verify (tasks, dataset records): its shared Harness. The caller owns
+   * it and closes it on shutdown (startServer does); without one, the app makes its own.
+   */
+  readonly tasks?: TaskVerifier;
 }
 
 /** A 4xx with a message that says what to fix. */
@@ -32,12 +38,17 @@ function badRequest(message: string, status: 400 | 413 | 415 = 400): never {
 }
 
 async function jsonBody(c: Context): Promise<unknown> {
+  return (await jsonBodyText(c)).value;
+}
+
+/** The parsed body and its text (function-style /v1/verify reads dataset records from the text, keeping floats as written). */
+async function jsonBodyText(c: Context): Promise<{ value: unknown; text: string }> {
   const type = c.req.header('content-type') ?? '';
   if (type && !/json/i.test(type)) badRequest(`send a JSON body with Content-Type: application/json (got ${type.slice(0, 100)})`, 415);
   const text = await c.req.text();
   if (!text.trim()) badRequest('the request body is empty: send a JSON object');
   try {
-    return JSON.parse(text);
+    return { value: JSON.parse(text), text };
   } catch (error) {
     badRequest(`the body is not valid JSON: ${(error as Error).message.slice(0, 200)}`);
   }
@@ -68,6 +79,7 @@ async function withinTime<T>(seconds: number, work: (signal: AbortSignal) => Pro
 
 export function createApp(options: AppOptions): Hono {
   const { executor, metrics } = options;
+  const tasks = options.tasks ?? new TaskVerifier({ metrics });
   const app = new Hono();
 
   app.onError((error, c) => {
@@ -117,9 +129,24 @@ export function createApp(options: AppOptions): Hono {
   });
 
   app.post('/v1/verify', async (c) => {
-    const body = parse(VerifyRequestSchema, await jsonBody(c));
+    const { value, text } = await jsonBodyText(c);
+    type Hooks = { signal: AbortSignal; onProgress: (p: VerifyProgress) => void; onCandidate: (v: unknown) => void };
+    let run: (hooks: Partial<Hooks> & { signal: AbortSignal }) => Promise<{ summary: object }>;
+    if (isFunctionVerifyBody(value)) {
+      const body = parse(FunctionVerifyRequestSchema, value);
+      tasks.check(body, text);
+      try {
+        tasks.getHarness();
+      } catch (error) {
+        throw new HTTPException(503, { message: `function-style tasks cannot be judged on this server: ${(error as Error).message.slice(0, 500)}` });
+      }
+      run = (hooks) => tasks.verify(body, text, hooks);
+    } else {
+      const body = parse(VerifyRequestSchema, value);
+      run = (hooks) => verify(executor, body, hooks);
+    }
     const wantsStream = (c.req.header('accept') ?? '').includes('text/event-stream') || c.req.query('stream') === 'true';
-    if (!wantsStream) return c.json(await withinTime(options.requestTimeoutSeconds, (signal) => verify(executor, body, { signal })));
+    if (!wantsStream) return c.json(await withinTime(options.requestTimeoutSeconds, (signal) => run({ signal })));
     // Progress at most every 200 ms; each candidate's verdict as soon as it is complete.
     return streamSSE(c, async (stream) => {
       const controller = new AbortController();
@@ -129,7 +156,7 @@ export function createApp(options: AppOptions): Hono {
       const pending: Promise<void>[] = [];
       const send = (event: string, data: unknown) => pending.push(stream.writeSSE({ event, data: JSON.stringify(data) }));
       try {
-        const result = await verify(executor, body, {
+        const result = await run({
           signal: controller.signal,
           onProgress: (p) => {
             const now = performance.now();
@@ -141,6 +168,10 @@ export function createApp(options: AppOptions): Hono {
           onCandidate: (v) => send('verdict', v),
         });
         send('done', controller.signal.aborted ? { ...result.summary, interrupted: true } : result.summary);
+      } catch (error) {
+        // The stream has started: a request problem found late (a task that cannot be read) is an error event.
+        send('error', { error: error instanceof VerifyError ? error.message : 'internal error: the server failed; this is a bug in Crucible, not in your request' });
+        if (!(error instanceof VerifyError)) process.stderr.write(`crucible serve: ${error instanceof Error ? error.stack : String(error)}\n`);
       } finally {
         clearTimeout(timer);
         await Promise.allSettled(pending);

@@ -56,7 +56,8 @@ export class LocalExecutor implements Executor {
   readonly runner: ProgramRunner;
 
   constructor(
-    options: ProgramPoolOptions = {},
+    /** The pool's options (workers, sandbox); the server's harness for function-style tasks takes the same. */
+    readonly options: ProgramPoolOptions = {},
     private readonly metrics?: Metrics,
   ) {
     this.runner = new ProgramRunner(options);

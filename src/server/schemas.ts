@@ -98,3 +98,70 @@ export function describeIssues(error: z.ZodError): string {
     .map((issue) => `${issue.path.length ? issue.path.join('.') : 'body'}: ${issue.message}`)
     .join('; ');
 }
+
+/** A test of a function-style task: `entry_point(input)` must equal `output` (source text, as a prompt's example writes them). */
+export const FunctionTestSchema = z.strictObject({
+  input: z.string({ error: 'tests[].input must be a string: the arguments as written inside the call, e.g. "[1, 2], 3"' }).max(100_000),
+  output: z.string({ error: 'tests[].output must be a string: the expected value as a literal, e.g. "3"' }).min(1, 'tests[].output is empty: give the expected value as a literal').max(100_000),
+  /** Public tests are the "public tests" level of the gated reward; the others are "hidden". */
+  public: z.boolean().default(true),
+});
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+/** A function-style task written in the request: a prompt, a function to write, and what checks it. */
+export const FunctionTaskSchema = z.strictObject({
+  id: z.string().max(200).optional(),
+  language: z.enum(['python', 'javascript', 'typescript', 'nodejs'], { error: 'task.language must be python, javascript (or nodejs) or typescript' }),
+  prompt: z.string({ error: 'task.prompt must be a string: what the model was shown' }).max(1_000_000),
+  entry_point: z.string({ error: 'task.entry_point must be the name of the function to test' }).regex(IDENTIFIER, 'task.entry_point must be a function name'),
+  /** Text a `{completion}` candidate is appended to (default: the prompt). */
+  completion_prefix: z.string().optional(),
+  /** A complete right program: expected outputs of generated inputs come from it, and prompt examples are checked against it. */
+  reference: z.string().optional(),
+  /** Python only: preconditions placed at the start of the reference's body (EvalPlus `contract`); inputs it rejects are not generated. */
+  contract: z.string().optional(),
+  tests: z.array(FunctionTestSchema).max(10_000, 'at most 10000 tests per task').optional(),
+  /** Test code run after the program: HumanEval's `def check(candidate): ...` (called with the entry point), or assertions. */
+  test_code: z.string().max(10_000_000).optional(),
+});
+export type FunctionTask = z.infer<typeof FunctionTaskSchema>;
+
+export const FunctionVerifyRequestSchema = z
+  .strictObject({
+    task: FunctionTaskSchema.optional(),
+    /** One record (a JSON object, or the JSONL line as a string) of HumanEval, HumanEval+, MBPP+, MultiPL-E, HumanEvalPack or QuixBugs. */
+    dataset_record: z
+      .union([z.string().min(2).max(64 << 20), z.record(z.string(), z.unknown())], { error: 'dataset_record must be one dataset record: a JSON object, or its JSONL line as a string' })
+      .optional(),
+    candidates: z
+      .array(
+        z.union([z.string(), z.strictObject({ id: z.string().max(200).optional(), code: z.string() }), z.strictObject({ id: z.string().max(200).optional(), completion: z.string() })], {
+          error: 'each candidate is a program (a string), {id, code} or {id, completion} (appended to the prompt)',
+        }),
+      )
+      .min(1, 'candidates is empty: send at least one program')
+      .max(1024, 'at most 1024 candidates per request'),
+    /** Generated inputs judged against the reference, failures shrunk to a minimal counterexample. */
+    augment: z
+      .strictObject({
+        inputs: z.number().int('augment.inputs must be a whole number').min(1).max(1000, 'augment.inputs must be at most 1000').default(100),
+        seed: z.number().int('augment.seed must be a whole number').min(0).max(2 ** 31 - 1).default(0),
+      })
+      .optional(),
+    /** The prompt's examples (`>>> f(1)` / `2`) as public tests: default on when the task has a reference (examples the reference fails are dropped). */
+    prompt_examples: z.boolean().optional(),
+    /** Skip shrinking: a failing candidate's minimal_failure is its first failure. */
+    stop_on_first_failure: z.boolean().default(false),
+    weights: z.array(z.number().min(0)).length(5, 'weights needs one entry per level (5)').optional(),
+  })
+  .refine((b) => (b.task === undefined) !== (b.dataset_record === undefined), { error: 'send exactly one of task (a function-style task) or dataset_record (one line of a dataset)' });
+export type FunctionVerifyRequest = z.infer<typeof FunctionVerifyRequestSchema>;
+
+/** Whether a /v1/verify body is the function-style form (it names a task). */
+export function isFunctionVerifyBody(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && ('task' in body || 'dataset_record' in body);
+}
+
+/** Either form of /v1/verify, for the OpenAPI document. */
+export const AnyVerifyRequestSchema = z.union([VerifyRequestSchema, FunctionVerifyRequestSchema]);

@@ -1,0 +1,463 @@
+/**
+ * `POST /v1/verify` for function-style tasks: a task written in the request (prompt, entry
+ * point, reference, tests, test code) or one record of a dataset (HumanEval, HumanEval+,
+ * MBPP+, MultiPL-E, HumanEvalPack, QuixBugs), judged by the verification checks of
+ * src/verify: the task's suites through one shared `Harness` (the reference's outputs
+ * cached per task object), the prompt's examples as public tests, and with `augment`
+ * generated inputs judged against the reference, a failure shrunk to a minimal
+ * counterexample. Each candidate gets the gated reward (parses → loads → runs → public
+ * tests → hidden tests and generated inputs); a sandbox failure is `no-verdict` with
+ * reward null, never a 0 or a 1.
+ */
+import { createHash } from 'node:crypto';
+import { detectFormat, parseJsonlLine } from '../bench/datasets/index.js';
+import { scanTopLevel, topLevelKeys } from '../core/raw-json.js';
+import type { Language, ScriptSuite, Suite, Task } from '../core/task.js';
+import type { Failure, SuiteVerdict, Verdict } from '../core/verdict.js';
+import { gatedReward, type Level } from '../rl/gated-reward.js';
+import type { GatedLevels, LevelScore } from '../rl/schemas.js';
+import type { TimedSuite } from '../runtimes/runtime.js';
+import { augmentTask, GENERATED_SUITE, minimalCounterexample, type Augmentation } from '../verify/differential.js';
+import { exampleArgumentTexts, findPromptExamples, publicSuites, type PromptExample } from '../verify/generate/examples.js';
+import { Harness, type HarnessOptions } from '../verify/harness.js';
+import { runBounded } from './executor.js';
+import type { Metrics } from './metrics.js';
+import type { FunctionTask, FunctionVerifyRequest } from './schemas.js';
+import { VerifyError, type TestStatus, type VerifyProgress } from './verify.js';
+
+const SNIPPET = 2000;
+/** Prepared tasks kept (least recently used first out); each holds its reference's outputs through the harness. */
+const CACHE_SIZE = 128;
+const SYNTAX = /^(SyntaxError|IndentationError|TabError)\b/;
+/** Statuses after which the program was still running normally. */
+const RAN: ReadonlySet<string> = new Set(['pass', 'fail']);
+
+export interface TaskFailure {
+  suite: string;
+  status: TestStatus;
+  input: string | null;
+  expected: string | null;
+  actual: string | null;
+  message: string;
+  /** minimal_failure from shrinking: the shrunk and the original argument lists (JSON), and shrink rounds. */
+  arguments?: string;
+  original?: string;
+  rounds?: number;
+}
+
+export interface SuiteSummary {
+  name: string;
+  /** public tests (prompt examples, public tests) gate the hidden ones in the reward. */
+  public: boolean;
+  status: TestStatus;
+  passed: number;
+  total: number;
+}
+
+export interface TaskCandidateVerdict {
+  id: string;
+  status: TestStatus;
+  passed: number;
+  total: number;
+  pass_rate: number | null;
+  reward: number | null;
+  gates: Record<Level, number> | null;
+  first_failed_level: Level | null;
+  reason?: string;
+  first_failure: TaskFailure | null;
+  /** The shrunk counterexample from generated inputs when there is one, else the first failure. */
+  minimal_failure: TaskFailure | null;
+  suites: SuiteSummary[];
+  type_errors?: readonly string[];
+}
+
+/** What the response says about the task: where it came from, what checked it. */
+export interface TaskInfo {
+  id: string;
+  language: Language;
+  source: string;
+  entry_point: string;
+  has_reference: boolean;
+  suites: string[];
+  examples: { used: number; dropped: string[] };
+  generated?: { seed: number; inputs: number; rejected: number; skipped?: string };
+  cached: boolean;
+}
+
+interface Prepared {
+  readonly task: Task;
+  readonly augmentation?: Augmentation;
+  readonly publicNames: ReadonlySet<string>;
+  /** Suites made from one test (examples, tests): the test's source text, for failures the judge gives no input for. */
+  readonly tests: ReadonlyMap<string, PromptExample>;
+  readonly info: Omit<TaskInfo, 'cached'>;
+  /** The preparation met a sandbox failure: do not keep it. */
+  readonly transient?: boolean;
+}
+
+/** The sandbox failed while preparing the task (running its reference): every candidate is no-verdict. */
+class PrepareNoVerdict extends Error {}
+
+export interface TaskHooks {
+  readonly signal?: AbortSignal | undefined;
+  readonly onProgress?: (progress: VerifyProgress) => void;
+  readonly onCandidate?: (verdict: TaskCandidateVerdict, index: number) => void;
+}
+
+export interface TaskVerifierOptions {
+  /** Options of the shared harness (workers, sandbox); it is created at the first function-style request. */
+  readonly harness?: HarnessOptions;
+  /** A harness to use instead (not closed by close()). */
+  readonly sharedHarness?: Harness;
+  readonly metrics?: Metrics;
+  readonly cacheSize?: number;
+}
+
+/** The function-style half of /v1/verify: one per server, owning one Harness. */
+export class TaskVerifier {
+  private harness: Harness | undefined;
+  private readonly cache = new Map<string, Promise<Prepared>>();
+  private closed = false;
+
+  constructor(private readonly options: TaskVerifierOptions = {}) {
+    this.harness = options.sharedHarness;
+  }
+
+  /** The shared harness, created on first use (creating it checks that the sandbox works). */
+  getHarness(): Harness {
+    if (this.closed) throw new Error('the server is shutting down');
+    this.harness ??= new Harness({ typeCheck: true, ...this.options.harness });
+    return this.harness;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.cache.clear();
+    if (this.harness && this.harness !== this.options.sharedHarness) await this.harness.close();
+    this.harness = undefined;
+  }
+
+  /**
+   * Reads the task without running anything, so a malformed task is a 400 before any work
+   * (and before an event stream starts). Throws VerifyError.
+   */
+  check(body: FunctionVerifyRequest, rawBody: string): void {
+    if (body.dataset_record !== undefined) {
+      fromRecord(recordLine(body.dataset_record, rawBody));
+      return;
+    }
+    const t = body.task!;
+    const { suites, task } = fromTaskField(t);
+    const examples = (body.prompt_examples ?? task.reference !== undefined) && findPromptExamples(task.prompt, task.entryPoint).length > 0;
+    const generated = body.augment !== undefined && task.reference !== undefined;
+    if (suites.length === 0 && !examples && !generated) {
+      throw new VerifyError(
+        'nothing to check the candidates against: give task.tests, task.test_code, or task.reference with augment (examples in the prompt count when there is a reference, or with prompt_examples: true)',
+      );
+    }
+    if (body.candidates.some((c) => typeof c === 'object' && 'completion' in c) && t.completion_prefix === undefined && !t.prompt) {
+      throw new VerifyError('a {completion} candidate is appended to the prompt (or task.completion_prefix): the task has neither');
+    }
+  }
+
+  async verify(body: FunctionVerifyRequest, rawBody: string, hooks: TaskHooks = {}) {
+    const started = performance.now();
+    const harness = this.getHarness();
+    const { prepared, cached, noVerdict } = await this.prepared(body, rawBody);
+    const candidates = body.candidates.map((c, i) =>
+      typeof c === 'string' ? { id: String(i), program: c } : { id: c.id ?? String(i), program: 'code' in c ? c.code : (prepared?.task.completionPrefix ?? '') + c.completion },
+    );
+    const verdicts: TaskCandidateVerdict[] = new Array(candidates.length);
+    let done = 0;
+    hooks.onProgress?.({ done, total: candidates.length });
+    await runBounded(
+      candidates.length,
+      Math.max(1, harness.workerCount),
+      async (i) => {
+        const c = candidates[i]!;
+        const judgeStarted = performance.now();
+        verdicts[i] = prepared ? await this.judgeOne(harness, prepared, c.id, c.program, body) : noVerdictOf(c.id, noVerdict ?? 'the task could not be prepared');
+        this.options.metrics?.recordExecution(prepared?.task.language ?? 'python', verdicts[i]!.status, (performance.now() - judgeStarted) / 1000);
+        hooks.onCandidate?.(verdicts[i]!, i);
+        hooks.onProgress?.({ done: ++done, total: candidates.length });
+      },
+      { signal: hooks.signal },
+    );
+    const results = verdicts.map((v, i) => v ?? noVerdictOf(candidates[i]!.id, 'not judged: the request was stopped'));
+    const counts: Record<string, number> = {};
+    for (const v of results) counts[v.status] = (counts[v.status] ?? 0) + 1;
+    return {
+      results,
+      summary: {
+        candidates: candidates.length,
+        ...(prepared ? { task: { ...prepared.info, cached } } : { task: null, reason: noVerdict }),
+        status_counts: counts,
+        seconds: (performance.now() - started) / 1000,
+      },
+    };
+  }
+
+  /** The prepared task for this request: from the cache when the same task (and augment options) came before. */
+  private async prepared(body: FunctionVerifyRequest, rawBody: string): Promise<{ prepared?: Prepared; cached: boolean; noVerdict?: string }> {
+    const record = body.dataset_record === undefined ? undefined : recordLine(body.dataset_record, rawBody);
+    const key = createHash('sha256')
+      .update(JSON.stringify([record ?? body.task, body.augment ?? null, body.prompt_examples ?? null]))
+      .digest('hex');
+    let entry = this.cache.get(key);
+    const cached = entry !== undefined;
+    if (entry) {
+      this.cache.delete(key); // most recently used last
+      this.cache.set(key, entry);
+    } else {
+      entry = this.prepare(body, record);
+      this.cache.set(key, entry);
+      while (this.cache.size > (this.options.cacheSize ?? CACHE_SIZE)) this.cache.delete(this.cache.keys().next().value!);
+      entry.then(
+        (p) => p.transient && this.cache.delete(key),
+        () => this.cache.delete(key),
+      );
+    }
+    try {
+      return { prepared: await entry, cached };
+    } catch (error) {
+      if (error instanceof PrepareNoVerdict) return { cached: false, noVerdict: error.message };
+      throw error;
+    }
+  }
+
+  private async prepare(body: FunctionVerifyRequest, record: string | undefined): Promise<Prepared> {
+    const harness = this.getHarness();
+    const base = record !== undefined ? fromRecord(record) : fromTaskField(body.task!);
+    const { task } = base;
+    const tests = new Map(base.tests);
+    // The prompt's examples as public tests: checked against the reference first, when there is one.
+    const useExamples = body.prompt_examples ?? task.reference !== undefined;
+    const examples = useExamples ? findPromptExamples(task.prompt, task.entryPoint) : [];
+    const exampleSuites = publicSuites(task.language, task.entryPoint, examples).map((s, i) => ({ ...s, name: `example/${i + 1}` }));
+    let kept = exampleSuites;
+    const dropped: string[] = [];
+    if (exampleSuites.length && task.reference !== undefined) {
+      const run = await harness
+        .runtime(task.language)
+        .run({ program: task.reference, suites: exampleSuites.map((s): TimedSuite => ({ ...s, limit: 30 })), limits: harness.limits });
+      if (run.noVerdict) throw new PrepareNoVerdict(`the reference could not be run on the prompt's examples: ${run.noVerdict}`);
+      if (!run.load.ok) throw new VerifyError(`the task's reference does not load: ${(run.load.message ?? run.load.status ?? 'error').slice(0, 500)}`);
+      kept = exampleSuites.filter((s) => run.suites.find((o) => o.name === s.name)?.status === 'pass');
+      exampleSuites.forEach((s, i) => {
+        if (!kept.includes(s)) dropped.push(`${task.entryPoint}(${examples[i]!.argsText}) -> ${examples[i]!.outputText}`);
+      });
+    }
+    exampleSuites.forEach((s, i) => tests.set(s.name, examples[i]!));
+    const publicNames = new Set([...base.publicNames, ...kept.map((s) => s.name)]);
+    const suites: Suite[] = [...kept, ...base.suites];
+    // Public suites first: the first suite that fails decides the status, and they gate the rest.
+    suites.sort((a, b) => Number(!publicNames.has(a.name)) - Number(!publicNames.has(b.name)));
+    let judged: Task = { ...task, suites };
+    let augmentation: Augmentation | undefined;
+    let generated: TaskInfo['generated'];
+    let transient = false;
+    if (body.augment) {
+      const { seed, inputs: count } = body.augment;
+      // Generation starts from the examples and the tests' inputs (or the dataset's first io suite).
+      const seeds = base.ownIo ? [] : exampleArgumentTexts(task.language, [...examples, ...tests.values()]);
+      const view: Task = seeds.length ? { ...task, suites: [{ kind: 'io', name: 'seeds', entry: task.entryPoint, inputsJson: `[${seeds.join(',')}]` }] } : judged;
+      const made = await augmentTask(harness, view, { seed, count });
+      const suite = made.augmented.suites.find((s) => s.name === GENERATED_SUITE);
+      if (suite) {
+        judged = { ...judged, suites: [...judged.suites, suite] };
+        augmentation = { ...made, task: { ...task, suites }, augmented: judged };
+      }
+      if (made.reason?.startsWith('the reference could not be run')) transient = true;
+      generated = { seed, inputs: made.kept, rejected: made.rejected, ...(made.reason ? { skipped: made.reason } : {}) };
+    }
+    if (judged.suites.length === 0) {
+      throw new VerifyError(
+        'nothing to check the candidates against: give task.tests, task.test_code, or a reference with augment (a prompt with examples also counts when there is a reference or prompt_examples is true)',
+      );
+    }
+    return {
+      task: judged,
+      ...(augmentation ? { augmentation } : {}),
+      publicNames,
+      tests,
+      info: {
+        id: task.id,
+        language: task.language,
+        source: task.source,
+        entry_point: task.entryPoint,
+        has_reference: task.reference !== undefined,
+        suites: judged.suites.map((s) => s.name),
+        examples: { used: kept.length, dropped },
+        ...(generated ? { generated } : {}),
+      },
+      ...(transient ? { transient } : {}),
+    };
+  }
+
+  private async judgeOne(harness: Harness, prepared: Prepared, id: string, program: string, body: FunctionVerifyRequest): Promise<TaskCandidateVerdict> {
+    const { task } = prepared;
+    let verdict: Verdict;
+    try {
+      verdict = await harness.judge(task, program);
+    } catch (error) {
+      return noVerdictOf(id, `the judge failed: ${(error as Error).message}`);
+    }
+    if (verdict.status === 'no-verdict') return noVerdictOf(id, verdict.firstFailure?.message ?? 'the sandbox failed', verdict);
+    // Nothing passed anywhere: ask whether the program loads at all (and whether it parses).
+    let load: { ok: boolean; status?: string; message?: string } = { ok: true };
+    if (verdict.status !== 'pass' && verdict.suites.every((s) => s.passed === 0)) {
+      const probe = await harness.runtime(task.language).run({ program, suites: [], limits: harness.limits });
+      if (probe.noVerdict) return noVerdictOf(id, probe.noVerdict, verdict);
+      load = probe.load;
+    }
+    const suites: SuiteSummary[] = verdict.suites.map((s) => ({ name: s.name, public: prepared.publicNames.has(s.name), status: s.status, passed: s.passed, total: s.total }));
+    const sum = (list: readonly SuiteVerdict[], f: (s: SuiteVerdict) => number) => list.reduce((n, s) => n + f(s), 0);
+    const pub = verdict.suites.filter((s) => prepared.publicNames.has(s.name));
+    const hidden = verdict.suites.filter((s) => !prepared.publicNames.has(s.name));
+    const counts = (list: readonly SuiteVerdict[], f: (s: SuiteVerdict) => number): LevelScore => {
+      const total = sum(list, (s) => s.total);
+      return total === 0 ? 1 : { passed: Math.min(total, sum(list, f)), total };
+    };
+    const loads = load.ok;
+    const levels: GatedLevels = {
+      parses: !loads && SYNTAX.test(load.message ?? '') ? 0 : 1,
+      loads: loads ? 1 : 0,
+      runs: loads ? counts(verdict.suites, (s) => (RAN.has(s.status) ? s.total : s.passed)) : 0,
+      publicTests: loads ? counts(pub, (s) => s.passed) : 0,
+      hidden: loads ? counts(hidden, (s) => s.passed) : 0,
+    };
+    const reward = gatedReward(levels, body.weights);
+    const passed = sum(verdict.suites, (s) => s.passed);
+    const total = sum(verdict.suites, (s) => s.total);
+    const failed = verdict.suites.find((s) => s.status !== 'pass');
+    const firstFailure = failed ? this.failureOf(prepared, failed) : verdict.status !== 'pass' && verdict.firstFailure ? fromFailure('types', verdict.status, verdict.firstFailure) : null;
+    let minimal = firstFailure;
+    const generatedFailed = verdict.suites.some((s) => s.name === GENERATED_SUITE && s.status === 'fail');
+    if (prepared.augmentation && generatedFailed && !body.stop_on_first_failure) {
+      try {
+        const cx = await minimalCounterexample(harness, prepared.augmentation, program, verdict);
+        if (cx) minimal = { ...fromFailure(GENERATED_SUITE, 'fail', cx), arguments: cx.shrunk.slice(0, SNIPPET), original: cx.original.slice(0, SNIPPET), rounds: cx.rounds };
+      } catch {
+        // Shrinking is an explanation, not the verdict: without it the first failure stands.
+      }
+    }
+    if (reward.reward === null) return noVerdictOf(id, reward.reason, verdict);
+    return {
+      id,
+      status: verdict.status,
+      passed,
+      total,
+      pass_rate: total ? passed / total : null,
+      reward: reward.reward,
+      gates: { ...reward.gates },
+      first_failed_level: reward.firstFailed,
+      first_failure: firstFailure,
+      minimal_failure: minimal,
+      suites,
+      ...(verdict.typeErrors?.length ? { type_errors: verdict.typeErrors.slice(0, 20) } : {}),
+    };
+  }
+
+  private failureOf(prepared: Prepared, suite: SuiteVerdict): TaskFailure {
+    const f = fromFailure(suite.name, suite.status, suite.firstFailure ?? { input: null, expected: null, actual: null, message: suite.status });
+    const test = prepared.tests.get(suite.name);
+    if (test) {
+      f.input ??= test.argsText.slice(0, SNIPPET);
+      f.expected ??= test.outputText.slice(0, SNIPPET);
+    }
+    return f;
+  }
+}
+
+function fromFailure(suite: string, status: TestStatus, f: Failure): TaskFailure {
+  const cut = (s: string | null) => (s === null ? null : s.slice(0, SNIPPET));
+  return { suite, status, input: cut(f.input), expected: cut(f.expected), actual: cut(f.actual), message: f.message.slice(0, SNIPPET) };
+}
+
+function noVerdictOf(id: string, reason: string, verdict?: Verdict): TaskCandidateVerdict {
+  return {
+    id,
+    status: 'no-verdict',
+    passed: 0,
+    total: verdict ? verdict.suites.reduce((n, s) => n + s.total, 0) : 0,
+    pass_rate: null,
+    reward: null,
+    gates: null,
+    first_failed_level: null,
+    reason: `${reason}; the sandbox failed, not the program (retry or drop this rollout)`.slice(0, SNIPPET),
+    first_failure: null,
+    minimal_failure: null,
+    suites: verdict ? verdict.suites.map((s) => ({ name: s.name, public: false, status: s.status, passed: s.passed, total: s.total })) : [],
+  };
+}
+
+interface BaseTask {
+  readonly task: Task;
+  readonly suites: readonly Suite[];
+  readonly publicNames: ReadonlySet<string>;
+  readonly tests: ReadonlyMap<string, PromptExample>;
+  /** The task has io suites of its own (EvalPlus): generation starts from the first one's inputs. */
+  readonly ownIo?: boolean;
+}
+
+/** A task written in the request. */
+function fromTaskField(t: FunctionTask): BaseTask {
+  const language: Language = t.language === 'nodejs' ? 'javascript' : t.language;
+  if (t.contract !== undefined && language !== 'python') throw new VerifyError('task.contract is for Python tasks (EvalPlus contracts); leave it out');
+  const prompt = t.prompt.endsWith('\n') || t.prompt === '' ? t.prompt : `${t.prompt}\n`;
+  const task: Task = {
+    id: t.id ?? 'task',
+    language,
+    prompt,
+    entryPoint: t.entry_point,
+    completionPrefix: t.completion_prefix ?? prompt,
+    ...(t.reference !== undefined ? { reference: t.reference } : {}),
+    ...(t.contract?.trim() ? { contract: t.contract } : {}),
+    knownWrong: [],
+    suites: [],
+    source: 'request',
+  };
+  const suites: Suite[] = [];
+  const publicNames = new Set<string>();
+  const tests = new Map<string, PromptExample>();
+  (t.tests ?? []).forEach((test, i) => {
+    const example = { argsText: test.input, outputText: test.output };
+    const name = `${test.public ? 'public' : 'hidden'}/${i + 1}`;
+    suites.push({ ...publicSuites(language, t.entry_point, [example])[0]!, name });
+    tests.set(name, example);
+    if (test.public) publicNames.add(name);
+  });
+  if (t.test_code !== undefined && t.test_code.trim()) {
+    const check = language === 'python' && /^def\s+check\s*\(/m.test(t.test_code);
+    const script: ScriptSuite = { kind: 'script', name: 'test_code', code: t.test_code, ...(check ? { invoke: `check(${t.entry_point})` } : {}) };
+    suites.push(script);
+  }
+  return { task, suites, publicNames, tests };
+}
+
+/** The record's JSONL line: the string itself, or the object's source text in the body (so Python floats such as 1.0 stay floats). */
+function recordLine(record: string | Record<string, unknown>, rawBody: string): string {
+  if (typeof record === 'string') return record.trim();
+  try {
+    const field = scanTopLevel(rawBody).find((f) => f.key === 'dataset_record');
+    if (field) return rawBody.slice(field.start, field.end);
+  } catch {
+    // fall through: the parsed object loses only the spelling of floats
+  }
+  return JSON.stringify(record);
+}
+
+/** One dataset record, read by the dataset loaders (the format detected from its fields). */
+function fromRecord(line: string): BaseTask {
+  let loaded;
+  try {
+    const spec = detectFormat(topLevelKeys(line), 'dataset_record');
+    loaded = spec.load(parseJsonlLine('dataset_record', { lineNo: 1, text: line }, spec.rawFields), 'dataset_record');
+  } catch (error) {
+    throw new VerifyError(`dataset_record: ${(error as Error).message.replace(/^dataset_record(:1)?: /, '').slice(0, 1500)}`);
+  }
+  const { task } = loaded;
+  const publicTest = loaded.publicTest;
+  const suites = [...(publicTest ? [publicTest] : []), ...task.suites];
+  return { task: { ...task, suites: [] }, suites, publicNames: new Set(publicTest ? [publicTest.name] : []), tests: new Map(), ownIo: task.suites.some((s) => s.kind === 'io') };
+}
