@@ -15,10 +15,19 @@ before(async () => {
 });
 after(() => server.close());
 
+/** A function-style /v1/verify body (the fuzz mutates it like the others, under its own key). */
+const VERIFY_TASK = '/v1/verify#task';
 const VALID: Record<string, unknown> = {
   '/run_code': { code: SUM_RIGHT, stdin: '1 2', language: 'python', compile_timeout: 10, run_timeout: 2, files: {}, fetch_files: [] },
   '/submit': { dataset: 'd', id: 1, completion: '```python\nprint(1)\n```', config: { language: 'python', provided_data: { test: [{ input: { stdin: '' }, output: { stdout: '1' } }] } } },
   '/v1/verify': { language: 'python', candidates: [SUM_RIGHT], tests: [{ stdin: '1 2', expected_stdout: '3' }], limits: { time_seconds: 2 } },
+  [VERIFY_TASK]: {
+    task: { language: 'python', prompt: 'def f(x: int) -> int:\n', entry_point: 'f', reference: 'def f(x: int) -> int:\n    return x + 1\n', tests: [{ input: '1', output: '2', public: true }], test_code: 'assert f(2) == 3\n' },
+    candidates: ['def f(x):\n    return x + 1\n', { id: 'c', completion: '    return x\n' }],
+    augment: { inputs: 5, seed: 1 },
+    prompt_examples: false,
+    stop_on_first_failure: false,
+  },
   '/v1/rewards/advantages': { method: 'grpo', rollouts: [{ group: 'a', reward: 1 }, { group: 'a', reward: 0 }] },
   '/v1/rewards/gated': { levels: { parses: 1, loads: 1, runs: 1, publicTests: 1, hidden: 1 } },
 };
@@ -56,7 +65,8 @@ const garbage = fc.record({
   type: fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', ''),
 });
 
-async function send(path: string, body: string, type: string) {
+async function send(key: string, body: string, type: string) {
+  const path = key.split('#')[0]!;
   const isGet = GETS.includes(path) && path !== '/nowhere';
   const response = await fetch(server.url + path, {
     method: isGet ? 'GET' : 'POST',
@@ -96,9 +106,10 @@ function statusOfUpload(path: string, body: string, chunked: boolean): Promise<n
 }
 
 it('oversized bodies at every endpoint, declared or streamed: 413, and the server still answers', async () => {
-  for (const path of POSTS) {
+  for (const key of POSTS) {
+    const path = key.split('#')[0]!;
     for (const size of [MAX_BODY + 1, 4 * MAX_BODY, 10 * 2 ** 20]) {
-      const body = JSON.stringify({ ...(VALID[path] as object), padding: 'x'.repeat(size) });
+      const body = JSON.stringify({ ...(VALID[key] as object), padding: 'x'.repeat(size) });
       assert.equal(await statusOfUpload(path, body, false), 413, `${path} ${size}`);
       assert.ok([413, 'reset'].includes(await statusOfUpload(path, body, true)), `${path} ${size} chunked`);
     }
@@ -106,4 +117,7 @@ it('oversized bodies at every endpoint, declared or streamed: 413, and the serve
   const ok = await server.post('/run_code', VALID['/run_code']);
   assert.equal(ok.json.run_result.stdout, '3\n');
   assert.equal((await server.get('/healthz')).json.status, 'ok');
+  const task = await server.post('/v1/verify', VALID[VERIFY_TASK]);
+  assert.equal(task.status, 200, task.text);
+  assert.deepEqual(task.json.results.map((r: { status: string }) => r.status), ['pass', 'fail']);
 });

@@ -13,19 +13,19 @@ before(async () => {
 });
 after(() => server.close());
 
-/** Sums the list with every item capped at 100; the wrong one forgets the cap. */
+/** Sums the items' absolute values; the wrong one forgets the negative ones. */
 const CLIP_TASK = {
   id: 'clip-sum',
   language: 'python',
-  prompt: 'def clip_sum(xs: list[int]) -> int:\n    """The sum of xs, each item capped at 100."""\n',
+  prompt: 'def clip_sum(xs: list[int]) -> int:\n    """The sum of the absolute values of xs."""\n',
   entry_point: 'clip_sum',
-  reference: 'def clip_sum(xs: list[int]) -> int:\n    return sum(min(x, 100) for x in xs)\n',
+  reference: 'def clip_sum(xs: list[int]) -> int:\n    return sum(abs(x) for x in xs)\n',
   tests: [
     { input: '[1, 2]', output: '3' },
     { input: '[]', output: '0', public: false },
   ],
 };
-const CLIP_RIGHT = 'def clip_sum(xs):\n    total = 0\n    for x in xs:\n        total += x if x < 100 else 100\n    return total\n';
+const CLIP_RIGHT = 'def clip_sum(xs):\n    total = 0\n    for x in xs:\n        total += x if x >= 0 else -x\n    return total\n';
 const CLIP_WRONG = 'def clip_sum(xs):\n    return sum(xs)\n';
 
 describe('/v1/verify with a task', () => {
@@ -49,9 +49,9 @@ describe('/v1/verify with a task', () => {
     assert.equal(wrong.minimal_failure.suite, 'generated');
     assert.ok(wrong.minimal_failure.arguments, 'the shrunk argument list');
     assert.ok(wrong.minimal_failure.input.length <= wrong.first_failure.input.length, `${wrong.minimal_failure.input} vs ${wrong.first_failure.input}`);
-    // The shrunk input still shows the fault: an item above the cap.
+    // The shrunk input still shows the fault: a negative item.
     const items = JSON.parse(wrong.minimal_failure.arguments)[0] as number[];
-    assert.ok(items.some((x) => x > 100), wrong.minimal_failure.arguments);
+    assert.ok(items.some((x) => x < 0), wrong.minimal_failure.arguments);
     assert.ok(wrong.reward < right.reward);
     assert.equal(wrong.first_failed_level, 'hidden');
     assert.equal(wrong.gates.publicTests, 1);
@@ -120,22 +120,24 @@ describe('/v1/verify with a task', () => {
       '{"task_id": "HumanEval/53", "prompt": "def add(x: int, y: int):\\n    \\"\\"\\"Add two numbers x and y\\n    >>> add(2, 3)\\n    5\\n    >>> add(5, 7)\\n    12\\n    \\"\\"\\"\\n", ' +
       '"entry_point": "add", "canonical_solution": "    return x + y\\n", "test": "def check(candidate): pass", "contract": "", ' +
       '"base_input": [[0, 1], [1, 0], [5, 7]], "atol": 0, "plus_input": [[-3, 2.0], [100, -100]]}';
-    const body = `{"dataset_record": ${line}, "candidates": ["def add(x, y):\\n    return x + y\\n", "def add(x, y):\\n    return int(x) + int(y)\\n", "def add(x, y):\\n    return 12 if x == 5 else 5\\n"]}`;
+    const floatsWrong = 'def add(x, y):\n    if isinstance(y, float):\n        return 0\n    return x + y\n';
+    const examplesOnly = 'def add(x, y):\n    return 12 if x == 5 else 5\n';
+    const body = `{"dataset_record": ${line}, "candidates": ${JSON.stringify(['def add(x, y):\n    return x + y\n', floatsWrong, examplesOnly])}}`;
     const r = await server.post('/v1/verify', body);
     assert.equal(r.status, 200, r.text);
-    const [right, ints, examplesOnly] = r.json.results;
+    const [right, ints, onlyExamples] = r.json.results;
     assert.deepEqual(r.json.summary.task.suites, ['example/1', 'example/2', 'base', 'plus']);
     assert.equal(r.json.summary.task.examples.used, 2);
     assert.equal(right.status, 'pass', JSON.stringify(right));
     assert.equal(right.total, 7);
     assert.equal(right.reward, 1);
-    // -3 + 2.0 is -1.0 for the reference: int() loses the float.
+    // 2.0 reaches the candidate as a float (the record's text is read as written).
     assert.equal(ints.status, 'fail', JSON.stringify(ints));
     assert.equal(ints.first_failure.suite, 'plus');
     // Passes the examples only: public level full, hidden level partly.
-    assert.equal(examplesOnly.status, 'fail');
-    assert.equal(examplesOnly.gates.publicTests, 1);
-    assert.ok(examplesOnly.reward < ints.reward, `${examplesOnly.reward} < ${ints.reward}`);
+    assert.equal(onlyExamples.status, 'fail');
+    assert.equal(onlyExamples.gates.publicTests, 1);
+    assert.ok(onlyExamples.reward < ints.reward, `${onlyExamples.reward} < ${ints.reward}`);
   });
 
   it('the gated reward of the stdin form is unchanged beside it', async () => {
@@ -156,7 +158,7 @@ describe('/v1/verify with a task', () => {
       [{ task: { ...CLIP_TASK, tests: [], reference: undefined }, candidates: [CLIP_RIGHT] }, /nothing to check/],
       [{ task: CLIP_TASK, candidates: [CLIP_RIGHT], augment: { inputs: 0 } }, /augment\.inputs/],
       [{ dataset_record: { foo: 1 }, candidates: [CLIP_RIGHT] }, /dataset_record: unknown dataset format/],
-      [{ dataset_record: '{"task_id": ', candidates: [CLIP_RIGHT] }, /dataset_record: malformed JSON/],
+      [{ dataset_record: '{"task_id": ', candidates: [CLIP_RIGHT] }, /dataset_record: .*expected a value/],
       [{ dataset_record: { name: 'x', language: 'cobol', prompt: 'function f(){', tests: '' }, candidates: [CLIP_RIGHT] }, /dataset_record: .*language/],
     ];
     for (const [body, message] of cases) {

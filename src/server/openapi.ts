@@ -1,19 +1,20 @@
 /** The OpenAPI 3.1 document served at /openapi.json; request schemas come from the zod schemas. */
 import { z } from 'zod';
 import { AdvantagesRequestSchema, GatedRewardRequestSchema } from '../rl/schemas.js';
-import { RunCodeRequestSchema, SubmitRequestSchema, VerifyRequestSchema } from './schemas.js';
+import { AnyVerifyRequestSchema, RunCodeRequestSchema, SubmitRequestSchema } from './schemas.js';
 
 const jsonSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
 
 const errorResponse = { description: 'malformed request: `error` says what to fix', content: { 'application/json': { schema: { type: 'object', properties: { error: { type: 'string' } } } } } };
 
-function post(summary: string, schema: z.ZodType, ok: string) {
+function post(summary: string, schema: z.ZodType, ok: string, path503 = false) {
   return {
     post: {
       summary,
       requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(schema) } } },
       responses: {
         '200': { description: ok },
+        ...(path503 ? { '503': { description: 'the server cannot run this kind of request (no usable sandbox for function-style tasks)' } } : {}),
         '400': errorResponse,
         '401': { description: 'missing or wrong bearer token' },
         '413': { description: 'body larger than the server accepts' },
@@ -39,9 +40,16 @@ export function openApiDocument(version: string) {
       '/run_code': post('Run one program with stdin (SandboxFusion RunCodeRequest → RunCodeResponse)', RunCodeRequestSchema, 'RunCodeResponse: status Success | Failed | SandboxError, run_result {status, execution_time, return_code, stdout, stderr}'),
       '/submit': post('Judge a completion against provided stdio tests (SandboxFusion /submit with config.provided_data)', SubmitRequestSchema, 'EvalResult: {id, accepted, extracted_code, extracted_type, tests: [{passed, exec_info, test_info}]}'),
       '/v1/verify': post(
-        'Many candidates × many stdin/stdout tests; with Accept: text/event-stream, SSE events progress, verdict, done',
-        VerifyRequestSchema,
-        '{results: [{id, status, passed, total, pass_rate, reward, gates, first_failed_level, first_failure, minimal_failure, tests}], summary}',
+        'Many candidates in one request, in two forms. Stdin/stdout: {language, candidates, tests: [{stdin, expected_stdout, public?}]}. ' +
+          'Function-style: {task: {language, prompt, entry_point, reference?, tests?: [{input, output, public?}], test_code?} or dataset_record (one HumanEval / HumanEval+ / MBPP+ / MultiPL-E / HumanEvalPack / QuixBugs record), candidates (code or {completion}), augment?: {inputs, seed}}: ' +
+          "the task's suites, the prompt's examples as public tests, generated inputs judged against the reference with failures shrunk. " +
+          'With Accept: text/event-stream, SSE events progress, verdict, done (and error for a task that turns out unusable).',
+        AnyVerifyRequestSchema,
+        'Stdin form: {results: [{id, status, passed, total, pass_rate, reward, gates, first_failed_level, first_failure, minimal_failure, tests}], summary}. ' +
+          'Function form: {results: [{id, status, passed, total, pass_rate, reward, gates, first_failed_level, reason?, first_failure: {suite, status, input, expected, actual, message}, ' +
+          'minimal_failure (with arguments, original, rounds when shrunk), suites: [{name, public, status, passed, total}], type_errors?}], summary: {candidates, task: {id, language, source, entry_point, has_reference, suites, examples, generated?, cached}, status_counts, seconds}}. ' +
+          'status is pass | fail | error | timeout | memory | output-limit | no-verdict; no-verdict has reward null.',
+        true,
       ),
       '/v1/rewards/advantages': post('Group advantages: GRPO, GXPO (cross-language), VCPO (ESS-scaled)', AdvantagesRequestSchema, 'advantages per rollout, in request order'),
       '/v1/rewards/gated': post('Gated reward from level scores (parses → loads → runs → public → hidden)', GatedRewardRequestSchema, '{reward, passRate, gates, firstFailed} or {reward: null, reason}'),
