@@ -49,3 +49,4 @@ export { BudgetTracker, parseBudget, budgetSchema, type Budget, type BudgetUsage
 export * as strategies from './strategies/index.js';
 export { solveTask, STRATEGIES, type Strategy, type StrategyResult } from './strategies/index.js';
 export { renderFeedback, pickMinimal, type FailureFact } from './feedback/index.js';
+export { TaskVerifier } from './server/verify-task.js';
