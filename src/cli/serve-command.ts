@@ -60,6 +60,8 @@ export async function runServe(flags: ServeFlags): Promise<void> {
       token: token || undefined,
       maxBodyBytes: Math.floor(flags.maxBodyMb * 2 ** 20),
       requestTimeoutSeconds: flags.requestTimeout,
+      // Function-style /v1/verify judges on this host, with the same flags.
+      harness: { sandbox: flags.sandbox, ...(flags.workers ? { workers: flags.workers } : {}) },
     });
   } catch (error) {
     await executor.close();
