@@ -8,15 +8,17 @@
  *   2. selection accuracy against random, first, and first-passing-the-base-tests;
  *   3. abstention: realised share of wrong answers among answered tasks on held-out halves.
  * Environment: BENCH_LIMIT (tasks), BENCH_INPUTS (generated inputs per task, default 100),
- * BENCH_SEED (default 1), BENCH_SPLITS (random calibration/test splits, default 200).
+ * BENCH_SEED (default 1), BENCH_SPLITS (random calibration/test splits, default 200),
+ * BENCH_CACHE (a folder: the ground truth, differential flags and selection evidence are
+ * kept there and reused, so the scoring can be studied without running everything again).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadDataset } from '../src/bench/datasets/index.js';
 import { loadLabelledSamples } from '../src/bench/samples.js';
 import type { Candidate, IoSuite, Task } from '../src/core/task.js';
 import { calibrateThreshold } from '../src/select/abstain.js';
-import { CONFIDENCE_SCORE, selectForTask, type TaskSelection } from '../src/select/select.js';
+import { CONFIDENCE_SCORE, decideSelection, gatherEvidence, type SelectionEvidence, type TaskSelection } from '../src/select/select.js';
 import { augmentTask, GENERATED_SUITE, splitJsonArray } from '../src/verify/differential.js';
 import { seededRandom } from '../src/verify/generate/mutate.js';
 import { Harness } from '../src/verify/harness.js';
@@ -28,6 +30,16 @@ const limit = Number(process.env.BENCH_LIMIT ?? 164);
 const inputs = Number(process.env.BENCH_INPUTS ?? 100);
 const seed = Number(process.env.BENCH_SEED ?? 1);
 const splits = Number(process.env.BENCH_SPLITS ?? 200);
+const cacheDir = process.env.BENCH_CACHE;
+if (cacheDir) mkdirSync(cacheDir, { recursive: true });
+/** Computes a stage, or reads it from the cache folder when it was computed before with the same settings. */
+async function cached<T>(name: string, compute: () => Promise<T>): Promise<T> {
+  const file = cacheDir ? join(cacheDir, `${name}-${limit}-${inputs}-${seed}.json`) : undefined;
+  if (file && existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as T;
+  const value = await compute();
+  if (file) writeFileSync(file, JSON.stringify(value));
+  return value;
+}
 
 if (!existsSync(HUMANEVAL_PLUS) || !existsSync(SAMPLES)) {
   console.error(`bench:select needs ${HUMANEVAL_PLUS} and ${SAMPLES}`);
@@ -46,62 +58,73 @@ const harness = new Harness();
 const started = performance.now();
 log(`${tasks.length} tasks, ${[...byTask.values()].reduce((n, l) => n + l.length, 0)} solutions, ${inputs} generated inputs per task, seed ${seed}`);
 
-// Ground truth: HumanEval+ base and plus.
+// Ground truth: HumanEval+ base and plus, per task and sample index.
 interface Truth {
   readonly base: boolean;
   readonly plus: boolean;
 }
-const truth = new Map<Candidate, Truth>();
-let judged = 0;
-for (const task of tasks) {
-  await Promise.all(
-    (byTask.get(task.id) ?? []).map(async (c) => {
-      const v = await harness.judge(task, c.program);
-      truth.set(c, { base: v.suites[0]?.status === 'pass', plus: v.status === 'pass' });
-      if (++judged % 500 === 0) log(`ground truth: ${judged} judged`);
-    }),
-  );
-}
+const truthByKey = await cached('truth', async () => {
+  const found: Record<string, Truth> = {};
+  let judged = 0;
+  for (const task of tasks) {
+    await Promise.all(
+      (byTask.get(task.id) ?? []).map(async (c) => {
+        const v = await harness.judge(task, c.program);
+        found[`${c.taskId}#${c.index}`] = { base: v.suites[0]?.status === 'pass', plus: v.status === 'pass' };
+        if (++judged % 500 === 0) log(`ground truth: ${judged} judged`);
+      }),
+    );
+  }
+  return found;
+});
+const truth = new Map<Candidate, Truth>([...byTask.values()].flat().map((c) => [c, truthByKey[`${c.taskId}#${c.index}`]!]));
 log(`ground truth done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 
 // 1a. Differential: generated inputs from the base inputs and the signature, judged against the contracted reference.
-const flaggedByDiff = new Set<Candidate>();
-let generatedTotal = 0;
+const differential = await cached('differential', async () => {
+  const flagged: string[] = [];
+  let generated = 0;
+  for (const task of tasks) {
+    const augmentation = await augmentTask(harness, task, { seed, count: inputs });
+    generated += augmentation.kept;
+    const onlyGenerated: Task = { ...augmentation.augmented, suites: augmentation.augmented.suites.filter((s) => s.name === GENERATED_SUITE) };
+    if (onlyGenerated.suites.length === 0) continue;
+    await Promise.all(
+      (byTask.get(task.id) ?? [])
+        .filter((c) => truth.get(c)?.base)
+        .map(async (c) => {
+          const v = await harness.judge(onlyGenerated, c.program);
+          if (v.status !== 'pass' && v.status !== 'no-verdict') flagged.push(`${c.taskId}#${c.index}`);
+        }),
+    );
+  }
+  return { flagged, generated };
+});
+const flaggedByDiff = new Set([...truth.keys()].filter((c) => differential.flagged.includes(`${c.taskId}#${c.index}`)));
+const generatedTotal = differential.generated;
 let plusInputs = 0;
 for (const task of tasks) {
-  const augmentation = await augmentTask(harness, task, { seed, count: inputs });
-  generatedTotal += augmentation.kept;
   const plus = task.suites.find((s): s is IoSuite => s.kind === 'io' && s.name === 'plus');
   plusInputs += plus ? splitJsonArray(plus.inputsJson).length : 0;
-  const onlyGenerated: Task = { ...augmentation.augmented, suites: augmentation.augmented.suites.filter((s) => s.name === GENERATED_SUITE) };
-  if (onlyGenerated.suites.length === 0) continue;
-  await Promise.all(
-    (byTask.get(task.id) ?? [])
-      .filter((c) => truth.get(c)?.base)
-      .map(async (c) => {
-        const v = await harness.judge(onlyGenerated, c.program);
-        if (v.status !== 'pass' && v.status !== 'no-verdict') flaggedByDiff.add(c);
-      }),
-  );
 }
 log('differential done');
 
 // 1b and 2. Selection (no reference, no hidden tests).
-const selections = new Map<string, TaskSelection>();
-for (const task of tasks) {
-  const candidates = byTask.get(task.id) ?? [];
-  if (candidates.length) selections.set(task.id, await selectForTask(harness, task, candidates, { seed, inputs }));
-}
+const evidence = await cached('evidence', async () => {
+  const found: SelectionEvidence[] = [];
+  for (const task of tasks) {
+    const candidates = byTask.get(task.id) ?? [];
+    if (candidates.length) found.push(await gatherEvidence(harness, task, candidates, { seed, inputs }));
+  }
+  return found;
+});
+const selections = new Map<string, TaskSelection>(evidence.map((e) => [e.taskId, decideSelection(e)]));
 await harness.close();
 log(`selection done; total ${((performance.now() - started) / 1000).toFixed(0)} s`);
 
-/** Without the reference: fails a prompt example, or behaves differently from the selected program. */
+/** Without the reference: selection names it a suspect (an example, a property, or a clear majority speaks against it). */
 function flaggedWithoutReference(task: Task, c: Candidate): boolean {
-  const s = selections.get(task.id)!;
-  const score = s.candidates.find((x) => x.index === c.index)!;
-  if (score.publicPassed < score.publicTotal) return true;
-  const cluster = s.clusters.find((g) => g.includes(s.selectedIndex!));
-  return !cluster?.includes(c.index);
+  return selections.get(task.id)!.candidates.find((x) => x.index === c.index)?.suspect !== undefined;
 }
 
 const all = [...truth.keys()];
@@ -116,7 +139,7 @@ console.log('| checker | inputs per task | flags, of the base-pass/plus-fail sol
 console.log('|---|---|---|---|');
 console.log(`| EvalPlus plus inputs (ground truth) | ${(plusInputs / tasks.length).toFixed(0)} | ${beyond.length}/${beyond.length} (100%) | 0/${correct.length} (0%) |`);
 console.log(`| Crucible, generated inputs + reference (differential) | ${(generatedTotal / tasks.length).toFixed(0)} | ${beyond.filter((c) => flaggedByDiff.has(c)).length}/${beyond.length} (${pct(beyond.filter((c) => flaggedByDiff.has(c)).length, beyond.length)}) | ${correct.filter((c) => flaggedByDiff.has(c)).length}/${correct.length} (${pct(correct.filter((c) => flaggedByDiff.has(c)).length, correct.length)}) |`);
-console.log(`| Crucible, no reference (prompt examples + disagreement) | ${inputs + 50} | ${noRef(beyond)}/${beyond.length} (${pct(noRef(beyond), beyond.length)}) | ${noRef(correct)}/${correct.length} (${pct(noRef(correct), correct.length)}) |`);
+console.log(`| Crucible, no reference (suspects: prompt examples, properties, clear-majority disagreement) | ${inputs + 50} | ${noRef(beyond)}/${beyond.length} (${pct(noRef(beyond), beyond.length)}) | ${noRef(correct)}/${correct.length} (${pct(noRef(correct), correct.length)}) |`);
 
 // 2. Selection accuracy.
 let picked = 0;

@@ -83,6 +83,7 @@ function toJson(t: TaskDecision) {
       agreement: Math.round(c.agreement * 1e4) / 1e4,
       cluster_size: c.clusterSize,
       breaks_property: c.breaksProperty,
+      ...(c.suspect ? { suspect: c.suspect } : {}),
     })),
     disagreements: t.disagreements,
   };

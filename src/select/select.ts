@@ -38,6 +38,12 @@ export interface CandidateScore {
   readonly clusterSize: number;
   /** It broke one of the task's properties on a generated input. */
   readonly breaksProperty: boolean;
+  /**
+   * Why this candidate is probably wrong, found without a reference: it fails an example
+   * the selected program passes, breaks a property, or answers differently from a clear
+   * majority on some input. Absent when nothing speaks against it.
+   */
+  readonly suspect?: string;
 }
 
 export interface Disagreement {
@@ -61,7 +67,28 @@ export interface TaskSelection {
   readonly disagreements: readonly Disagreement[];
 }
 
+/**
+ * What selection decides from: each candidate's behaviour on every generated input, its
+ * prompt examples passed, and whether it broke a property. Plain data, so a run can be
+ * saved and decided again offline.
+ */
+export interface SelectionEvidence {
+  readonly taskId: string;
+  readonly indices: readonly number[];
+  /** Per candidate, a behaviour key per input (undefined where nothing is known). */
+  readonly matrix: readonly (readonly (string | undefined)[])[];
+  readonly texts: readonly string[];
+  readonly publicPassed: readonly number[];
+  readonly publicTotal: number;
+  readonly breaksProperty: readonly boolean[];
+  readonly properties: number;
+}
+
 export async function selectForTask(harness: Harness, task: Task, candidates: readonly Candidate[], options: SelectOptions): Promise<TaskSelection> {
+  return decideSelection(await gatherEvidence(harness, task, candidates, options));
+}
+
+export async function gatherEvidence(harness: Harness, task: Task, candidates: readonly Candidate[], options: SelectOptions): Promise<SelectionEvidence> {
   const examples = findPromptExamples(task.prompt, task.entryPoint);
   const suites = publicSuites(task.language, task.entryPoint, examples);
   // Only the prompt: no hidden tests, no reference.
@@ -80,7 +107,6 @@ export async function selectForTask(harness: Harness, task: Task, candidates: re
     Promise.all(candidates.map((c) => observe(harness, publicTask, c.program, texts, { limit }))),
   ]);
   const matrix = observed.map((row) => row.map(behaviourKey));
-  const observedAll = observed.map((row) => [...row]);
   const everyone = candidates.map((_, i) => i);
 
   // The hunt: mutate the inputs that split candidates most, keep what splits them.
@@ -102,28 +128,41 @@ export async function selectForTask(harness: Harness, task: Task, candidates: re
       }
       const more = await Promise.all(candidates.map((c) => observe(harness, publicTask, c.program, extra, { limit })));
       more.forEach((row, c) => {
-        (matrix[c] as (string | undefined)[]).push(...row.map(behaviourKey));
-        observedAll[c]!.push(...row);
+        matrix[c]!.push(...row.map(behaviourKey));
+        observed[c]!.push(...row);
       });
       texts.push(...extra);
     }
   }
-
-  const inputs = plausibleInputs(matrix, everyone, texts.length);
   // Properties (PGS) rank too: a candidate that breaks one on a generated input comes after those that do not.
   const properties = soundProperties(task).kept;
-  const breaks = observedAll.map((row) => (properties.length ? judgeProperties(properties, args, row).status === 'fail' : false));
-  const publicPassed = publicResults.map((v) => (v ? v.suites.filter((s) => s.status === 'pass').length : 0));
+  return {
+    taskId: task.id,
+    indices: candidates.map((c) => c.index),
+    matrix,
+    texts,
+    publicPassed: publicResults.map((v) => (v ? v.suites.filter((s) => s.status === 'pass').length : 0)),
+    publicTotal: suites.length,
+    breaksProperty: observed.map((row) => (properties.length ? judgeProperties(properties, args, row).status === 'fail' : false)),
+    properties: properties.length,
+  };
+}
+
+/** The pure half of selection: ranking, confidence and the reasons, from the evidence. */
+export function decideSelection(evidence: SelectionEvidence): TaskSelection {
+  const { matrix, publicPassed, breaksProperty: breaks, indices } = evidence;
+  const everyone = indices.map((_, i) => i);
+  const inputs = plausibleInputs(matrix, everyone, evidence.texts.length);
   const groups = clusters(matrix, everyone, inputs);
   const clusterOf = new Map(groups.flatMap((g) => g.map((m) => [m, g.length] as const)));
   const meanAgreement = (c: number, among: readonly number[]) => {
     const others = among.filter((o) => o !== c);
     return others.length === 0 ? 0 : others.reduce((sum, o) => sum + agreement(matrix[c]!, matrix[o]!, inputs), 0) / others.length;
   };
-  const scores: CandidateScore[] = candidates.map((c, i) => ({
-    index: c.index,
+  const scores: CandidateScore[] = indices.map((index, i) => ({
+    index,
     publicPassed: publicPassed[i]!,
-    publicTotal: suites.length,
+    publicTotal: evidence.publicTotal,
     agreement: meanAgreement(i, everyone),
     clusterSize: clusterOf.get(i) ?? 1,
     breaksProperty: breaks[i]!,
@@ -134,17 +173,50 @@ export async function selectForTask(harness: Harness, task: Task, candidates: re
   const eligible = passing.some((i) => !breaks[i]) ? passing.filter((i) => !breaks[i]) : passing;
   const order = [...eligible].sort((a, b) => meanAgreement(b, eligible) - meanAgreement(a, eligible) || scores[b]!.agreement - scores[a]!.agreement || a - b);
   const chosen = order[0];
-  const base = { taskId: task.id, candidates: scores, clusters: groups.map((g) => g.map((m) => candidates[m]!.index)), publicExamples: suites.length, generatedInputs: texts.length, plausibleInputs: inputs.length };
-  const disagreements = topDisagreements(matrix, everyone, inputs, texts, candidates);
+  const base: Omit<TaskSelection, 'selectedIndex' | 'confidence' | 'why' | 'disagreements'> & { candidates: CandidateScore[] } = {
+    taskId: evidence.taskId,
+    candidates: scores,
+    clusters: groups.map((g) => g.map((m) => indices[m]!)),
+    publicExamples: evidence.publicTotal,
+    generatedInputs: evidence.texts.length,
+    plausibleInputs: inputs.length,
+  };
+  const disagreements = topDisagreements(matrix, everyone, inputs, evidence.texts, indices);
   if (chosen === undefined) return { ...base, selectedIndex: null, confidence: 0, why: 'no candidates', disagreements };
+  base.candidates = scores.map((score, i) => {
+    const suspect = suspicion(evidence, inputs, i, chosen);
+    return suspect ? { ...score, suspect } : score;
+  });
   const s = scores[chosen]!;
   const publicRate = s.publicTotal === 0 ? 1 : s.publicPassed / s.publicTotal;
   const confidence = publicRate * s.agreement;
   const why =
-    `passes ${s.publicPassed}/${s.publicTotal} prompt examples; agrees with the other ${candidates.length - 1} candidates on ` +
-    `${(s.agreement * 100).toFixed(0)}% of ${inputs.length} generated inputs; its behaviour cluster has ${s.clusterSize} of ${candidates.length}` +
-    (properties.length ? (s.breaksProperty ? '; it breaks a property, as every candidate does' : `; it keeps all ${properties.length} properties`) : '');
+    `passes ${s.publicPassed}/${s.publicTotal} prompt examples; agrees with the other ${indices.length - 1} candidates on ` +
+    `${(s.agreement * 100).toFixed(0)}% of ${inputs.length} generated inputs; its behaviour cluster has ${s.clusterSize} of ${indices.length}` +
+    (evidence.properties ? (s.breaksProperty ? '; it breaks a property, as every candidate does' : `; it keeps all ${evidence.properties} properties`) : '');
   return { ...base, selectedIndex: s.index, confidence, why, disagreements };
+}
+
+/** A share of the candidates that makes an output the clear majority on one input. */
+const CLEAR_MAJORITY = 0.6;
+
+function suspicion(evidence: SelectionEvidence, inputs: readonly number[], c: number, chosen: number): string | undefined {
+  if (c === chosen) return undefined;
+  const { matrix, publicPassed } = evidence;
+  if (publicPassed[c]! < publicPassed[chosen]!) return `fails ${publicPassed[chosen]! - publicPassed[c]!} prompt example(s) that the selected program passes`;
+  if (evidence.breaksProperty[c] && !evidence.breaksProperty[chosen]) return 'breaks a property of the task';
+  for (const i of inputs) {
+    const mine = matrix[c]![i];
+    const theirs = matrix[chosen]![i];
+    if (mine === undefined || theirs === undefined || mine === theirs) continue;
+    const known = matrix.filter((row) => row[i] !== undefined);
+    const majority = known.filter((row) => row[i] === theirs).length;
+    if (majority >= CLEAR_MAJORITY * known.length) {
+      const show = (key: string) => (key.startsWith('=') ? key.slice(1) : `raises ${key.slice(1)}`).slice(0, 80);
+      return `on input ${evidence.texts[i]!.slice(0, 80)} it gives ${show(mine)}; ${majority} of ${known.length} candidates give ${show(theirs)}`;
+    }
+  }
+  return undefined;
 }
 
 function topDisagreements(
@@ -152,7 +224,7 @@ function topDisagreements(
   members: readonly number[],
   inputs: readonly number[],
   texts: readonly string[],
-  candidates: readonly Candidate[],
+  indices: readonly number[],
   limit = 3,
 ): Disagreement[] {
   return inputs
@@ -166,7 +238,7 @@ function topDisagreements(
         const key = matrix[m]![i];
         if (key === undefined) continue;
         const list = groups.get(key) ?? [];
-        list.push(candidates[m]!.index);
+        list.push(indices[m]!);
         groups.set(key, list);
       }
       return {
