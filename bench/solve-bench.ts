@@ -350,6 +350,29 @@ if (PART === 'all' || PART === 'overhead') {
   const latency = { ms: 0 };
   const model = await createModel(`${server.url}#fake-model`, { config: EMPTY_CONFIG, env: {}, cache: 'off', retry: { retries: 0, baseDelayMs: 1 }, onCall: (c: CallRecord) => (latency.ms += c.latencyMs) });
   const store = new Store(join(scratch, 'overhead.db'));
+  const split = { generate: 0, store: 0 };
+  if (env.BENCH_DEBUG) {
+    const generate = model.generate.bind(model);
+    (model as { generate: Model['generate'] }).generate = async (request) => {
+      const t = performance.now();
+      try {
+        return await generate(request);
+      } finally {
+        split.generate += performance.now() - t;
+      }
+    };
+    for (const method of ['startRun', 'appendEvent', 'finishRun'] as const) {
+      const original = (store[method] as (...a: unknown[]) => unknown).bind(store);
+      (store as unknown as Record<string, unknown>)[method] = (...a: unknown[]) => {
+        const t = performance.now();
+        try {
+          return original(...a);
+        } finally {
+          split.store += performance.now() - t;
+        }
+      };
+    }
+  }
   const scenarios = [
     { name: 'right at once (one program judged per task)', programs: (e: (typeof entries)[number]) => [e.task.reference!] },
     { name: 'the known-wrong programs first (feedback, shrinking), then the reference', programs: (e: (typeof entries)[number]) => [...e.candidates.filter((c) => c.expected !== 'pass').map((c) => c.program), e.task.reference!] },
@@ -361,6 +384,7 @@ if (PART === 'all' || PART === 'overhead') {
     // One warm-up run (pool start, JIT), then the measured ones.
     for (let r = 0; r <= REPEATS; r++) {
       cursors.clear();
+      if (r === 1) split.generate = split.store = 0;
       const run: Overhead[] = [];
       for (const task of tasks) {
         const { result, overhead } = await timedSolve({ task, strategy: 'repair', model, latency, harness, clock, store, oracle: true });
@@ -368,6 +392,12 @@ if (PART === 'all' || PART === 'overhead') {
         if (r === 1) attempts.push(result.attempts);
       }
       if (r > 0) runs.push(run);
+    }
+    if (env.BENCH_DEBUG) {
+      const all = runs.flat();
+      const per = (x: number) => (x / REPEATS / tasks.length).toFixed(2);
+      log(`${scenario.name}: per task, model.generate ${per(split.generate)} ms (endpoint calls ${(all.reduce((a, o) => a + o.model, 0) / all.length).toFixed(2)} ms), store ${per(split.store)} ms`);
+      split.generate = split.store = 0;
     }
     overheadTables.push(...overheadLines(`repair, ${scenario.name}; fake OpenAI server, zero delay; ${tasks.length} built-in Python tasks, ${attempts.reduce((a, b) => a + b, 0)} programs judged per run`, runs));
     log(`overhead: ${scenario.name} done`);

@@ -55,8 +55,9 @@ test('capabilities: each kind has a row; overrides replace single cells', () => 
   assert.equal(capabilitiesFor('openai', { logprobs: true }).logprobs, true);
   assert.equal(capabilitiesFor('openai').logprobs, false);
   const table = formatCapabilityTable();
-  assert.equal(table.split('\n').length, 6);
+  assert.equal(table.split('\n').length, 7);
   assert.match(table, /^gguf\s+false\s+grammar\s+native/m);
+  assert.match(table, /^replay\s+true\s+json-schema\s+false/m);
 });
 
 test('prices: exact spec beats kind:model beats the bare name; paid endpoints without a price cost null', () => {

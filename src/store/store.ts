@@ -11,6 +11,8 @@ import type { Budget } from '../core/budget.js';
 import { newTraceEventSchema, type NewTraceEvent, type RunStatus, type TraceEvent } from '../core/trace.js';
 
 export const DEFAULT_STORE_PATH = join('.crucible', 'crucible.db');
+/** Longest time an event waits for its commit. */
+const GROUP_COMMIT_MS = 200;
 
 export interface RunStart {
   /** The task's id (e.g. HumanEval/12) or file. */
@@ -117,22 +119,74 @@ const parse = <T>(text: string | null): T | null => (text === null ? null : (JSO
 export class Store {
   private readonly db: Database.Database;
 
+  /** Group commit: events go into one open transaction, committed within GROUP_COMMIT_MS (or at finishRun, close). */
+  private commitTimer: NodeJS.Timeout | undefined;
+  private commitError: unknown;
+  /** Runs started here and not finished: the next seq and the ids of their events. */
+  private readonly writing = new Map<string, { nextSeq: number; events: Set<number> }>();
+  /** Statements prepared once (compiling SQL on every event cost more than running it). */
+  private readonly statements: ReturnType<Store['prepareStatements']>;
+  private readonly insertEvent: (runId: string, valid: NewTraceEvent, time: string) => { id: number; seq: number };
+
   constructor(readonly path: string = DEFAULT_STORE_PATH) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.db = new Database(path);
     // WAL: `crucible runs` can read while a run writes; a busy writer is waited for, not failed.
     this.db.pragma('journal_mode = WAL');
+    // With WAL, NORMAL commits without an fsync per event; the database stays consistent
+    // after any crash, and only an OS crash or power cut may lose the last few events.
+    this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma('foreign_keys = ON');
     this.db.exec(SCHEMA);
+    this.statements = this.prepareStatements();
+    const st = this.statements;
+    this.insertEvent = this.db.transaction((runId: string, valid: NewTraceEvent, time: string) => {
+      // Runs this Store started, and their events, are known without asking the database.
+      const own = this.writing.get(runId);
+      if (!own && !st.runStatus.get(runId)) throw new UnknownRunError(`no run ${runId}`);
+      const parentId = valid.parentId ?? null;
+      if (parentId !== null && !own?.events.has(parentId)) {
+        const parent = st.eventRun.get(parentId) as { run_id: string } | undefined;
+        if (!parent || parent.run_id !== runId) throw new TypeError(`trace event rejected: parent ${parentId} is not an event of run ${runId}`);
+      }
+      const seq = own ? own.nextSeq : (st.nextSeq.get(runId) as { seq: number }).seq;
+      const result = st.insertEvent.run(runId, seq, parentId, valid.kind, valid.label ?? null, time, JSON.stringify(valid.data));
+      const id = Number(result.lastInsertRowid);
+      if (own) {
+        own.nextSeq = seq + 1;
+        own.events.add(id);
+      }
+      return { id, seq };
+    });
+  }
+
+  private prepareStatements() {
+    return {
+      insertRun: this.db.prepare('INSERT INTO runs (id, task, strategy, model, budget, meta, status, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+      runStatus: this.db.prepare('SELECT status FROM runs WHERE id = ?'),
+      eventRun: this.db.prepare('SELECT run_id FROM events WHERE id = ?'),
+      nextSeq: this.db.prepare('SELECT COALESCE(MAX(seq) + 1, 0) AS seq FROM events WHERE run_id = ?'),
+      insertEvent: this.db.prepare('INSERT INTO events (run_id, seq, parent_id, kind, label, time, data) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+      finishRun: this.db.prepare('UPDATE runs SET status = ?, finished_at = ?, summary = ?, usage = ? WHERE id = ?'),
+      runRecord: this.db.prepare('SELECT runs.*, (SELECT COUNT(*) FROM events WHERE run_id = runs.id) AS events FROM runs WHERE id = ?'),
+    };
   }
 
   startRun(start: RunStart, now: Date = new Date()): Run {
-    const id = newRunId(now);
-    this.db
-      .prepare('INSERT INTO runs (id, task, strategy, model, budget, meta, status, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(id, start.task, start.strategy, start.model, start.budget ? JSON.stringify(start.budget) : null, start.meta ? JSON.stringify(start.meta) : null, 'running', now.toISOString());
-    return this.getRunRecord(id)!;
+    const values = [start.task, start.strategy, start.model, start.budget ? JSON.stringify(start.budget) : null, start.meta ? JSON.stringify(start.meta) : null, 'running', now.toISOString()];
+    // Ids are short: many runs started within one second may draw the same one; draw again.
+    for (let attempt = 1; ; attempt++) {
+      const id = newRunId(now);
+      try {
+        this.statements.insertRun.run(id, ...values);
+      } catch (error) {
+        if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY' && attempt < 20) continue;
+        throw error;
+      }
+      this.writing.set(id, { nextSeq: 0, events: new Set() });
+      return this.getRunRecord(id)!;
+    }
   }
 
   /** Validates and stores one event; its parent must be an event of the same run. */
@@ -143,27 +197,15 @@ export class Store {
       throw new TypeError(`trace event rejected: ${issues}`);
     }
     const valid = parsed.data;
-    const insert = this.db.transaction(() => {
-      const run = this.db.prepare('SELECT status FROM runs WHERE id = ?').get(runId) as { status: string } | undefined;
-      if (!run) throw new UnknownRunError(`no run ${runId}`);
-      if (valid.parentId !== null) {
-        const parent = this.db.prepare('SELECT run_id FROM events WHERE id = ?').get(valid.parentId) as { run_id: string } | undefined;
-        if (!parent || parent.run_id !== runId) throw new TypeError(`trace event rejected: parent ${valid.parentId} is not an event of run ${runId}`);
-      }
-      const { seq } = this.db.prepare('SELECT COUNT(*) AS seq FROM events WHERE run_id = ?').get(runId) as { seq: number };
-      const result = this.db
-        .prepare('INSERT INTO events (run_id, seq, parent_id, kind, label, time, data) VALUES (?, ?, ?, ?, ?, ?, ?)')
-        .run(runId, seq, valid.parentId, valid.kind, valid.label ?? null, now.toISOString(), JSON.stringify(valid.data));
-      return { id: Number(result.lastInsertRowid), seq };
-    });
-    const { id, seq } = insert();
+    this.beginGroup();
+    const { id, seq } = this.insertEvent(runId, valid, now.toISOString());
     return { ...valid, id, runId, seq, time: now.toISOString() } as TraceEvent;
   }
 
   finishRun(runId: string, finish: RunFinish, now: Date = new Date()): Run {
-    const result = this.db
-      .prepare('UPDATE runs SET status = ?, finished_at = ?, summary = ?, usage = ? WHERE id = ?')
-      .run(finish.status, now.toISOString(), finish.summary ? JSON.stringify(finish.summary) : null, finish.usage ? JSON.stringify(finish.usage) : null, runId);
+    this.writing.delete(runId);
+    this.commit();
+    const result = this.statements.finishRun.run(finish.status, now.toISOString(), finish.summary ? JSON.stringify(finish.summary) : null, finish.usage ? JSON.stringify(finish.usage) : null, runId);
     if (result.changes === 0) throw new UnknownRunError(`no run ${runId}`);
     return this.getRunRecord(runId)!;
   }
@@ -186,7 +228,40 @@ export class Store {
   }
 
   close(): void {
-    this.db.close();
+    try {
+      this.commit();
+    } finally {
+      this.db.close();
+    }
+  }
+
+  /**
+   * Commits the events written so far. One commit per event cost more than everything else
+   * the store does; events are grouped, and committed at the latest GROUP_COMMIT_MS later,
+   * when the run finishes, or when the store closes (readers in other processes see them then).
+   */
+  commit(): void {
+    if (this.commitTimer) clearTimeout(this.commitTimer);
+    this.commitTimer = undefined;
+    const failed = this.commitError;
+    this.commitError = undefined;
+    if (this.db.inTransaction) this.db.exec('COMMIT');
+    if (failed !== undefined) throw failed;
+  }
+
+  private beginGroup(): void {
+    if (this.commitError !== undefined) this.commit();
+    if (this.db.inTransaction) return;
+    this.db.exec('BEGIN IMMEDIATE');
+    this.commitTimer = setTimeout(() => {
+      this.commitTimer = undefined;
+      try {
+        if (this.db.open && this.db.inTransaction) this.db.exec('COMMIT');
+      } catch (error) {
+        this.commitError = error; // thrown by the next write
+      }
+    }, GROUP_COMMIT_MS);
+    this.commitTimer.unref();
   }
 
   private resolveId(idOrPrefix: string): string | undefined {
@@ -198,7 +273,7 @@ export class Store {
   }
 
   private getRunRecord(id: string): Run | undefined {
-    const row = this.db.prepare('SELECT runs.*, (SELECT COUNT(*) FROM events WHERE run_id = runs.id) AS events FROM runs WHERE id = ?').get(id) as RunRow | undefined;
+    const row = this.statements.runRecord.get(id) as RunRow | undefined;
     return row ? toRun(row) : undefined;
   }
 }
