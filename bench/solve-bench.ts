@@ -17,7 +17,8 @@
  * Environment: BENCH_PART (all | selective | overhead), BENCH_LIMIT (HumanEval tasks, default
  * 164), BENCH_SEED (default 1), BENCH_ALPHA / BENCH_DELTA (0.1 / 0.1), BENCH_RANDOM_K
  * (solutions per task judged to estimate a random pick on the tests, default 3; 0 = all),
- * BENCH_REPEATS (overhead runs, default 7), BENCH_OVERHEAD_TASKS (repair tasks, default all
+ * BENCH_REPEATS (overhead runs per variant, default 5; BENCH_REPEATS_SLOW for the scenario
+ * with feedback and shrinking, default 2), BENCH_OVERHEAD_TASKS (repair tasks, default all
  * 14 built-in Python tasks).
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -51,7 +52,8 @@ const SEED = Number(env.BENCH_SEED ?? 1);
 const ALPHA = Number(env.BENCH_ALPHA ?? 0.1);
 const DELTA = Number(env.BENCH_DELTA ?? 0.1);
 const RANDOM_K = Number(env.BENCH_RANDOM_K ?? 3);
-const REPEATS = Number(env.BENCH_REPEATS ?? 7);
+const REPEATS = Number(env.BENCH_REPEATS ?? 5);
+const REPEATS_SLOW = Number(env.BENCH_REPEATS_SLOW ?? 2);
 const OVERHEAD_TASKS = Number(env.BENCH_OVERHEAD_TASKS ?? 14);
 /** What `crucible solve` / `eval --model` spend per task by default. */
 const BUDGET = parseBudget('calls=20,wall=10min');
@@ -126,7 +128,7 @@ async function timedSolve(args: {
   latency: { ms: number };
   harness: Harness;
   clock: SandboxClock;
-  store: Store;
+  store: Store | undefined;
   samples?: number;
   threshold?: Threshold;
   oracle: boolean;
@@ -142,7 +144,7 @@ async function timedSolve(args: {
     harness: args.harness,
     budget: BUDGET,
     seed: SEED,
-    store: args.store,
+    ...(args.store ? { store: args.store } : {}),
     view,
     options: { ...(args.samples ? { samples: args.samples } : {}), ...(args.threshold ? { threshold: args.threshold } : {}) },
     taskLabel: args.task.id,
@@ -349,8 +351,14 @@ if (PART === 'all' || PART === 'overhead') {
   const clock = new SandboxClock(harness);
   const latency = { ms: 0 };
   const model = await createModel(`${server.url}#fake-model`, { config: EMPTY_CONFIG, env: {}, cache: 'off', retry: { retries: 0, baseDelayMs: 1 }, onCall: (c: CallRecord) => (latency.ms += c.latencyMs) });
-  const store = new Store(join(scratch, 'overhead.db'));
-  const split = { generate: 0, store: 0 };
+  // The store as it was (every event committed and fsynced on its own) beside the store as it is
+  // (grouped commits), and no store at all (events in memory), in alternating runs.
+  const stores = [
+    { name: 'durable store (commit + fsync per event: the store before this change)', store: new Store(join(scratch, 'durable.db'), { durable: true }) as Store | undefined },
+    { name: 'store (group commit)', store: new Store(join(scratch, 'grouped.db')) as Store | undefined },
+    { name: 'no store (events in memory)', store: undefined },
+  ];
+  const split: Record<string, number> = { generate: 0, store: 0, startRun: 0, appendEvent: 0, finishRun: 0 };
   if (env.BENCH_DEBUG) {
     const generate = model.generate.bind(model);
     (model as { generate: Model['generate'] }).generate = async (request) => {
@@ -358,9 +366,10 @@ if (PART === 'all' || PART === 'overhead') {
       try {
         return await generate(request);
       } finally {
-        split.generate += performance.now() - t;
+        split.generate! += performance.now() - t;
       }
     };
+    const store = stores[1]!.store!;
     for (const method of ['startRun', 'appendEvent', 'finishRun'] as const) {
       const original = (store[method] as (...a: unknown[]) => unknown).bind(store);
       (store as unknown as Record<string, unknown>)[method] = (...a: unknown[]) => {
@@ -368,41 +377,43 @@ if (PART === 'all' || PART === 'overhead') {
         try {
           return original(...a);
         } finally {
-          split.store += performance.now() - t;
+          split.store! += performance.now() - t;
+          split[method]! += performance.now() - t;
         }
       };
     }
   }
   const scenarios = [
-    { name: 'right at once (one program judged per task)', programs: (e: (typeof entries)[number]) => [e.task.reference!] },
-    { name: 'the known-wrong programs first (feedback, shrinking), then the reference', programs: (e: (typeof entries)[number]) => [...e.candidates.filter((c) => c.expected !== 'pass').map((c) => c.program), e.task.reference!] },
+    { name: 'right at once (one program judged per task)', repeats: REPEATS, programs: (e: (typeof entries)[number]) => [e.task.reference!] },
+    { name: 'the known-wrong programs first (feedback, shrinking), then the reference', repeats: REPEATS_SLOW, programs: (e: (typeof entries)[number]) => [...e.candidates.filter((c) => c.expected !== 'pass').map((c) => c.program), e.task.reference!] },
   ];
   for (const scenario of scenarios) {
     for (const e of entries) programs.set(e.task.id, scenario.programs(e));
-    const runs: Overhead[][] = [];
+    const runs = stores.map(() => [] as Overhead[][]);
     const attempts: number[] = [];
-    // One warm-up run (pool start, JIT), then the measured ones.
-    for (let r = 0; r <= REPEATS; r++) {
-      cursors.clear();
-      if (r === 1) split.generate = split.store = 0;
-      const run: Overhead[] = [];
-      for (const task of tasks) {
-        const { result, overhead } = await timedSolve({ task, strategy: 'repair', model, latency, harness, clock, store, oracle: true });
-        run.push(overhead);
-        if (r === 1) attempts.push(result.attempts);
+    // One warm-up round (pool start, JIT), then the measured ones; the variants alternate within a round.
+    for (let r = 0; r <= scenario.repeats; r++) {
+      if (r === 1) for (const k of Object.keys(split)) split[k] = 0;
+      for (const [v, variant] of stores.entries()) {
+        cursors.clear();
+        const run: Overhead[] = [];
+        for (const task of tasks) {
+          const { result, overhead } = await timedSolve({ task, strategy: 'repair', model, latency, harness, clock, store: variant.store, oracle: true });
+          run.push(overhead);
+          if (r === 1 && v === 0) attempts.push(result.attempts);
+        }
+        if (r > 0) runs[v]!.push(run);
       }
-      if (r > 0) runs.push(run);
     }
     if (env.BENCH_DEBUG) {
-      const all = runs.flat();
-      const per = (x: number) => (x / REPEATS / tasks.length).toFixed(2);
-      log(`${scenario.name}: per task, model.generate ${per(split.generate)} ms (endpoint calls ${(all.reduce((a, o) => a + o.model, 0) / all.length).toFixed(2)} ms), store ${per(split.store)} ms`);
-      split.generate = split.store = 0;
+      const per = (x: number) => (x / scenario.repeats / tasks.length).toFixed(2);
+      log(`${scenario.name}: per task (all variants), model.generate ${per(split.generate! / stores.length)} ms; group-commit store ${per(split.store!)} ms (startRun ${per(split.startRun!)}, appendEvent ${per(split.appendEvent!)}, finishRun ${per(split.finishRun!)})`);
     }
-    overheadTables.push(...overheadLines(`repair, ${scenario.name}; fake OpenAI server, zero delay; ${tasks.length} built-in Python tasks, ${attempts.reduce((a, b) => a + b, 0)} programs judged per run`, runs));
+    overheadTables.push(`| **repair, ${scenario.name}**; fake OpenAI server, zero delay; ${tasks.length} built-in Python tasks, ${attempts.reduce((a, b) => a + b, 0)} programs judged per run | | | | | | | | | |`);
+    for (const [v, variant] of stores.entries()) overheadTables.push(...overheadLines(`↳ ${variant.name}`, runs[v]!));
     log(`overhead: ${scenario.name} done`);
   }
-  store.close();
+  for (const variant of stores) variant.store?.close();
   await Promise.all([model.close(), harness.close(), server.close()]);
   log(`overhead part done; total ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }

@@ -1,3 +1,3 @@
 /** Runs and traces in SQLite. */
-export { DEFAULT_STORE_PATH, Store, UnknownRunError, type Run, type RunFinish, type RunStart, type RunUsage } from './store.js';
+export { DEFAULT_STORE_PATH, Store, UnknownRunError, type StoreOptions, type Run, type RunFinish, type RunStart, type RunUsage } from './store.js';
 export { describeEvent, formatRunList, formatRunTree } from './render.js';

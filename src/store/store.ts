@@ -116,6 +116,15 @@ function newRunId(now: Date): string {
 
 const parse = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
 
+export interface StoreOptions {
+  /**
+   * Commit and fsync every event as it is written (what the store did before group
+   * commits; slower). Default false: events are grouped and committed within
+   * GROUP_COMMIT_MS, at the end of the run, or when the store closes.
+   */
+  readonly durable?: boolean;
+}
+
 export class Store {
   private readonly db: Database.Database;
 
@@ -128,14 +137,20 @@ export class Store {
   private readonly statements: ReturnType<Store['prepareStatements']>;
   private readonly insertEvent: (runId: string, valid: NewTraceEvent, time: string) => { id: number; seq: number };
 
-  constructor(readonly path: string = DEFAULT_STORE_PATH) {
+  private readonly durable: boolean;
+
+  constructor(
+    readonly path: string = DEFAULT_STORE_PATH,
+    options: StoreOptions = {},
+  ) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    this.durable = options.durable ?? false;
     this.db = new Database(path);
     // WAL: `crucible runs` can read while a run writes; a busy writer is waited for, not failed.
     this.db.pragma('journal_mode = WAL');
-    // With WAL, NORMAL commits without an fsync per event; the database stays consistent
-    // after any crash, and only an OS crash or power cut may lose the last few events.
-    this.db.pragma('synchronous = NORMAL');
+    // With WAL, NORMAL commits without an fsync; the database stays consistent after any
+    // crash, and only an OS crash or power cut may lose the last events.
+    this.db.pragma(`synchronous = ${this.durable ? 'FULL' : 'NORMAL'}`);
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma('foreign_keys = ON');
     this.db.exec(SCHEMA);
@@ -250,6 +265,7 @@ export class Store {
   }
 
   private beginGroup(): void {
+    if (this.durable) return;
     if (this.commitError !== undefined) this.commit();
     if (this.db.inTransaction) return;
     this.db.exec('BEGIN IMMEDIATE');
