@@ -32,3 +32,11 @@ test('inputs that most candidates reject are not plausible', () => {
   ];
   assert.deepEqual(plausibleInputs(m, [0, 1, 2], 2), [0]);
 });
+
+test('long outputs are compared by digest: equal outputs share a key, different ones do not, and keys stay short', () => {
+  const big = (n: number) => ({ kind: 'value' as const, json: JSON.stringify(Array.from({ length: 5000 }, (_, i) => i * n)), seconds: 0 });
+  const a = behaviourKey(big(1))!;
+  assert.equal(a, behaviourKey(big(1)));
+  assert.notEqual(a, behaviourKey(big(2)));
+  assert.ok(a.length <= 200);
+});

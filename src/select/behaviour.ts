@@ -2,13 +2,19 @@
  * What candidates do on the same inputs, as comparable keys: clusters of identical
  * behaviour, pairwise agreement (MBR-exec), and the inputs on which they disagree.
  */
+import { createHash } from 'node:crypto';
 import type { Observation } from '../verify/probe.js';
+
+/** Keys longer than this keep their start and a digest of the rest: outputs can be megabytes. */
+const LONGEST_KEY = 200;
 
 /** A comparable key for one observation. Floats are compared to 10 significant digits. */
 export function behaviourKey(observation: Observation): string | undefined {
   switch (observation.kind) {
-    case 'value':
-      return `=${canonicalJson(observation.json)}`;
+    case 'value': {
+      const key = `=${canonicalJson(observation.json)}`;
+      return key.length <= LONGEST_KEY ? key : `${key.slice(0, LONGEST_KEY - 50)}… #${createHash('sha256').update(key).digest('hex').slice(0, 32)}`;
+    }
     case 'raised':
       return `!${observation.error}`;
     case 'timeout':
