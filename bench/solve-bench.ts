@@ -33,7 +33,8 @@ import type { Verdict } from '../src/core/verdict.js';
 import { EMPTY_CONFIG } from '../src/models/config.js';
 import { createModel, PromptIndex, type CallRecord, type Model } from '../src/models/index.js';
 import { startFakeOpenAIServer } from '../src/models/testing/index.js';
-import type { Threshold } from '../src/select/abstain.js';
+import { calibrateThreshold, type Threshold } from '../src/select/abstain.js';
+import { CONFIDENCE_SCORE } from '../src/select/select.js';
 import { calibrate } from '../src/select/run.js';
 import { Store } from '../src/store/index.js';
 import { buildSolverView, solveTask, type StrategyName, type StrategyResult } from '../src/strategies/index.js';
@@ -225,11 +226,14 @@ if (PART === 'all' || PART === 'selective') {
   }
   const outcomes: Outcome[] = [];
   const thresholds: Threshold[] = [];
+  /** Per task, from calibrate() (its half was the calibration half): the selection's confidence and pick. */
+  const calibrationItems = new Map<string, { confidence: number; selectedIndex: number; correctPlus: boolean }>();
   for (const [h, calibrationHalf] of halves.entries()) {
     const testHalf = halves[1 - h]!;
     const t0 = performance.now();
     const calibration = await calibrate(harness, calibrationHalf, calibrationHalf.flatMap((t) => byTask.get(t.id)!.map((s) => s.candidate)), { seed: SEED, alpha: ALPHA, delta: DELTA });
     thresholds.push(calibration.threshold);
+    for (const item of calibration.items) calibrationItems.set(item.taskId, { confidence: item.confidence, selectedIndex: item.selectedIndex, correctPlus: item.correct });
     const th = calibration.threshold;
     log(`calibrated on half ${h + 1} (${calibrationHalf.length} tasks) in ${((performance.now() - t0) / 1000).toFixed(0)} s: τ = ${th.threshold?.toFixed(3) ?? 'none'} (answers ${th.answered}, wrong ${th.wrong}, bound ${th.errorBound.toFixed(3)})`);
     const t1 = performance.now();
@@ -313,6 +317,37 @@ if (PART === 'all' || PART === 'selective') {
   const statuses = outcomes.reduce<Record<string, number>>((m, o) => ((m[o.result.status] = (m[o.result.status] ?? 0) + 1), m), {});
   lines.push(`- best-of-n statuses: ${Object.entries(statuses).map(([k, v]) => `${v} ${k}`).join(', ')}; model calls ${outcomes.reduce((s, o) => s + o.result.usage.calls, 0)}, tokens ${outcomes.reduce((s, o) => s + o.result.usage.tokens, 0)} (estimated), cost $${outcomes.reduce((s, o) => s + (o.result.usage.costUsd ?? 0), 0).toFixed(2)}`);
   lines.push(`- judged for the random row: ${judgedForRandom} solutions`);
+  // Other α, and the original tests as labels: the same calibration on the same selections (calibrate()'s items),
+  // applied to the other half's selections (what best-of-n computes with the same seed), without rerunning the strategy.
+  lines.push(`\n### The threshold at other α (δ = ${DELTA}), from calibrate()'s selections: calibrated on one half, applied to the other, both ways\n`);
+  lines.push('| labels | α | τ (half 1 / half 2) | answered | wrong among answered (by the same labels) |');
+  lines.push('|---|---|---|---|---|');
+  const items = await Promise.all(
+    solvable.map(async (task) => {
+      const item = calibrationItems.get(task.id);
+      if (!item) return undefined;
+      const program = byTask.get(task.id)![item.selectedIndex]!.candidate.program;
+      return { task, confidence: item.confidence, plus: item.correctPlus, original: await passesOriginal(task, program), label: byTask.get(task.id)![item.selectedIndex]!.label.passed };
+    }),
+  );
+  const labelled = items.filter((i) => i !== undefined);
+  for (const labels of ['HumanEval+', 'original HumanEval tests', 'recorded labels'] as const) {
+    const correct = (i: (typeof labelled)[number]) => (labels === 'HumanEval+' ? i.plus : labels === 'original HumanEval tests' ? i.original : i.label);
+    for (const alpha of [0.05, 0.1, 0.15, 0.2]) {
+      let answered = 0;
+      let wrong = 0;
+      const taus: string[] = [];
+      for (const [h, calibrationHalf] of halves.entries()) {
+        const inHalf = (half: Task[]) => labelled.filter((i) => half.includes(i.task));
+        const th = calibrateThreshold(inHalf(calibrationHalf).map((i) => ({ confidence: i.confidence, correct: correct(i) })), alpha, DELTA, CONFIDENCE_SCORE);
+        taus.push(th.threshold?.toFixed(3) ?? 'none');
+        const answer = th.threshold === null ? [] : inHalf(halves[1 - h]!).filter((i) => i.confidence >= th.threshold!);
+        answered += answer.length;
+        wrong += answer.filter((i) => !correct(i)).length;
+      }
+      lines.push(`| ${labels} | ${alpha} | ${taus.join(' / ')} | ${answered}/${labelled.length} (${pct(answered, labelled.length)}) | ${wrong}/${answered} (${pct(wrong, answered)}) |`);
+    }
+  }
   console.log(lines.join('\n'));
   overheadTables.push(...overheadLines(`best-of-n (all recorded solutions per task, calibrated threshold), replay, HumanEval (one run)`, [outcomes.map((o) => o.overhead)]));
   const perTask = outcomes.map((o) => (o.overhead.wall - o.overhead.model - o.overhead.budgetSandbox) / o.overhead.budgetSandbox);

@@ -132,7 +132,7 @@ export function registerSolveCommand(program: Command): void {
         .command('solve')
         .description('write a program for one task with a model, verify it on what the task shows, and return it only when verified')
         .requiredOption('--task <task>', 'a task file (JSON: language, prompt, entry_point, optional tests and reference), DATASET_FILE:TASK_ID, or a built-in task id')
-        .requiredOption('--model <spec>', 'e.g. http://127.0.0.1:8000/v1#qwen, openai:gpt-4o-mini, anthropic:claude-..., ollama:qwen2.5-coder, gguf:./model.gguf, or a config name')
+        .requiredOption('--model <spec>', 'e.g. http://127.0.0.1:8000/v1#qwen, openai:gpt-4o-mini, anthropic:claude-..., ollama:qwen2.5-coder, gguf:./model.gguf, replay:samples.jsonl?dataset=DATASET (recorded solutions), or a config name')
         .option('--inputs <n>', 'generated inputs for the checks (default 50)', positiveInt)
         .option('--json <file>', 'write status, program, reason, attempts and usage as JSON')
         .option('--out <file>', 'write the program to this file (only when there is one)'),
