@@ -24,7 +24,9 @@ import { seededRandom } from '../src/verify/generate/mutate.js';
 import { Harness } from '../src/verify/harness.js';
 
 const DATASETS = join(import.meta.dirname, '..', '..', 'shared', 'datasets');
-const HUMANEVAL_PLUS = join(DATASETS, 'evalplus', 'HumanEvalPlus-v0.1.10.jsonl.gz');
+// BENCH_DATASET=mbpp measures on MBPP+ (the labelled MBPP solutions) instead: data the scoring was not tuned on.
+const mbpp = process.env.BENCH_DATASET === 'mbpp';
+const HUMANEVAL_PLUS = join(DATASETS, 'evalplus', mbpp ? 'MbppPlus-v0.2.0.jsonl.gz' : 'HumanEvalPlus-v0.1.10.jsonl.gz');
 const SAMPLES = join(DATASETS, 'llm-samples', 'samples_normalized.jsonl.gz');
 const limit = Number(process.env.BENCH_LIMIT ?? 164);
 const inputs = Number(process.env.BENCH_INPUTS ?? 100);
@@ -34,7 +36,7 @@ const cacheDir = process.env.BENCH_CACHE;
 if (cacheDir) mkdirSync(cacheDir, { recursive: true });
 /** Computes a stage, or reads it from the cache folder when it was computed before with the same settings. */
 async function cached<T>(name: string, compute: () => Promise<T>): Promise<T> {
-  const file = cacheDir ? join(cacheDir, `${name}-${limit}-${inputs}-${seed}.json`) : undefined;
+  const file = cacheDir ? join(cacheDir, `${mbpp ? 'mbpp-' : ''}${name}-${limit}-${inputs}-${seed}.json`) : undefined;
   if (file && existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as T;
   const value = await compute();
   if (file) writeFileSync(file, JSON.stringify(value));
@@ -133,8 +135,8 @@ const beyond = all.filter((c) => truth.get(c)!.base && !truth.get(c)!.plus);
 const correct = all.filter((c) => truth.get(c)!.plus);
 const noRef = (list: Candidate[]) => list.filter((c) => flaggedWithoutReference(taskOf.get(c.taskId)!, c)).length;
 
-console.log(`\n## Bugs beyond the base tests (${tasks.length} HumanEval tasks, ${all.length} real solutions)`);
-console.log(`solutions that pass the base inputs but fail HumanEval+: ${beyond.length}; right by HumanEval+: ${correct.length}\n`);
+console.log(`\n## Bugs beyond the base tests (${tasks.length} ${mbpp ? 'MBPP+' : 'HumanEval'} tasks, ${all.length} real solutions)`);
+console.log(`solutions that pass the base inputs but fail ${mbpp ? 'MBPP+' : 'HumanEval+'}: ${beyond.length}; right by ${mbpp ? 'MBPP+' : 'HumanEval+'}: ${correct.length}\n`);
 console.log('| checker | inputs per task | flags, of the base-pass/plus-fail solutions | flags, of the right solutions |');
 console.log('|---|---|---|---|');
 console.log(`| EvalPlus plus inputs (ground truth) | ${(plusInputs / tasks.length).toFixed(0)} | ${beyond.length}/${beyond.length} (100%) | 0/${correct.length} (0%) |`);
@@ -165,7 +167,7 @@ for (const task of tasks) {
   items.push({ taskId: task.id, confidence: s.confidence, correct: ok(chosen) });
 }
 const n = items.length;
-console.log(`\n## Selection (right = passes HumanEval+; ${n} tasks)\n`);
+console.log(`\n## Selection (right = passes ${mbpp ? 'MBPP+' : 'HumanEval+'}; ${n} tasks)\n`);
 console.log('| how the program is picked | uses hidden tests? | tasks right |');
 console.log('|---|---|---|');
 console.log(`| Crucible select (prompt examples, generated inputs, agreement) | no | ${picked}/${n} (${pct(picked, n)}) |`);

@@ -3,14 +3,16 @@
  * with its examples (public tests), generated inputs and the candidates themselves —
  * never the dataset's hidden tests or its reference solution.
  *
- * Rank: most public examples passed, then agreement with the other candidates on
- * generated inputs (MBR-exec: the program whose behaviour is closest to everyone else's),
- * then the earliest sample. Disagreements are hunted for (AdverMCTS's attacker): the inputs
- * that split candidates most are mutated to find more inputs that split them.
+ * Rank: most public examples passed (and no property broken), then a vote on generated
+ * inputs (MBR-exec / CodeT style: on how many inputs the candidate gives the answer most
+ * of the others give), then mean agreement, then the earliest sample. Confidence: the
+ * share of examples passed × the share of candidates that behave exactly like the chosen
+ * one. Disagreements are hunted for (AdverMCTS's attacker): the inputs that split
+ * candidates most are mutated to find more inputs that split them.
  */
 import type { Candidate, Task } from '../core/task.js';
 import { encodeArgs } from '../verify/generate/encode.js';
-import { exampleArgumentTexts, findPromptExamples, publicSuites } from '../verify/generate/examples.js';
+import { exampleArgumentTexts, findPromptCallArguments, findPromptExamples, publicSuites } from '../verify/generate/examples.js';
 import { generateInputs, inputSpace } from '../verify/generate/inputs.js';
 import { mutateArgs, seededRandom } from '../verify/generate/mutate.js';
 import type { Harness } from '../verify/harness.js';
@@ -18,7 +20,7 @@ import { observe } from '../verify/probe.js';
 import { judgeProperties, meetsPrecondition, soundProperties } from '../verify/properties.js';
 import { agreement, behaviourKey, clusters, divergence, plausibleInputs } from './behaviour.js';
 
-export const CONFIDENCE_SCORE = 'public-pass-rate × mean-agreement (v1)';
+export const CONFIDENCE_SCORE = 'public-pass-rate × cluster-share (v2)';
 
 export interface SelectOptions {
   readonly seed: number;
@@ -75,8 +77,8 @@ export interface TaskSelection {
 export interface SelectionEvidence {
   readonly taskId: string;
   readonly indices: readonly number[];
-  /** Per candidate, a behaviour key per input (undefined where nothing is known). */
-  readonly matrix: readonly (readonly (string | undefined)[])[];
+  /** Per candidate, a behaviour key per input (null where nothing is known). */
+  readonly matrix: readonly (readonly (string | null)[])[];
   readonly texts: readonly string[];
   readonly publicPassed: readonly number[];
   readonly publicTotal: number;
@@ -95,7 +97,8 @@ export async function gatherEvidence(harness: Harness, task: Task, candidates: r
   const publicTask: Task = { ...task, suites, knownWrong: [] };
   delete (publicTask as { reference?: string }).reference;
   delete (publicTask as { contract?: string }).contract;
-  const space = inputSpace(publicTask, exampleArgumentTexts(task.language, examples));
+  const calls = findPromptCallArguments(task.prompt, task.entryPoint).map((argsText) => ({ argsText, outputText: '' }));
+  const space = inputSpace(publicTask, exampleArgumentTexts(task.language, calls));
   const valid = (a: readonly unknown[]) => meetsPrecondition(task, a);
   const generated = generateInputs(space, { seed: options.seed, count: options.inputs ?? 100, accept: valid });
   const texts = [...generated.texts];
@@ -171,7 +174,9 @@ export function decideSelection(evidence: SelectionEvidence): TaskSelection {
   const best = Math.max(...publicPassed, 0);
   const passing = everyone.filter((i) => publicPassed[i] === best);
   const eligible = passing.some((i) => !breaks[i]) ? passing.filter((i) => !breaks[i]) : passing;
-  const order = [...eligible].sort((a, b) => meanAgreement(b, eligible) - meanAgreement(a, eligible) || scores[b]!.agreement - scores[a]!.agreement || a - b);
+  // Per-input plurality among the eligible: the candidate that most often gives the most common answer.
+  const votes = plurality(matrix, eligible, inputs);
+  const order = [...eligible].sort((a, b) => votes[b]! - votes[a]! || meanAgreement(b, eligible) - meanAgreement(a, eligible) || a - b);
   const chosen = order[0];
   const base: Omit<TaskSelection, 'selectedIndex' | 'confidence' | 'why' | 'disagreements'> & { candidates: CandidateScore[] } = {
     taskId: evidence.taskId,
@@ -189,12 +194,29 @@ export function decideSelection(evidence: SelectionEvidence): TaskSelection {
   });
   const s = scores[chosen]!;
   const publicRate = s.publicTotal === 0 ? 1 : s.publicPassed / s.publicTotal;
-  const confidence = publicRate * s.agreement;
+  // Measured on HumanEval (bench:select): the share of candidates that behave exactly like the
+  // selected one separates right from wrong selections better than mean agreement does.
+  const confidence = (publicRate * s.clusterSize) / indices.length;
   const why =
     `passes ${s.publicPassed}/${s.publicTotal} prompt examples; agrees with the other ${indices.length - 1} candidates on ` +
     `${(s.agreement * 100).toFixed(0)}% of ${inputs.length} generated inputs; its behaviour cluster has ${s.clusterSize} of ${indices.length}` +
     (evidence.properties ? (s.breaksProperty ? '; it breaks a property, as every candidate does' : `; it keeps all ${evidence.properties} properties`) : '');
   return { ...base, selectedIndex: s.index, confidence, why, disagreements };
+}
+
+/** Per candidate: on how many inputs it gives the answer most of `members` give. */
+function plurality(matrix: readonly (readonly (string | null)[])[], members: readonly number[], inputs: readonly number[]): number[] {
+  const votes = matrix.map(() => 0);
+  for (const i of inputs) {
+    const counts = new Map<string, number>();
+    for (const m of members) {
+      const key = matrix[m]![i];
+      if (key != null) counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    const top = Math.max(0, ...counts.values());
+    for (const m of members) if (matrix[m]![i] != null && counts.get(matrix[m]![i]!) === top) votes[m]!++;
+  }
+  return votes;
 }
 
 /** A share of the candidates that makes an output the clear majority on one input. */
@@ -208,8 +230,8 @@ function suspicion(evidence: SelectionEvidence, inputs: readonly number[], c: nu
   for (const i of inputs) {
     const mine = matrix[c]![i];
     const theirs = matrix[chosen]![i];
-    if (mine === undefined || theirs === undefined || mine === theirs) continue;
-    const known = matrix.filter((row) => row[i] !== undefined);
+    if (mine == null || theirs == null || mine === theirs) continue;
+    const known = matrix.filter((row) => row[i] != null);
     const majority = known.filter((row) => row[i] === theirs).length;
     if (majority >= CLEAR_MAJORITY * known.length) {
       const show = (key: string) => (key.startsWith('=') ? key.slice(1) : `raises ${key.slice(1)}`).slice(0, 80);
@@ -220,7 +242,7 @@ function suspicion(evidence: SelectionEvidence, inputs: readonly number[], c: nu
 }
 
 function topDisagreements(
-  matrix: readonly (readonly (string | undefined)[])[],
+  matrix: readonly (readonly (string | null)[])[],
   members: readonly number[],
   inputs: readonly number[],
   texts: readonly string[],
@@ -236,7 +258,7 @@ function topDisagreements(
       const groups = new Map<string, number[]>();
       for (const m of members) {
         const key = matrix[m]![i];
-        if (key === undefined) continue;
+        if (key == null) continue;
         const list = groups.get(key) ?? [];
         list.push(indices[m]!);
         groups.set(key, list);

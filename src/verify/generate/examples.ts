@@ -40,6 +40,20 @@ export function findPromptExamples(prompt: string, entry: string): PromptExample
   return found;
 }
 
+/**
+ * The arguments of every call of `entry` the prompt shows, with or without a stated
+ * output (MBPP's `assert set(f(a, b)) == ...`): they seed generation even when the
+ * expected output cannot be read.
+ */
+export function findPromptCallArguments(prompt: string, entry: string): string[] {
+  const found = new Set<string>();
+  for (const line of prompt.split('\n')) {
+    const call = callAt(line, entry);
+    if (call && !/\b(def|function)\s*$/.test(line.slice(0, call.start)) && call.args.trim()) found.add(call.args);
+  }
+  return [...found];
+}
+
 /** The first call `entry(...)` on a line: where it starts, its argument text and where it ends. */
 function callAt(line: string, entry: string): { start: number; args: string; end: number } | undefined {
   const match = new RegExp(`(?<![\\w.])${entry}\\s*\\(`).exec(line);

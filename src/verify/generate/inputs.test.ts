@@ -93,3 +93,10 @@ test('prompt examples: doctests, arrows and equalities; the signature line is no
     { argsText: '3, "z"', outputText: 'True' },
   ]);
 });
+
+test('calls without a readable output still give arguments (MBPP writes assert set(f(a, b)) == ...)', async () => {
+  const { findPromptCallArguments } = await import('./examples.js');
+  const prompt = '"""\nWrite a function to find the shared elements.\nassert set(similar_elements((3, 4, 5, 6),(5, 7, 4, 10))) == set((4, 5))\n"""\n';
+  assert.deepEqual(findPromptCallArguments(prompt, 'similar_elements'), ['(3, 4, 5, 6),(5, 7, 4, 10)']);
+  assert.deepEqual(findPromptExamples(prompt, 'similar_elements'), []);
+});
