@@ -111,3 +111,20 @@ test('a property that a prompt example contradicts is dropped before use', () =>
   assert.equal(sound.dropped[0]!.property, 'output is even');
   assert.match(sound.dropped[0]!.example, /f\(\[1, 2\], "ab"\) -> 5/);
 });
+
+test('an MBPP+-style contract goes after the signature of a whole-function reference, indented like its body', async () => {
+  const { contractedReference } = await import('../src/verify/differential.js');
+  const task: Task = {
+    ...taskWith('[]'),
+    prompt: '"""\nWrite a function.\nassert g(2) == 4\n"""\n',
+    completionPrefix: '"""\nWrite a function.\nassert g(2) == 4\n"""\n',
+    entryPoint: 'g',
+    reference: '"""\nWrite a function.\nassert g(2) == 4\n"""\ndef g(n):\n  return n * 2\n',
+    contract: '\n    assert isinstance(n, int), "invalid inputs" # $_CONTRACT_$\n    assert n > 0, "invalid inputs" # $_CONTRACT_$\n',
+  };
+  const program = contractedReference(task)!;
+  assert.match(program, /def g\(n\):\n {2}assert isinstance\(n, int\), "invalid inputs" # \$_CONTRACT_\$\n {2}assert n > 0, "invalid inputs" # \$_CONTRACT_\$\n {2}return n \* 2\n/);
+  const augmentation = await augmentTask(harness, { ...task, suites: [{ kind: 'io', name: 'base', entry: 'g', inputsJson: '[[2], [5]]' }] }, { seed: 3, count: 30 });
+  assert.ok(augmentation.kept > 5, augmentation.reason);
+  assert.ok(augmentation.inputs!.args.every(([n]) => (n as number) > 0));
+});

@@ -48,8 +48,25 @@ export function exampleTexts(task: Task): string[] {
 /** The reference with the task's contract at the start of its body, so invalid inputs raise. */
 export function contractedReference(task: Task): string | undefined {
   if (task.reference === undefined) return undefined;
-  if (!task.contract || !task.reference.startsWith(task.completionPrefix)) return task.reference;
-  return task.completionPrefix + task.contract.replace(/^\n/, '') + task.reference.slice(task.completionPrefix.length);
+  if (!task.contract?.trim()) return task.reference;
+  const defines = new RegExp(`^\\s*def\\s+${task.entryPoint}\\s*\\(`, 'm');
+  // HumanEval+: the prompt ends inside the function, so the contract goes right after it.
+  if (task.reference.startsWith(task.completionPrefix) && defines.test(task.completionPrefix))
+    return task.completionPrefix + task.contract.replace(/^\n/, '') + task.reference.slice(task.completionPrefix.length);
+  // MBPP+: the reference holds the whole function; the contract goes after its signature,
+  // indented like the body.
+  const lines = task.reference.split('\n');
+  const start = lines.findIndex((line) => defines.test(line));
+  if (start < 0) return task.reference;
+  let end = start;
+  while (end < lines.length && !/:\s*(#.*)?$/.test(lines[end]!)) end++;
+  const body = lines.slice(end + 1).find((line) => line.trim().length > 0);
+  if (end >= lines.length || body === undefined) return task.reference;
+  const indent = /^\s*/.exec(body)![0];
+  const contract = task.contract.split('\n').filter((line) => line.trim().length > 0);
+  const common = Math.min(...contract.map((line) => /^\s*/.exec(line)![0].length));
+  const reindented = contract.map((line) => indent + line.slice(common));
+  return [...lines.slice(0, end + 1), ...reindented, ...lines.slice(end + 1)].join('\n');
 }
 
 export async function augmentTask(harness: Harness, task: Task, options: AugmentOptions): Promise<Augmentation> {
