@@ -372,7 +372,7 @@ if (PART === 'all' || PART === 'overhead') {
       const task = index.find(request.messages.map((m) => ({ role: m.role as 'user', content: String(m.content) })));
       if (!task) return { status: 500, message: 'no task' };
       if (request.body.response_format) {
-        const tests = findPromptExamples(task.prompt, task.entryPoint).map((x) => ({ input: x.argsText, output: x.outputText }));
+        const tests = findPromptExamples(task.prompt, task.entryPoint, task.language).map((x) => ({ input: x.argsText, output: x.outputText }));
         return JSON.stringify({ tests });
       }
       const list = programs.get(task.id)!;

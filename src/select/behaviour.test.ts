@@ -6,7 +6,7 @@ test('floats that differ past ten significant digits behave the same; exceptions
   assert.equal(behaviourKey({ kind: 'value', json: '0.30000000000000004', seconds: 0 }), behaviourKey({ kind: 'value', json: '0.3', seconds: 0 }));
   assert.notEqual(behaviourKey({ kind: 'value', json: '0.31', seconds: 0 }), behaviourKey({ kind: 'value', json: '0.3', seconds: 0 }));
   assert.notEqual(behaviourKey({ kind: 'raised', error: 'ValueError' }), behaviourKey({ kind: 'value', json: 'null', seconds: 0 }));
-  assert.equal(behaviourKey({ kind: 'unknown', why: 'x' }), undefined);
+  assert.equal(behaviourKey({ kind: 'unknown', why: 'x' }), null);
 });
 
 test('divergence is 0 when all agree and 1 when all differ; clusters group identical behaviour', () => {

@@ -9,7 +9,7 @@ import type { Observation } from '../verify/probe.js';
 const LONGEST_KEY = 200;
 
 /** A comparable key for one observation. Floats are compared to 10 significant digits. */
-export function behaviourKey(observation: Observation): string | undefined {
+export function behaviourKey(observation: Observation): string | null {
   switch (observation.kind) {
     case 'value': {
       const key = `=${canonicalJson(observation.json)}`;
@@ -20,7 +20,7 @@ export function behaviourKey(observation: Observation): string | undefined {
     case 'timeout':
       return '!timeout';
     case 'unknown':
-      return undefined;
+      return null;
   }
 }
 
@@ -32,15 +32,15 @@ function canonicalJson(json: string): string {
   }
 }
 
-/** Per candidate, one key per input (undefined where nothing is known). */
-export type BehaviourMatrix = readonly (readonly (string | undefined)[])[];
+/** Per candidate, one key per input (null where nothing is known). */
+export type BehaviourMatrix = readonly (readonly (string | null)[])[];
 
 /** Share of inputs, among those known for both, on which two candidates behave the same. */
-export function agreement(a: readonly (string | undefined)[], b: readonly (string | undefined)[], inputs?: readonly number[]): number {
+export function agreement(a: readonly (string | null)[], b: readonly (string | null)[], inputs?: readonly number[]): number {
   let same = 0;
   let known = 0;
   for (const i of inputs ?? a.keys()) {
-    if (a[i] === undefined || b[i] === undefined) continue;
+    if (a[i] == null || b[i] == null) continue;
     known++;
     if (a[i] === b[i]) same++;
   }
@@ -64,7 +64,7 @@ export function clusters(matrix: BehaviourMatrix, members: readonly number[], in
  * known outputs agree, 1 when every candidate differs: (distinct − 1) / (known − 1).
  */
 export function divergence(matrix: BehaviourMatrix, members: readonly number[], input: number): number {
-  const keys = members.map((m) => matrix[m]![input]).filter((k): k is string => k !== undefined);
+  const keys = members.map((m) => matrix[m]![input]).filter((k): k is string => k != null);
   if (keys.length < 2) return 0;
   return (new Set(keys).size - 1) / (keys.length - 1);
 }
@@ -73,7 +73,7 @@ export function divergence(matrix: BehaviourMatrix, members: readonly number[], 
 export function plausibleInputs(matrix: BehaviourMatrix, members: readonly number[], inputCount: number): number[] {
   const kept: number[] = [];
   for (let i = 0; i < inputCount; i++) {
-    const keys = members.map((m) => matrix[m]![i]).filter((k): k is string => k !== undefined);
+    const keys = members.map((m) => matrix[m]![i]).filter((k): k is string => k != null);
     const failing = keys.filter((k) => k.startsWith('!')).length;
     if (keys.length > 0 && failing * 2 <= keys.length) kept.push(i);
   }

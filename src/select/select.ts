@@ -91,7 +91,7 @@ export async function selectForTask(harness: Harness, task: Task, candidates: re
 }
 
 export async function gatherEvidence(harness: Harness, task: Task, candidates: readonly Candidate[], options: SelectOptions): Promise<SelectionEvidence> {
-  const examples = findPromptExamples(task.prompt, task.entryPoint);
+  const examples = findPromptExamples(task.prompt, task.entryPoint, task.language);
   const suites = publicSuites(task.language, task.entryPoint, examples);
   // Only the prompt: no hidden tests, no reference.
   const publicTask: Task = { ...task, suites, knownWrong: [] };

@@ -148,7 +148,7 @@ export class TaskVerifier {
     }
     const t = body.task!;
     const { suites, task } = fromTaskField(t);
-    const examples = (body.prompt_examples ?? task.reference !== undefined) && findPromptExamples(task.prompt, task.entryPoint).length > 0;
+    const examples = (body.prompt_examples ?? task.reference !== undefined) && findPromptExamples(task.prompt, task.entryPoint, task.language).length > 0;
     const generated = body.augment !== undefined && task.reference !== undefined;
     if (suites.length === 0 && !examples && !generated) {
       throw new VerifyError(
@@ -232,7 +232,7 @@ export class TaskVerifier {
     const tests = new Map(base.tests);
     // The prompt's examples as public tests: checked against the reference first, when there is one.
     const useExamples = body.prompt_examples ?? task.reference !== undefined;
-    const examples = useExamples ? findPromptExamples(task.prompt, task.entryPoint) : [];
+    const examples = useExamples ? findPromptExamples(task.prompt, task.entryPoint, task.language) : [];
     const exampleSuites = publicSuites(task.language, task.entryPoint, examples).map((s, i) => ({ ...s, name: `example/${i + 1}` }));
     let kept = exampleSuites;
     const dropped: string[] = [];

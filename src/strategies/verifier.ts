@@ -43,7 +43,7 @@ export interface SolverView {
 export const MODEL_TEST_PREFIX = 'model-test/';
 
 export async function buildSolverView(harness: Harness, task: Task, options: SolverViewOptions): Promise<SolverView> {
-  const examples = [...findPromptExamples(task.prompt, task.entryPoint), ...(options.examples ?? [])];
+  const examples = [...findPromptExamples(task.prompt, task.entryPoint, task.language), ...(options.examples ?? [])];
   const oracle = (options.oracle ?? true) && task.reference !== undefined;
   const visible: Task = {
     ...task,

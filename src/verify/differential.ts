@@ -42,7 +42,7 @@ export interface Augmentation {
 export function exampleTexts(task: Task): string[] {
   const io = task.suites.find((s): s is IoSuite => s.kind === 'io');
   if (io) return splitJsonArray(io.inputsJson);
-  return exampleArgumentTexts(task.language, findPromptExamples(task.prompt, task.entryPoint));
+  return exampleArgumentTexts(task.language, findPromptExamples(task.prompt, task.entryPoint, task.language));
 }
 
 /** The reference with the task's contract at the start of its body, so invalid inputs raise. */

@@ -41,11 +41,22 @@ export interface SoundProperties {
   readonly dropped: readonly { readonly property: string; readonly example: string }[];
 }
 
-/** Drops every property that one of the prompt's own examples (input and output) breaks. */
+const SOUND = new WeakMap<Task, SoundProperties>();
+
+/** Drops every property that one of the prompt's own examples (input and output) breaks (once per task). */
 export function soundProperties(task: Task): SoundProperties {
+  let sound = SOUND.get(task);
+  if (!sound) {
+    sound = checkSoundness(task);
+    SOUND.set(task, sound);
+  }
+  return sound;
+}
+
+function checkSoundness(task: Task): SoundProperties {
   const properties = task.properties ?? [];
   if (properties.length === 0) return { kept: [], dropped: [] };
-  const examples = findPromptExamples(task.prompt, task.entryPoint);
+  const examples = findPromptExamples(task.prompt, task.entryPoint, task.language);
   const read = readLiterals(task.language, examples.flatMap((e) => [`[${e.argsText}]`, e.outputText]));
   const dropped: { property: string; example: string }[] = [];
   const kept = properties.filter((property) => {

@@ -12,8 +12,8 @@ import { observe } from '../../verify/probe.js';
  * DMTS's reward for one input: (distinct outputs − 1) / (programs − 1) over the programs
  * whose behaviour is known; 0 when they all agree (or fewer than two are known).
  */
-export function divergenceReward(outputs: readonly (string | undefined)[]): number {
-  const known = outputs.filter((o): o is string => o !== undefined);
+export function divergenceReward(outputs: readonly (string | null | undefined)[]): number {
+  const known = outputs.filter((o): o is string => o != null);
   if (known.length < 2) return 0;
   return (new Set(known).size - 1) / (known.length - 1);
 }
@@ -28,7 +28,7 @@ export interface AdversarialTest {
 }
 
 /** Behaviour keys of one program on some inputs. */
-export async function behaviours(harness: Harness, task: Task, program: string, inputs: readonly string[]): Promise<(string | undefined)[]> {
+export async function behaviours(harness: Harness, task: Task, program: string, inputs: readonly string[]): Promise<(string | null)[]> {
   if (inputs.length === 0) return [];
   const observed = await observe(harness, task, program, inputs, { limit: harness.time.callFloorSeconds, maxTimeouts: 2 });
   return observed.map(behaviourKey);

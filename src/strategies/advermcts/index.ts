@@ -118,7 +118,7 @@ export const advermcts: Strategy = async (task, context) => {
       session.decision('attack', `${strategy.text}: no input of ${unique.length} splits the ${members.length} pool programs`, asked.eventId, label, { divergence: 0 });
       return false;
     }
-    const outputs = [...new Set(matrix.map((row) => row[top.i]).filter((k): k is string => k !== undefined))];
+    const outputs = [...new Set(matrix.map((row) => row[top.i]).filter((k): k is string => k != null))];
     const attackId = session.decision('attack', `${strategy.text}: ${callText(task.entryPoint, top.input)} splits the pool into ${outputs.length} behaviours (divergence ${top.d.toFixed(2)})`, asked.eventId, label, { divergence: top.d, input: top.input });
     const test = await arbitrate(top.input, outputs, attackId, label);
     if (!test) return true;

@@ -16,8 +16,18 @@ export interface PromptExample {
 
 const OUTPUT_ARROW = /^\s*(?:==>|=>|==|->|➞|➞|→|=|should\s+return|returns?)\s*(.+?)\s*$/;
 
-/** Finds the examples of calls to `entry` in a prompt, in order, without duplicates. */
-export function findPromptExamples(prompt: string, entry: string): PromptExample[] {
+/**
+ * The examples of calls to `entry` in a prompt, in order, without duplicates, keeping only
+ * those whose arguments and output read as literals of the language: prose, recurrences
+ * (`fib(n-1) + fib(n-2)`) and cut-off outputs are not examples.
+ */
+export function findPromptExamples(prompt: string, entry: string, language: Language): PromptExample[] {
+  const found = findExampleText(prompt, entry);
+  const read = readLiterals(language, found.flatMap((e) => [`[${e.argsText}]`, e.outputText]));
+  return found.filter((_, i) => read[2 * i] !== undefined && read[2 * i + 1] !== undefined);
+}
+
+function findExampleText(prompt: string, entry: string): PromptExample[] {
   const lines = prompt.split('\n');
   const found: PromptExample[] = [];
   const seen = new Set<string>();
@@ -81,6 +91,21 @@ const LITERALS_SCRIPT = fileURLToPath(new URL('./py_literals.py', import.meta.ur
  * JavaScript's as JSON. `undefined` where the text is not a literal.
  */
 export function readLiterals(language: Language, texts: readonly string[]): (string | undefined)[] {
+  const missing = [...new Set(texts.filter((t) => !LITERALS.has(`${language}\u0000${t}`)))];
+  const read = readFreshLiterals(language, missing);
+  missing.forEach((t, i) => remember(`${language}\u0000${t}`, read[i]));
+  return texts.map((t) => LITERALS.get(`${language}\u0000${t}`) ?? undefined);
+}
+
+/** Literals already read (prompt texts repeat across candidates and strategies): no second Python process. */
+const LITERALS = new Map<string, string | null>();
+
+function remember(key: string, value: string | undefined): void {
+  if (LITERALS.size >= 50_000) LITERALS.delete(LITERALS.keys().next().value!);
+  LITERALS.set(key, value ?? null);
+}
+
+function readFreshLiterals(language: Language, texts: readonly string[]): (string | undefined)[] {
   if (texts.length === 0) return [];
   if (language !== 'python') {
     return texts.map((t) => {

@@ -87,7 +87,7 @@ test('prompt examples: doctests, arrows and equalities; the signature line is no
     '    For example: f(3, "z") == True.',
     '    """',
   ].join('\n');
-  assert.deepEqual(findPromptExamples(prompt, 'f'), [
+  assert.deepEqual(findPromptExamples(prompt, 'f', 'python'), [
     { argsText: '1, "x)"', outputText: 'True' },
     { argsText: "2, 'y'", outputText: 'False' },
     { argsText: '3, "z"', outputText: 'True' },
@@ -98,5 +98,5 @@ test('calls without a readable output still give arguments (MBPP writes assert s
   const { findPromptCallArguments } = await import('./examples.js');
   const prompt = '"""\nWrite a function to find the shared elements.\nassert set(similar_elements((3, 4, 5, 6),(5, 7, 4, 10))) == set((4, 5))\n"""\n';
   assert.deepEqual(findPromptCallArguments(prompt, 'similar_elements'), ['(3, 4, 5, 6),(5, 7, 4, 10)']);
-  assert.deepEqual(findPromptExamples(prompt, 'similar_elements'), []);
+  assert.deepEqual(findPromptExamples(prompt, 'similar_elements', 'python'), []);
 });
