@@ -170,12 +170,13 @@ describe('io suites', () => {
     assert.equal(r.suites[0]?.status, 'fail');
     assert.equal(r.suites[0]?.passed, 1);
     assert.equal(r.suites[0]?.firstFailure?.message, 'TypeError: four');
+    assert.equal(r.suites[0]?.failedAt, 0, 'the first failure is at the first input');
   });
 
-  test('record mode returns encoded outputs and times', async () => {
+  test('record mode returns encoded outputs and times; an input that raised is marked, not a value', async () => {
     const r = await js.run({ program, suites: [io('[[1],[3],[4]]')], record: true });
     const suite = r.suites[0]!;
-    assert.equal(suite.outputs, '[2,4.5,null]');
+    assert.equal(suite.outputs, '[2,4.5,{"$raised":"TypeError"}]');
     assert.equal(suite.times?.length, 3);
     assert.ok(suite.times!.every((t) => typeof t === 'number' && t >= 0 && t < 1));
   });
