@@ -21,7 +21,7 @@
  * with feedback and shrinking, default 2), BENCH_OVERHEAD_TASKS (repair tasks, default all
  * 14 built-in Python tasks).
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { builtinTasks } from '../src/bench/builtin/index.js';

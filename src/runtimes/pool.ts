@@ -20,7 +20,7 @@ export class SlotPool implements Runtime {
 
   constructor(
     readonly language: Language,
-    private readonly recipe: SlotRecipe,
+    recipe: SlotRecipe,
     options: PoolOptions = {},
   ) {
     this.size = Math.max(1, options.workers ?? availableParallelism());
