@@ -14,7 +14,7 @@ import { detectFormat, parseJsonlLine } from '../bench/datasets/index.js';
 import { scanTopLevel, topLevelKeys } from '../core/raw-json.js';
 import type { Language, ScriptSuite, Suite, Task } from '../core/task.js';
 import type { Failure, SuiteVerdict, Verdict } from '../core/verdict.js';
-import { gatedReward, type Level } from '../rl/gated-reward.js';
+import { gatedReward } from '../rl/gated-reward.js';
 import type { GatedLevels, LevelScore } from '../rl/schemas.js';
 import type { TimedSuite } from '../runtimes/runtime.js';
 import { augmentTask, GENERATED_SUITE, minimalCounterexample, type Augmentation } from '../verify/differential.js';
@@ -23,7 +23,7 @@ import { Harness, type HarnessOptions } from '../verify/harness.js';
 import { runBounded } from './executor.js';
 import type { Metrics } from './metrics.js';
 import type { FunctionTask, FunctionVerifyRequest } from './schemas.js';
-import { VerifyError, type TestStatus, type VerifyProgress } from './verify.js';
+import { VerifyError, type CandidateVerdictOf, type TestStatus, type VerifyProgress } from './verify.js';
 
 const SNIPPET = 2000;
 /** Prepared tasks kept (least recently used first out); each holds its reference's outputs through the harness. */
@@ -54,17 +54,7 @@ export interface SuiteSummary {
   total: number;
 }
 
-export interface TaskCandidateVerdict {
-  id: string;
-  status: TestStatus;
-  passed: number;
-  total: number;
-  pass_rate: number | null;
-  reward: number | null;
-  gates: Record<Level, number> | null;
-  first_failed_level: Level | null;
-  reason?: string;
-  first_failure: TaskFailure | null;
+export interface TaskCandidateVerdict extends CandidateVerdictOf<TaskFailure> {
   /** The shrunk counterexample from generated inputs when there is one, else the first failure. */
   minimal_failure: TaskFailure | null;
   suites: SuiteSummary[];

@@ -31,7 +31,8 @@ export interface FailingTest {
   message: string;
 }
 
-export interface CandidateVerdict {
+/** What /v1/verify says about one candidate, whatever form its tests take. */
+export interface CandidateVerdictOf<Failure> {
   id: string;
   status: TestStatus;
   passed: number;
@@ -41,7 +42,11 @@ export interface CandidateVerdict {
   gates: Record<Level, number> | null;
   first_failed_level: Level | null;
   reason?: string;
-  first_failure: FailingTest | null;
+  first_failure: Failure | null;
+  minimal_failure: Failure | null;
+}
+
+export interface CandidateVerdict extends CandidateVerdictOf<FailingTest> {
   /** The failing test with the shortest input: the smallest example of the fault among the tests. */
   minimal_failure: FailingTest | null;
   tests: TestVerdict[];
