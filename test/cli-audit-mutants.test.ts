@@ -1,25 +1,13 @@
 /** `crucible audit --mutants` as a user runs it: real process, real sandbox, a tiny dataset with a weak test. */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { promisify } from 'node:util';
+import { crucible } from './cli-support.js';
 
-const BIN = join(import.meta.dirname, '../bin/crucible.js');
 const dir = mkdtempSync(join(tmpdir(), 'crucible-audit-mutants-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-
-async function crucible(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], { maxBuffer: 1 << 26 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 const dataset = join(dir, 'tiny.jsonl');
 const prompt = 'def below(xs, k):\n    """How many items are below k."""\n';

@@ -1,25 +1,14 @@
 /** The `crucible` command as a user runs it: real process, real sandbox, real files. */
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { promisify } from 'node:util';
+import { BIN, crucible } from './cli-support.js';
 
-const BIN = join(import.meta.dirname, '../bin/crucible.js');
 const dir = mkdtempSync(join(tmpdir(), 'crucible-cli-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-
-async function crucible(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], { maxBuffer: 1 << 26 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 test('eval with no arguments judges the built-in suite and writes the documented JSON', { timeout: 300_000 }, async () => {
   const file = join(dir, 'builtin.json');
