@@ -56,7 +56,7 @@ test('OLLAMA_HOST may carry a scheme and a trailing slash; a model tag (`:7b`) i
   assert.equal(since(before)[0]!.body.model, 'qwen2.5-coder:7b');
 });
 
-test('sampling settings reach Ollama where it reads them: options.temperature, top_p, num_predict, stop', { todo: 'ollama-ai-provider-v2 sends temperature/top_p/max_output_tokens at the top level, where Ollama ignores them, and drops stop; needs providerOptions.ollama.options in sdk-backend.ts' }, async () => {
+test('sampling settings reach Ollama where it reads them: options.temperature, top_p, num_predict, stop', async () => {
   server.enqueue('sampled');
   const model = await ollama('qwen2.5-coder', { cache: 'off' });
   const before = server.requests.length;
@@ -65,7 +65,7 @@ test('sampling settings reach Ollama where it reads them: options.temperature, t
   assert.deepEqual({ temperature: options.temperature, top_p: options.top_p, num_predict: options.num_predict, stop: options.stop }, { temperature: 0.3, top_p: 0.9, num_predict: 64, stop: ['\n\n'] });
 });
 
-test('a seed reaches options.seed (the capability row says seed: true), and n split into requests gets seed, seed+1, ...', { todo: 'ollama-ai-provider-v2 drops the seed ("unsupported setting"); needs providerOptions.ollama.options.seed in sdk-backend.ts' }, async () => {
+test('a seed reaches options.seed (the capability row says seed: true), and n split into requests gets seed, seed+1, ...', async () => {
   server.enqueue('a', 'b');
   const model = await ollama('qwen2.5-coder', { cache: 'off' });
   const before = server.requests.length;
@@ -106,7 +106,7 @@ test('a persistent 500 ends in a ModelCallError with the status and the attempts
   assert.equal(server.pending(), 0);
 });
 
-test('a model that was never pulled fails at once with Ollama\'s own advice', { todo: 'Ollama errors are {"error": "text"} but the provider parses {"error": {"message"}}, so the user sees only "Not Found"; model.ts callError could read responseBody' }, async () => {
+test('a model that was never pulled fails at once with Ollama\'s own advice', async () => {
   const model = await ollama('llama-not-pulled', { cache: 'off' });
   const before = server.requests.length;
   await assert.rejects(model.generate({ messages: user('hi') }), (error: unknown) => {

@@ -12,7 +12,7 @@ import { CacheMissError, ModelCallError, ModelConfigError, ModelTimeoutError } f
 import { PriceTable, addCosts } from './prices.js';
 import type { Environment } from './providers.js';
 import { resolveModel, type ResolvedModel } from './resolve.js';
-import { AttemptsFailed, DEFAULT_RETRY_POLICY, statusCodeOf, unwrapSdkError, withRetries, type RetryPolicy } from './retry.js';
+import { AttemptsFailed, DEFAULT_RETRY_POLICY, serverErrorText, statusCodeOf, unwrapSdkError, withRetries, type RetryPolicy } from './retry.js';
 import { createValidator, repairMessages, schemaInstruction, type OutputValidator } from './structured.js';
 import type { CallRecord, Capabilities, Completion, EndpointKind, GenerateRequest, GenerateResult, Model, TokenUsage, UsageTotals } from './types.js';
 
@@ -259,7 +259,8 @@ class CachedModel implements Model {
     // Cancellation stays what it is, so callers can tell it from a failure.
     if ((last as { name?: string } | undefined)?.name === 'AbortError') return last;
     const status = statusCodeOf(last);
-    const detail = last instanceof Error ? last.message : String(last);
+    const server = serverErrorText(last);
+    const detail = (last instanceof Error ? last.message : String(last)) + (server ? ` (${server})` : '');
     const what = status ? `HTTP ${status}` : 'request failed';
     const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
     return new ModelCallError(`${this.spec}: ${what}${tries}: ${detail}`, this.spec, status, attempts, { cause: last });

@@ -20,6 +20,23 @@ export function statusCodeOf(error: unknown): number | undefined {
   return APICallError.isInstance(inner) ? inner.statusCode : undefined;
 }
 
+/**
+ * The server's own words when the SDK could not parse its error body: Ollama answers
+ * `{"error": "model \"x\" not found, try pulling it first"}`, which its provider, expecting
+ * `{"error": {"message"}}`, reduces to the HTTP status text.
+ */
+export function serverErrorText(error: unknown): string | undefined {
+  const inner = unwrapSdkError(error);
+  if (!APICallError.isInstance(inner) || !inner.responseBody) return undefined;
+  try {
+    const body = JSON.parse(inner.responseBody) as { error?: unknown };
+    const text = typeof body.error === 'string' ? body.error : (body.error as { message?: unknown } | undefined)?.message;
+    return typeof text === 'string' && !inner.message.includes(text) ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** 429, 5xx, and connections that failed before an answer (refused, reset). */
 export function isRetryable(error: unknown): boolean {
   const inner = unwrapSdkError(error);

@@ -66,8 +66,14 @@ function callSettings(model: ResolvedModel, languageModel: LanguageModel, reques
   };
 }
 
-/** Fields that only an OpenAI-compatible body carries: n, logprobs, grammars, the config's extraBody. */
+/**
+ * Fields the SDK's common settings do not carry. OpenAI-compatible: n, logprobs, grammars,
+ * the config's extraBody. Ollama: its provider puts temperature, top_p and the token limit
+ * at the top of the body and drops seed and stop, but Ollama reads all of them only from
+ * `options`.
+ */
 function providerOptions(model: ResolvedModel, request: BackendRequest): Record<string, Record<string, never>> {
+  if (model.kind === 'ollama') return { ollama: { options: ollamaOptions(request) } as unknown as Record<string, never> };
   if (model.kind !== 'openai-compatible') return {};
   const body: Record<string, unknown> = { ...model.entry?.extraBody };
   if (request.n > 1) body.n = request.n;
@@ -75,6 +81,16 @@ function providerOptions(model: ResolvedModel, request: BackendRequest): Record<
   if (request.grammar && model.capabilities.grammar === 'llama.cpp') body.grammar = request.grammar;
   if (request.grammar && model.capabilities.grammar === 'vllm') body.structured_outputs = { grammar: request.grammar };
   return { [COMPATIBLE_PROVIDER_NAME]: body as Record<string, never> };
+}
+
+function ollamaOptions(request: BackendRequest): Record<string, unknown> {
+  return {
+    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    ...(request.topP !== undefined ? { top_p: request.topP } : {}),
+    ...(request.seed !== undefined ? { seed: request.seed } : {}),
+    ...(request.stop?.length ? { stop: [...request.stop] } : {}),
+    ...(request.maxTokens !== undefined ? { num_predict: request.maxTokens } : {}),
+  };
 }
 
 function toolCallsOf(calls: ReadonlyArray<{ toolCallId: string; toolName: string; input: unknown }>): ToolCall[] {
