@@ -126,6 +126,10 @@ describe('forged protocol lines in io calls only', () => {
     ['an absurd int', 'b\'{"ok":true,"v":{"$t":"int","v":"\' + b"9" * 100000 + b\'"}}\\n\''],
     ['nesting 100000 deep', 'b\'{"ok":true,"v":\' + b"[" * 100000 + b"]" * 100000 + b"}\\n"'],
     ['an unhashable key', 'b\'{"ok":true,"v":{"$t":"dict","v":[[[1],2]]}}\\n\''],
+    ['packed floats that are not base64', 'b\'{"ok":true,"v":{"$t":"f64","ints":[],"v":"!!"}}\\n\''],
+    ['packed floats cut mid-double', 'b\'{"ok":true,"v":{"$t":"f64","ints":[],"v":"AAAA"}}\\n\''],
+    ['packed floats with an int position past the end', 'b\'{"ok":true,"v":{"$t":"f64","ints":[9],"v":"AAAAAAAA8D8="}}\\n\''],
+    ['packed floats whose int position holds nan', 'b\'{"ok":true,"v":{"$t":"f64","ints":[0],"v":"AAAAAAAA+H8="}}\\n\''],
   ];
   for (const [label, line] of forged) {
     it(`${label}: error in that suite`, () =>

@@ -25,9 +25,17 @@ export function decodeWire(value: unknown): any {
       return Number(tagged.v);
     case 'float':
       return tagged.v === 'nan' ? NaN : tagged.v === 'inf' ? Infinity : tagged.v === '-inf' ? -Infinity : tagged.v === '-0' ? -0 : Number(tagged.v);
+    case 'f64': // a long list of floats, packed by the Python runtime (PROTOCOL.md)
+      return unpackDoubles(tagged.v as string); // its `ints` positions: JavaScript numbers do not tell ints apart
     case 'undefined':
       return undefined;
     default:
       return value; // opaque, bytes, dates: kept as their tagged form
   }
+}
+
+function unpackDoubles(base64: string): number[] {
+  const bytes = Buffer.from(base64, 'base64');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return Array.from({ length: Math.floor(bytes.byteLength / 8) }, (_, i) => view.getFloat64(8 * i, true));
 }

@@ -3,6 +3,7 @@
 Only exact built-in types are encoded; anything else becomes an opaque marker that
 compares unequal to everything, so a candidate cannot smuggle an object whose
 __eq__ lies into the process that judges it."""
+import array
 import base64
 import collections
 import json
@@ -13,6 +14,9 @@ import types
 
 MAX_DEPTH = 200
 MAX_ITEMS = 10_000_000
+# Lists of floats at least this long cross as packed doubles: repr() of every float is
+# most of the cost of a large output (HumanEval+'s tri returns millions of them).
+PACK_MIN_ITEMS = 256
 
 
 _DICT_TYPES = (collections.defaultdict, collections.OrderedDict, collections.Counter)
@@ -72,6 +76,10 @@ def encode(x, strict=False, depth=0):
         return _float(x)
     d = depth + 1
     if t is list:
+        if len(x) >= PACK_MIN_ITEMS:
+            packed = _packed_floats(x)
+            if packed is not None:
+                return packed
         if _flat_plain(x):
             return x  # nothing to tag: JSON can carry it as it is (large outputs are mostly these)
         return [encode(v, strict, d) for v in x]
@@ -128,6 +136,39 @@ def _flat_plain(items):
     return True
 
 
+def _packed_floats(items):
+    """{"$t":"f64","v":base64 of little-endian doubles,"ints":[positions of ints]} for a
+    list of floats, possibly with some ints that doubles hold exactly; otherwise None.
+    Every scan is a C loop: a Python loop over the items would cost what packing saves."""
+    kinds = list(map(type, items))
+    floats = kinds.count(float)
+    ints = kinds.count(int)
+    if floats == 0 or ints > floats or floats + ints != len(kinds):
+        return None  # not numbers, or mostly ints: plain JSON says those as cheaply
+    positions = []
+    at = -1
+    for _ in range(ints):
+        at = kinds.index(int, at + 1)
+        if not -(2**53) < items[at] < 2**53:
+            return None  # a double would round it
+        positions.append(at)
+    doubles = array.array("d", items)
+    if sys.byteorder == "big":
+        doubles.byteswap()
+    return {"$t": "f64", "ints": positions, "v": base64.b64encode(doubles).decode("ascii")}
+
+
+def _unpacked_floats(x):
+    doubles = array.array("d")
+    doubles.frombytes(base64.b64decode(x["v"], validate=True))
+    if sys.byteorder == "big":
+        doubles.byteswap()
+    items = doubles.tolist()
+    for i in x.get("ints", ()):
+        items[i] = int(items[i])
+    return items
+
+
 def _safe_repr(x):
     try:
         r = object.__repr__(x)
@@ -165,6 +206,8 @@ def decode(x):
             return int(x["x"], 16) if "x" in x else int(v)
         if tag == "float":
             return float(v)
+        if tag == "f64":
+            return _unpacked_floats(x)
         if tag == "bytes":
             return base64.b64decode(v)
         if tag == "complex":
