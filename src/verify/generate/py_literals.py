@@ -9,6 +9,8 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "runtimes", "python"))
 import wire  # noqa: E402
 
+wire.PACK_MIN_ITEMS = float("inf")  # literals stay plain lists: they seed input mutation
+
 
 def read(text):
     try:
