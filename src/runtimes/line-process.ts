@@ -102,6 +102,12 @@ export class LineProcess {
     });
   }
 
+  /** Lets Node exit while this process is idle (a helper kept for speed, not a job to wait for). */
+  unref(): void {
+    this.child.unref();
+    for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr]) (stream as { unref?: () => void } | null)?.unref?.();
+  }
+
   /** Kills the whole process group (the sandbox and everything in it). */
   kill(): void {
     if (this.child.pid === undefined) return;

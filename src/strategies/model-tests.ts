@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { Task } from '../core/task.js';
 import { decodeWire } from '../core/wire-values.js';
-import { publicSuites, readLiterals, type PromptExample } from '../verify/generate/examples.js';
+import { publicSuites, readLiteralsAsync, type PromptExample } from '../verify/generate/examples.js';
 import type { Harness } from '../verify/harness.js';
 import { meetsPrecondition, propertyHolds } from '../verify/properties.js';
 import { testsMessages } from './prompts.js';
@@ -29,11 +29,11 @@ const exampleLiterals = new WeakMap<readonly PromptExample[], Map<string, string
 export async function validateModelTests(harness: Harness, view: SolverView, tests: readonly PromptExample[]): Promise<{ kept: PromptExample[]; dropped: DroppedTest[] }> {
   const task = view.task;
   const dropped: DroppedTest[] = [];
-  // One literal-reading subprocess per validation: the examples' literals are read with the tests the first time, then kept.
+  // The examples' literals are read with the tests the first time, then kept.
   const testTexts = tests.flatMap((t) => [`[${t.argsText}]`, t.outputText]);
   let examples = exampleLiterals.get(view.examples);
   const exampleTexts = examples ? [] : view.examples.flatMap((e) => [`[${e.argsText}]`, e.outputText]);
-  const literals = readLiterals(task.language, [...testTexts, ...exampleTexts]);
+  const literals = await readLiteralsAsync(task.language, [...testTexts, ...exampleTexts]);
   const read = literals.slice(0, testTexts.length);
   if (!examples) {
     const exampleArgs = literals.slice(testTexts.length);

@@ -9,7 +9,7 @@
  * public pass rate, then adversarial pass rate.
  */
 import { callText } from '../../feedback/index.js';
-import { readLiterals } from '../../verify/generate/examples.js';
+import { readLiteralsAsync } from '../../verify/generate/examples.js';
 import { meetsPrecondition } from '../../verify/properties.js';
 import { behaviours, divergenceReward, GlobalTestFilter, type AdversarialTest } from './filter.js';
 import { ArbiterSchema, ATTACK_STRATEGIES, AttackSchema, arbiterMessages, attackMessages, expandMessages, simulateMessages, StepsSchema } from './prompts.js';
@@ -105,7 +105,7 @@ export const advermcts: Strategy = async (task, context) => {
     const label = `attack ${rollout}.${k}`;
     const asked = await session.ask(attackMessages(task, members.map((p) => p.judged.program), strategy.text, INPUTS_PER_ATTACK), { label, parent: null, output: { schema: AttackSchema, name: 'inputs' }, temperature: 0.7 });
     const proposed = (asked.completions[0]?.value as { inputs: string[] } | undefined)?.inputs.slice(0, INPUTS_PER_ATTACK) ?? [];
-    const parsed = readLiterals(task.language, proposed.map((p) => `[${p}]`));
+    const parsed = await readLiteralsAsync(task.language, proposed.map((p) => `[${p}]`));
     const seen = new Set(filter.tests.map((t) => t.input));
     const inputs = parsed.filter((t): t is string => t !== undefined && t.startsWith('[') && !seen.has(t) && meetsPrecondition(task, JSON.parse(t)));
     const unique = [...new Set(inputs)];

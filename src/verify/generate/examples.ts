@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Language, ScriptSuite } from '../../core/task.js';
+import { isMessage, LineProcess } from '../../runtimes/line-process.js';
 import { resolvePythonInstall } from '../../runtimes/python-runtime.js';
 
 export interface PromptExample {
@@ -95,6 +96,43 @@ export function readLiterals(language: Language, texts: readonly string[]): (str
   const read = readFreshLiterals(language, missing);
   missing.forEach((t, i) => remember(`${language}\u0000${t}`, read[i]));
   return texts.map((t) => LITERALS.get(`${language}\u0000${t}`) ?? undefined);
+}
+
+/**
+ * `readLiterals` for texts met while solving (model-written tests, attack inputs): one
+ * long-lived python3 reads them, so a call costs a pipe round trip instead of starting
+ * an interpreter (20+ ms, most of a strategy's own time per task).
+ */
+export async function readLiteralsAsync(language: Language, texts: readonly string[]): Promise<(string | undefined)[]> {
+  const missing = [...new Set(texts.filter((t) => !LITERALS.has(`${language}\u0000${t}`)))];
+  if (missing.length > 0) {
+    const read = language === 'python' ? await readWithServer(missing) : readFreshLiterals(language, missing);
+    missing.forEach((t, i) => remember(`${language}\u0000${t}`, read[i]));
+  }
+  return texts.map((t) => LITERALS.get(`${language}\u0000${t}`) ?? undefined);
+}
+
+let server: LineProcess | undefined;
+let queue: Promise<unknown> = Promise.resolve();
+
+/** One request at a time; a reader that dies or hangs is replaced and the texts read the slow way. */
+function readWithServer(texts: readonly string[]): Promise<(string | undefined)[]> {
+  const turn = queue.then(async () => {
+    if (!server || server.isClosed) {
+      server = new LineProcess({ file: resolvePythonInstall().executable, args: ['-I', '-S', LITERALS_SCRIPT, '--serve'], env: {} });
+      server.unref();
+    }
+    const reader = server;
+    const reply = reader.send({ texts }) ? await reader.next(10_000) : undefined;
+    if (reply && isMessage(reply) && Array.isArray(reply.read) && reply.read.length === texts.length) {
+      return (reply.read as (string | null)[]).map((v) => v ?? undefined);
+    }
+    reader.kill();
+    server = undefined;
+    return readFreshLiterals('python', texts);
+  });
+  queue = turn.catch(() => undefined);
+  return turn;
 }
 
 /** Literals already read (prompt texts repeat across candidates and strategies): no second Python process. */

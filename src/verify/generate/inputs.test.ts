@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import type { Task } from '../../core/task.js';
-import { findPromptExamples } from './examples.js';
+import { findPromptExamples, readLiterals, readLiteralsAsync } from './examples.js';
 import { generateInputs, inputSpace } from './inputs.js';
 import { mutateValue, seededRandom } from './mutate.js';
 import type { ValueType } from './types.js';
@@ -99,4 +99,15 @@ test('calls without a readable output still give arguments (MBPP writes assert s
   const prompt = '"""\nWrite a function to find the shared elements.\nassert set(similar_elements((3, 4, 5, 6),(5, 7, 4, 10))) == set((4, 5))\n"""\n';
   assert.deepEqual(findPromptCallArguments(prompt, 'similar_elements'), ['(3, 4, 5, 6),(5, 7, 4, 10)']);
   assert.deepEqual(findPromptExamples(prompt, 'similar_elements', 'python'), []);
+});
+
+test('the long-lived literal reader agrees with a fresh interpreter, also on concurrent and hostile requests', async () => {
+  const texts = ['[1, 2.0, "a"]', '(1,)', "{'k': {1, 2}}", '[True, None]', 'f(1)', '['.repeat(100_000), '9'.repeat(5000), '[-0.0, 1e400]'];
+  const fresh = readLiterals('python', texts.map((t) => `${t} `)); // other texts: the memo must not answer for the reader
+  const [first, second] = await Promise.all([readLiteralsAsync('python', texts), readLiteralsAsync('python', ['[3]', 'x'])]);
+  assert.deepEqual(first, fresh);
+  assert.equal(first![0], '[1,2.0,"a"]');
+  assert.equal(first![4], undefined, 'a call is not a literal');
+  assert.equal(first![5], undefined, 'nesting too deep to read');
+  assert.deepEqual(second, ['[3]', undefined]);
 });

@@ -1,4 +1,4 @@
-"""Reads Python literals (a JSON list of source strings on stdin) and prints each as the
+"""Reads Python literals (a JSON list of source strings on stdin; with --serve, one request per line) and prints each as the
 JSON text of its wire encoding (so 1.0 stays a float), or null when it is not a literal. ast.literal_eval evaluates
 nothing but literals, so prompt text is never executed."""
 import ast
@@ -19,4 +19,9 @@ def read(text):
         return None
 
 
-print(json.dumps([read(t) for t in json.load(sys.stdin)]))
+if "--serve" in sys.argv:
+    # Long-lived: {"texts": [...]} per line in, {"read": [...]} per line out.
+    for line in sys.stdin:
+        print(json.dumps({"read": [read(t) for t in json.loads(line)["texts"]]}), flush=True)
+else:
+    print(json.dumps([read(t) for t in json.load(sys.stdin)]))
