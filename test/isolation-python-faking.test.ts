@@ -185,6 +185,18 @@ describe('leftovers for the next candidate', () => {
       'import math, os\nassert abs(-2) == 2 and "EVIL" not in os.environ and math.sqrt(4) == 2\nopen("/tmp/work/f", "w").write("x")\nassert os.stat("/tmp/work/f").st_mode & 0o600 == 0o600\nfds = [os.open("/dev/null", 0) for _ in range(20)]\n' + RIGHT,
     ],
     [
+      'patched modules its worker imported ahead (math, typing, random) and state left in them',
+      'import math, random, typing\nmath.sqrt = lambda x: 0\ntyping.List = None\nrandom.seed(7)\nrandom.random = lambda: 0.5\nmath.LEFT = 1\n' + RIGHT,
+      'pass',
+      'import math, random\nfrom typing import List\nassert math.sqrt(4) == 2 and List is not None and not hasattr(math, "LEFT") and random.random() != 0.5\n' + RIGHT,
+    ],
+    [
+      'modules imported ahead are not names in the next program',
+      'import math\n' + RIGHT,
+      'pass',
+      'try:\n    math\n    LEAKED = True\nexcept NameError:\n    LEAKED = False\ndef add(a, b):\n    return None if LEAKED else a + b\n',
+    ],
+    [
       "lowered limits of its worker (prlimit)",
       'import os, resource\nfor pid in (os.getppid(), 1):\n    for r in (resource.RLIMIT_AS, resource.RLIMIT_NOFILE, resource.RLIMIT_CPU, resource.RLIMIT_NPROC):\n        try:\n            resource.prlimit(pid, r, (1, 1))\n        except OSError:\n            pass\n' + RIGHT,
       'pass',

@@ -6,6 +6,7 @@ answers the judge over two FIFOs. The child can only talk to the judge process, 
 decides every verdict; the zygote reports to Crucible only how the child ended."""
 import ctypes
 import fcntl
+import gc
 import json
 import os
 import resource
@@ -23,6 +24,12 @@ sys.path.insert(0, HERE)
 # can import installed packages without the cost of `site` in every fork.
 sys.path.extend(sys.argv[1:])
 import wire  # noqa: E402
+
+# What model-written programs import most (typing alone in a third of HumanEval samples),
+# imported once here so a candidate's import is a lookup in the pages it shares with this
+# process, not 2-5 ms of its own. Its namespace starts empty all the same: a program that
+# uses `math` without importing it still fails. `random` reseeds itself in every fork.
+import bisect, collections, copy, datetime, decimal, fractions, functools, hashlib, heapq, itertools, math, random, statistics, string, typing  # noqa: E401,E402,F401
 
 IPC_DIR = os.environ.get("CRUCIBLE_IPC", "/ipc")
 SCRATCH = os.environ.get("CRUCIBLE_SCRATCH", "/tmp")
@@ -329,6 +336,9 @@ def main():
 def fork_child():
     """Forks the next candidate process; it waits for its spec on a control pipe."""
     sys.stdout.flush()
+    # Every object so far moves out of the collector's reach: a collection in the child
+    # would otherwise write to each of them and copy most of this process's pages.
+    gc.freeze()
     out_r, out_w = os.pipe()
     control_r, control_w = os.pipe()
     pid = os.fork()
