@@ -79,8 +79,13 @@ export class LineProcess {
   }
 
   send(message: Message): boolean {
+    return this.sendLine(JSON.stringify(message));
+  }
+
+  /** A message already written as one line of JSON. */
+  sendLine(json: string): boolean {
     if (this.closed || !this.child.stdin!.writable) return false;
-    this.child.stdin!.write(JSON.stringify(message) + '\n');
+    this.child.stdin!.write(json + '\n');
     return true;
   }
 

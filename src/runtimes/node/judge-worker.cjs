@@ -406,7 +406,7 @@ function runIo(spec, run, record) {
     if (!Array.isArray(inputs) || !inputs.every(Array.isArray)) throw new Error('inputs must be a list of argument lists');
     decodedInputs = inputs.map((i) => W.decodeParsed(i));
     if (!record) {
-      expected = JSON.parse(spec.expected).map((v) => W.decodeParsed(v));
+      expected = spec.expected.map((v) => W.decodeParsed(v));
       if (expected.length !== inputs.length) throw new Error('expected outputs do not match the inputs');
     }
   } catch (e) {
@@ -520,7 +520,8 @@ function handleRun(msg) {
     }
     const names = usableNames(r.names);
     let stopped = false;
-    for (const spec of msg.suites) {
+    for (const [j, spec] of msg.suites.entries()) {
+      spec.expected = msg.expected[j];
       if (stopped || ch.gone || result.kill) {
         result.suites.push(suiteResult(spec, 'skipped', 0, 0));
         continue;

@@ -218,8 +218,12 @@ def decode(x):
     return x
 
 
+# Built once: json.dumps with options builds a new encoder on every call, a cost paid per reply.
+_ENCODER = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
+
+
 def dumps(x):
-    return json.dumps(x, separators=(",", ":"), allow_nan=False)
+    return _ENCODER.encode(x)
 
 
 def loads(s):
