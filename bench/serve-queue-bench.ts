@@ -14,14 +14,14 @@
  * them all, each of the two crucible workers half. Needs redis-server (scripts/setup.sh).
  */
 import autocannon from 'autocannon';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { availableParallelism, hostname, tmpdir } from 'node:os';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism, hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { freePort, startLocalRedis, stopChild, waitUntil } from '../src/server/queue/local-redis.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DATASET = join(ROOT, '..', 'shared', 'datasets', 'evalplus', 'HumanEvalPlus-v0.1.10.jsonl.gz');
@@ -32,40 +32,8 @@ const BATCH_TESTS = Number(process.env.BENCH_BATCH_TESTS ?? 10_000);
 const FAULT_TESTS = Number(process.env.BENCH_FAULT_TESTS ?? 10_000);
 const SUM = 'a, b = map(int, input().split())\nprint(a + b)\n';
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, seconds = 60): Promise<T> {
-  const end = Date.now() + seconds * 1000;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch {}
-    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 function crucible(args: string[]): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 /** verl-style /run_code bodies. */
@@ -142,7 +110,7 @@ async function fault(url: string, redis: Redis, workers: ChildProcess[]) {
       const data = JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? 'null');
       if (event === 'progress' && !killed && data.done >= data.total / 4) {
         const atTest = data.done as number;
-        killed = until('a worker holding jobs', async () => {
+        killed = waitUntil('a worker holding jobs', async () => {
           const active = await redis.lrange('crucible:programs:active', 0, -1);
           const holders = await Promise.all(active.map((id) => redis.hget(`crucible:programs:${id}`, 'pb')));
           for (const child of workers) {
@@ -178,19 +146,14 @@ async function fault(url: string, redis: Redis, workers: ChildProcess[]) {
 }
 
 async function main() {
-  if (spawnSync('redis-server', ['--version']).status !== 0) throw new Error('redis-server is not installed: run scripts/setup.sh (or apt-get install redis-server)');
-  const dir = mkdtempSync(join(tmpdir(), 'crucible-bench-redis-'));
-  const redisPort = await freePort();
-  const redisServer = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
-  const queue = `redis://127.0.0.1:${redisPort}/0`;
-  const redis = new Redis(queue, { maxRetriesPerRequest: null });
-  redis.on('error', () => {});
+  const localRedis = await startLocalRedis();
+  const queue = localRedis.url;
+  const redis = localRedis.client;
   const children: ChildProcess[] = [];
   const bodies = runCodeBodies();
   const perWorker = Math.max(1, Math.floor(WORKERS / 2));
   process.stderr.write(`bench:serve-queue: ${WORKERS} sandboxed workers in-process vs 2 crucible workers × ${perWorker}; ${BATCH_TESTS}-test batches; ${CONNECTIONS} clients × ${SECONDS}s of /run_code (${bodies.length} programs)\n`);
   try {
-    await until('redis-server', async () => ((await redis.ping()) === 'PONG' ? true : undefined), 20);
     const [localPort, queuePort] = [await freePort(), await freePort()];
     const local = `http://127.0.0.1:${localPort}`;
     const queued = `http://127.0.0.1:${queuePort}`;
@@ -198,17 +161,17 @@ async function main() {
     // In-process first, alone on the machine.
     const localServer = crucible(['serve', '--port', String(localPort), '--workers', String(WORKERS)]);
     children.push(localServer);
-    await until('the in-process server', async () => ((await fetch(`${local}/healthz`)).ok ? true : undefined));
+    await waitUntil('the in-process server', async () => ((await fetch(`${local}/healthz`)).ok ? true : undefined));
     await batch(local, 200); // warm
     const localBatch = await batch(local, BATCH_TESTS);
     const localLoad = await load(local, bodies);
-    await stop(localServer);
+    await stopChild(localServer);
 
     const queueServer = crucible(['serve', '--port', String(queuePort), '--queue', queue]);
     children.push(queueServer);
     const workers = [crucible(['worker', '--queue', queue, '--workers', String(perWorker)]), crucible(['worker', '--queue', queue, '--workers', String(perWorker)])];
     children.push(...workers);
-    await until('two crucible workers', async () => ((await (await fetch(`${queued}/healthz`)).json()).workers === 2 * perWorker ? true : undefined));
+    await waitUntil('two crucible workers', async () => ((await (await fetch(`${queued}/healthz`)).json()).workers === 2 * perWorker ? true : undefined));
     await batch(queued, 200); // warm
     const queueBatch = await batch(queued, BATCH_TESTS);
     const queueLoad = await load(queued, bodies);
@@ -227,10 +190,8 @@ async function main() {
       ),
     );
   } finally {
-    await Promise.all(children.map(stop));
-    redis.disconnect();
-    await stop(redisServer);
-    rmSync(dir, { recursive: true, force: true });
+    await Promise.all(children.map(stopChild));
+    await localRedis.stop();
   }
 }
 

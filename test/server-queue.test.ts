@@ -8,54 +8,28 @@
  * it does not skip. REDIS_SERVER names another binary.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { hostname, tmpdir } from 'node:os';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, it } from 'node:test';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { Metrics } from '../src/server/metrics.js';
 import { PREFIX, QUEUE_NAME, resultsKey } from '../src/server/queue/protocol.js';
+import { startLocalRedis, stopChild, waitUntil, type LocalRedis } from '../src/server/queue/local-redis.js';
 import { QueueExecutor } from '../src/server/queue/queue-executor.js';
 import { startServer, type RunningServer } from '../src/server/serve.js';
 import { SUM_RIGHT, SUM_WRONG } from './server-support.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const REDIS_SERVER = process.env.REDIS_SERVER ?? 'redis-server';
 
-let dir: string;
-let redisProcess: ChildProcess | undefined;
+let localRedis: LocalRedis | undefined;
 let url: string;
 let redis: Redis;
 let executor: QueueExecutor;
 let metrics: Metrics;
 let server: RunningServer;
 const workers: ChildProcess[] = [];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, seconds = 60): Promise<T> {
-  const end = Date.now() + seconds * 1000;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined && value !== false) return value;
-    } catch {}
-    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 function startWorker(): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'worker', '--queue', url, '--workers', '1'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -66,15 +40,6 @@ function startWorker(): ChildProcess {
   });
   workers.push(child);
   return child;
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 async function post(path: string, body: unknown): Promise<{ status: number; json: any }> {
@@ -88,34 +53,22 @@ async function healthz(): Promise<{ status: string; workers: number }> {
 }
 
 before(async () => {
-  const probe = spawnSync(REDIS_SERVER, ['--version'], { encoding: 'utf8' });
-  if (probe.error || probe.status !== 0) {
-    throw new Error(
-      `${REDIS_SERVER} is not installed, and the queue tests need it: install it (Debian/Ubuntu: sudo apt-get install redis-server, or run scripts/setup.sh; CI installs it) — this test fails rather than skips without it`,
-    );
-  }
-  dir = mkdtempSync(join(tmpdir(), 'crucible-redis-'));
-  const port = await freePort();
-  redisProcess = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
-  url = `redis://127.0.0.1:${port}/0`;
-  redis = new Redis(url, { maxRetriesPerRequest: null });
-  redis.on('error', () => {});
-  await until('redis-server to answer', async () => (await redis.ping()) === 'PONG', 20);
+  localRedis = await startLocalRedis();
+  url = localRedis.url;
+  redis = localRedis.client;
   metrics = new Metrics();
   executor = await QueueExecutor.connect({ url, metrics });
   server = await startServer({ host: '127.0.0.1', port: 0, executor, metrics });
   startWorker();
   startWorker();
-  await until('two workers to register', async () => ((await healthz()).workers === 2 ? true : undefined), 60);
+  await waitUntil('two workers to register', async () => ((await healthz()).workers === 2 ? true : undefined), 60);
 });
 
 after(async () => {
   await Promise.all(workers.map(stopChild));
   await server?.close();
   await executor?.close();
-  redis?.disconnect();
-  if (redisProcess) await stopChild(redisProcess);
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await localRedis?.stop();
 });
 
 it('/run_code goes through the queue to a crucible worker and back', async () => {
@@ -187,12 +140,12 @@ it('a crucible worker SIGKILLed mid-batch: every test still gets exactly one ver
   // The killed worker's jobs ran again on the other one; nothing is left over.
   assert.equal(executor.waiting, 0);
   // Its registry entry is not renewed any more, and expires.
-  await until('the killed worker to drop out of the registry', async () => ((await healthz()).workers === 1 ? true : undefined), 30);
+  await waitUntil('the killed worker to drop out of the registry', async () => ((await healthz()).workers === 1 ? true : undefined), 30);
 });
 
 /** Kills a worker that holds active jobs right now (seen in Redis), with SIGKILL. */
 async function killBusyWorker(done: number): Promise<{ done: number; victim: number; activeJobs: number }> {
-  return until('a worker holding jobs', async () => {
+  return waitUntil('a worker holding jobs', async () => {
     const active = await redis.lrange(`${PREFIX}:${QUEUE_NAME}:active`, 0, -1);
     const holders = await Promise.all(active.map((id) => redis.hget(`${PREFIX}:${QUEUE_NAME}:${id}`, 'pb')));
     for (const child of workers) {
@@ -210,7 +163,7 @@ it('two results for one job (a worker died after answering, and the retry answer
   await Promise.all(workers.map(stopChild));
   const before = { results: executor.results, duplicates: executor.duplicates };
   const pending = executor.run({ language: 'python', request: { code: 'print(1)' } });
-  const id = await until('the job on the queue', async () => (await redis.lrange(`${PREFIX}:${QUEUE_NAME}:wait`, 0, -1))[0]);
+  const id = await waitUntil('the job on the queue', async () => (await redis.lrange(`${PREFIX}:${QUEUE_NAME}:wait`, 0, -1))[0]);
   assert.match(id, /^[0-9a-f-]{36}\.0$/, 'job ids are <request id>.<index>');
   const result = (stdout: string) => ({ status: 'ok', exitCode: 0, signal: null, stdout, stderr: '', wallSeconds: 0.01, files: {} });
   // What two workers that both ran this job would push, in this order.
@@ -218,7 +171,7 @@ it('two results for one job (a worker died after answering, and the retry answer
   await redis.lpush(resultsKey(executor.id), JSON.stringify({ id, result: result('second\n'), by: 'b' }));
   const answer = await pending;
   assert.equal(answer.stdout, 'first\n');
-  await until('the second result to be read', () => (executor.results - before.results === 2 ? true : undefined), 10);
+  await waitUntil('the second result to be read', () => (executor.results - before.results === 2 ? true : undefined), 10);
   assert.equal(executor.duplicates - before.duplicates, 1);
   const text = await (await fetch(server.url + '/metrics')).text();
   assert.match(text, /crucible_queue_duplicate_results_total [1-9]/);
@@ -230,7 +183,7 @@ it('Redis loses its data (restart without persistence) while a job waits: the jo
   const watched = await QueueExecutor.connect({ url, watch: { everyMs: 300, afterMs: 500 } });
   try {
     const pending = watched.run({ language: 'python', request: { code: 'print(6 * 7)' } });
-    await until('the job on the queue', async () => ((await redis.llen(`${PREFIX}:${QUEUE_NAME}:wait`)) > 0 ? true : undefined));
+    await waitUntil('the job on the queue', async () => ((await redis.llen(`${PREFIX}:${QUEUE_NAME}:wait`)) > 0 ? true : undefined));
     await redis.flushall();
     const worker = startWorker();
     const answer = await pending;
