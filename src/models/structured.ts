@@ -18,7 +18,16 @@ function isZodSchema(schema: StructuredOutput['schema']): schema is ZodType {
   return typeof (schema as { safeParse?: unknown }).safeParse === 'function';
 }
 
+/** Per schema object: converting a schema costs more than the call's own bookkeeping, and strategies ask with the same schema every time. */
+const validators = new WeakMap<object, OutputValidator>();
+
 export function createValidator(output: StructuredOutput): OutputValidator {
+  let validator = validators.get(output.schema);
+  if (!validator) validators.set(output.schema, (validator = newValidator(output)));
+  return validator;
+}
+
+function newValidator(output: StructuredOutput): OutputValidator {
   let zodSchema: ZodType;
   let jsonSchema: JsonSchema;
   if (isZodSchema(output.schema)) {
