@@ -1,39 +1,27 @@
 /** The `anthropic:` provider through createModel, against a fake Messages API over real HTTP. */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { z } from 'zod';
 import { EMPTY_CONFIG, type CrucibleConfig } from '../src/models/config.js';
-import { CacheMissError, ModelCallError } from '../src/models/errors.js';
 import { createModel, type ModelOptions } from '../src/models/model.js';
 import { startFakeAnthropicServer, type FakeAnthropicServer } from '../src/models/testing/index.js';
-import { solveTask } from '../src/strategies/index.js';
-import { Harness } from '../src/verify/harness.js';
-import { user } from './models-support.js';
-import { builtin, fenced } from './strategies-support.js';
+import { assertCacheThenOffline, assertGivesUpAfterRetries, assertRepairEndToEnd, assertRetriedUntilAnswer, generateInPieces, serverFixture, user, type ServerFixture } from './models-support.js';
 
-let server: FakeAnthropicServer;
-let cacheDir: string;
+let f: ServerFixture<FakeAnthropicServer>;
 before(async () => {
-  server = await startFakeAnthropicServer();
-  cacheDir = mkdtempSync(join(tmpdir(), 'crucible-anthropic-'));
+  f = await serverFixture(await startFakeAnthropicServer());
 });
-after(async () => {
-  await server.close();
-  rmSync(cacheDir, { recursive: true, force: true });
-});
+after(() => f.close());
 
 const HAIKU = 'claude-3-5-haiku-latest';
 const anthropic = (modelId: string, options: ModelOptions = {}, config: CrucibleConfig = EMPTY_CONFIG) =>
-  createModel(`anthropic:${modelId}`, { config, env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url }, cacheDir, retry: { baseDelayMs: 5 }, ...options });
-const since = (before: number) => server.requests.slice(before);
+  createModel(`anthropic:${modelId}`, { config, env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: f.server.url }, cacheDir: f.cacheDir, retry: { baseDelayMs: 5 }, ...options });
+const since = (before: number) => f.server.requests.slice(before);
 
 test('the request carries the system prompt as `system`, the settings and the key; tokens and the built-in price are recorded', async () => {
-  server.enqueue({ text: 'def f(): pass', usage: { input_tokens: 1000, output_tokens: 500 } });
+  f.server.enqueue({ text: 'def f(): pass', usage: { input_tokens: 1000, output_tokens: 500 } });
   const model = await anthropic(HAIKU, { cache: 'off' });
-  const before = server.requests.length;
+  const before = f.server.requests.length;
   const result = await model.generate({ messages: [{ role: 'system', content: 'be terse' }, ...user('write f')], temperature: 0.3, stop: ['\n\n'], maxTokens: 256 });
   assert.equal(result.completions[0]!.text, 'def f(): pass');
   assert.equal(result.completions[0]!.finishReason, 'stop');
@@ -56,9 +44,9 @@ test('the request carries the system prompt as `system`, the settings and the ke
 });
 
 test('topP reaches top_p when no temperature is set (with both, the SDK sends only temperature)', async () => {
-  server.enqueue('p', 'both');
+  f.server.enqueue('p', 'both');
   const model = await anthropic(HAIKU, { cache: 'off' });
-  const before = server.requests.length;
+  const before = f.server.requests.length;
   await model.generate({ messages: user('nucleus'), topP: 0.9 });
   await model.generate({ messages: user('nucleus'), topP: 0.9, temperature: 0.5 });
   const [alone, both] = since(before);
@@ -68,7 +56,7 @@ test('topP reaches top_p when no temperature is set (with both, the SDK sends on
 });
 
 test('a model missing from the price table costs null (unknown), until the config prices it', async () => {
-  server.enqueue({ text: 'a', usage: { input_tokens: 2000, output_tokens: 100 } }, { text: 'b', usage: { input_tokens: 2000, output_tokens: 100 } });
+  f.server.enqueue({ text: 'a', usage: { input_tokens: 2000, output_tokens: 100 } }, { text: 'b', usage: { input_tokens: 2000, output_tokens: 100 } });
   const unpriced = await anthropic('claude-sonnet-4-5', { cache: 'off' });
   assert.equal((await unpriced.generate({ messages: user('price?') })).costUsd, null);
   assert.equal(unpriced.totals().costUsd, null);
@@ -78,9 +66,9 @@ test('a model missing from the price table costs null (unknown), until the confi
 });
 
 test('n: 3 makes three requests (no native n) and returns three completions', async () => {
-  server.enqueue('one', 'two', 'three');
+  f.server.enqueue('one', 'two', 'three');
   const model = await anthropic(HAIKU, { cache: 'off' });
-  const before = server.requests.length;
+  const before = f.server.requests.length;
   const result = await model.generate({ messages: user('three please'), n: 3, temperature: 1 });
   assert.equal(since(before).length, 3);
   assert.ok(since(before).every((r) => r.body.n === undefined && r.messages[0]!.text === 'three please'));
@@ -89,40 +77,18 @@ test('n: 3 makes three requests (no native n) and returns three completions', as
   assert.equal(model.totals().calls, 3);
 });
 
-test('429 and 529 (overloaded_error) are retried until an answer comes', async () => {
-  server.enqueue({ status: 429, retryAfterSeconds: 0 }, { status: 529 }, 'finally');
-  const model = await anthropic(HAIKU, { cache: 'off' });
-  const before = server.requests.length;
-  const result = await model.generate({ messages: user('retry me') });
-  assert.equal(result.completions[0]!.text, 'finally');
-  assert.equal(since(before).length, 3);
-  assert.equal(result.calls[0]!.attempts, 3);
-});
+test('429 and 529 (overloaded_error) are retried until an answer comes', () =>
+  assertRetriedUntilAnswer(f.server, (options) => anthropic(HAIKU, options), [{ status: 429, retryAfterSeconds: 0 }, { status: 529 }]));
 
-test('a persistent 529 ends in a ModelCallError with the status, the attempts and Anthropic\'s message', async () => {
-  const overloaded = { status: 529, message: 'Overloaded' };
-  server.enqueue(overloaded, overloaded, overloaded);
-  const model = await anthropic(HAIKU, { cache: 'off', retry: { retries: 2, baseDelayMs: 1 } });
-  await assert.rejects(model.generate({ messages: user('never') }), (error: unknown) => {
-    assert.ok(error instanceof ModelCallError);
-    assert.equal(error.statusCode, 529);
-    assert.equal(error.attempts, 3);
-    assert.match(error.message, /^anthropic:claude-3-5-haiku-latest: HTTP 529 after 3 attempts: Overloaded$/);
-    return true;
-  });
-  assert.equal(server.pending(), 0);
-});
+test('a persistent 529 ends in a ModelCallError with the status, the attempts and Anthropic\'s message', () =>
+  assertGivesUpAfterRetries(f.server, (options) => anthropic(HAIKU, options), { status: 529, message: 'Overloaded' }, /^anthropic:claude-3-5-haiku-latest: HTTP 529 after 3 attempts: Overloaded$/));
 
 test('streaming: text arrives in pieces over SSE with usage; an overloaded_error event before the first block is retried', async () => {
   const text = 'def add(a, b):\n    return a + b\n';
-  server.enqueue({ status: 529, inStream: true }, { text, usage: { input_tokens: 12, output_tokens: 9 } });
+  f.server.enqueue({ status: 529, inStream: true }, { text, usage: { input_tokens: 12, output_tokens: 9 } });
   const model = await anthropic(HAIKU, { cache: 'off' });
-  const before = server.requests.length;
-  const pieces: string[] = [];
-  const result = await model.generate({ messages: user('add'), onText: (_index, delta) => pieces.push(delta) });
-  assert.ok(pieces.length > 1, 'more than one delta');
-  assert.equal(pieces.join(''), text);
-  assert.equal(result.completions[0]!.text, text);
+  const before = f.server.requests.length;
+  const result = await generateInPieces(model, text);
   assert.deepEqual(since(before).map((r) => r.stream), [true, true]);
   assert.equal(result.calls[0]!.attempts, 2);
   assert.deepEqual(result.usage, { inputTokens: 12, outputTokens: 9 });
@@ -131,9 +97,9 @@ test('streaming: text arrives in pieces over SSE with usage; an overloaded_error
 const Answer = z.object({ program: z.string(), confidence: z.number().min(0).max(1) });
 
 test('structured output on a model without native schemas: a forced `json` tool, answered with a tool_use block', async () => {
-  server.enqueue({ toolUse: [{ name: 'json', input: { program: 'print(1)', confidence: 0.8 } }] });
+  f.server.enqueue({ toolUse: [{ name: 'json', input: { program: 'print(1)', confidence: 0.8 } }] });
   const model = await anthropic(HAIKU, { cache: 'off' });
-  const before = server.requests.length;
+  const before = f.server.requests.length;
   const result = await model.generate({ messages: [{ role: 'system', content: 'you write code' }, ...user('answer')], output: { schema: Answer, name: 'answer' } });
   assert.deepEqual(result.completions[0]!.value, { program: 'print(1)', confidence: 0.8 });
   assert.equal(result.completions[0]!.repaired, undefined);
@@ -146,9 +112,9 @@ test('structured output on a model without native schemas: a forced `json` tool,
 });
 
 test('structured output: an invalid tool_use answer gets one repair request quoting the problem', async () => {
-  server.enqueue({ toolUse: [{ name: 'json', input: { program: 'print(1)', confidence: 7 } }] }, { toolUse: [{ name: 'json', input: { program: 'print(1)', confidence: 0.7 } }] });
+  f.server.enqueue({ toolUse: [{ name: 'json', input: { program: 'print(1)', confidence: 7 } }] }, { toolUse: [{ name: 'json', input: { program: 'print(1)', confidence: 0.7 } }] });
   const model = await anthropic(HAIKU, { cache: 'off' });
-  const before = server.requests.length;
+  const before = f.server.requests.length;
   const result = await model.generate({ messages: user('answer'), output: { schema: Answer }, label: 'final' });
   assert.deepEqual(result.completions[0]!.value, { program: 'print(1)', confidence: 0.7 });
   assert.equal(result.completions[0]!.repaired, true);
@@ -159,9 +125,9 @@ test('structured output: an invalid tool_use answer gets one repair request quot
 });
 
 test('structured output on a model with native schemas: output_config.format carries the schema, the text is validated', async () => {
-  server.enqueue('{"program": "x", "confidence": 0.5}');
+  f.server.enqueue('{"program": "x", "confidence": 0.5}');
   const model = await anthropic('claude-sonnet-4-5', { cache: 'off' });
-  const before = server.requests.length;
+  const before = f.server.requests.length;
   const result = await model.generate({ messages: user('answer'), output: { schema: Answer } });
   assert.deepEqual(result.completions[0]!.value, { program: 'x', confidence: 0.5 });
   const { body } = since(before)[0]!;
@@ -170,43 +136,14 @@ test('structured output on a model with native schemas: output_config.format car
   assert.equal(body.tools, undefined);
 });
 
-test('the cache answers a repeated call without a request, and offline names the request it misses', async () => {
-  server.enqueue('recorded once');
-  const first = await (await anthropic(HAIKU)).generate({ messages: user('cache me'), temperature: 0 });
-  const before = server.requests.length;
-  const again = await (await anthropic(HAIKU)).generate({ messages: user('cache me'), temperature: 0 });
-  assert.equal(server.requests.length, before, 'no request reached the server');
-  assert.equal(again.completions[0]!.text, 'recorded once');
-  assert.deepEqual(again.usage, first.usage);
-  assert.equal(again.calls[0]!.cached, true);
-  assert.equal(again.calls[0]!.attempts, 0);
-  const offline = await anthropic(HAIKU, { cache: 'offline' });
-  await assert.rejects(offline.generate({ messages: user('never recorded for claude') }), (error: unknown) => {
-    assert.ok(error instanceof CacheMissError);
-    assert.match(error.message, /^offline: no cached response for request [0-9a-f]{64} \(.*never recorded for claude/);
-    return true;
-  });
-  assert.equal(server.requests.length, before);
-});
+test('the cache answers a repeated call without a request, and offline names the request it misses', () =>
+  assertCacheThenOffline(f.server, (options) => anthropic(HAIKU, options), 'claude'));
 
 test('repair end to end on Claude: a wrong program, the counterexample fed back, then verified', async () => {
-  const brackets = builtin('builtin/py/balanced-brackets');
-  const harness = new Harness({ workers: 1 });
-  const programs = [fenced(brackets.program('ignores-unclosed')), fenced(brackets.program('pair-removal'))];
-  const scripted = await startFakeAnthropicServer({ script: () => programs.shift() ?? { status: 500, message: 'no program left' } });
-  try {
-    const model = await createModel(`anthropic:${HAIKU}`, { config: EMPTY_CONFIG, env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: scripted.url }, cache: 'off', retry: { retries: 0 } });
-    const { result } = await solveTask({ task: brackets.task, strategy: 'repair', model, harness, budget: { modelCalls: 4 }, seed: 7, options: { modelTests: false } });
-    assert.equal(result.status, 'verified', result.reason);
-    assert.equal(result.program, brackets.program('pair-removal'));
-    assert.equal(scripted.requests.length, 2);
-    assert.ok(scripted.requests.every((r) => r.system.length > 0 && r.messages.every((m) => m.role !== 'system')));
-    const second = scripted.requests[1]!.messages.at(-1)!;
-    assert.equal(second.role, 'user');
-    assert.match(second.text, /Input: is_balanced\(\["\("\]\)|Input: is_balanced\("\("\)/);
-    assert.match(second.text, /Your program returned: True/);
-  } finally {
-    await scripted.close();
-    await harness.close();
-  }
+  const requests = await assertRepairEndToEnd(
+    startFakeAnthropicServer,
+    (scripted) => createModel(`anthropic:${HAIKU}`, { config: EMPTY_CONFIG, env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: scripted.url }, cache: 'off', retry: { retries: 0 } }),
+    (request) => request.messages.at(-1)!,
+  );
+  assert.ok(requests.every((r) => r.system.length > 0 && r.messages.every((m) => m.role !== 'system')));
 });

@@ -10,8 +10,8 @@
  * A reply is text, a message (text and/or `tool_use` blocks: the SDK asks for structured
  * output from older models through a forced tool named `json`), or a failure.
  */
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
+import { estimateTokens, isFailure, listenOnLoopback, parseJsonObject, pieces, replyQueue, requestFields, sendFailure, sendJson, waitUnlessClosed, type FakeDelay, type FakeHttpFailure, type FakeHttpRequest, type FakeHttpServer } from './fake-http.js';
 
 export interface FakeToolUse {
   readonly name: string;
@@ -19,41 +19,29 @@ export interface FakeToolUse {
   readonly id?: string;
 }
 
-export interface FakeAnthropicMessage {
+export interface FakeAnthropicMessage extends FakeDelay {
   readonly text?: string;
   readonly toolUse?: readonly FakeToolUse[];
   /** Default `tool_use` when there are tool blocks, else `end_turn`. */
   readonly stopReason?: string;
   /** Default: about 4 characters per token. */
   readonly usage?: { readonly input_tokens?: number; readonly output_tokens?: number };
-  readonly delayMs?: number;
 }
 
-export interface FakeAnthropicFailure {
-  readonly status: number;
+export interface FakeAnthropicFailure extends FakeHttpFailure, FakeDelay {
   /** Anthropic's error type; default from the status (529 → `overloaded_error`). */
   readonly type?: string;
-  readonly message?: string;
-  readonly retryAfterSeconds?: number;
   /** Streaming requests: answer 200 and send the error as the first SSE event, as the API does when overloaded mid-flight. */
   readonly inStream?: boolean;
-  readonly delayMs?: number;
 }
 
 export type FakeAnthropicReply = string | FakeAnthropicMessage | FakeAnthropicFailure;
 
-export interface FakeAnthropicRequest {
-  /** 1-based arrival order. */
-  readonly seq: number;
-  readonly path: string;
-  readonly headers: IncomingHttpHeaders;
-  /** The parsed JSON body, exactly as the client sent it. */
-  readonly body: Record<string, any>;
+export interface FakeAnthropicRequest extends FakeHttpRequest {
   /** The `system` blocks' text, joined. */
   readonly system: string;
   /** Each message with its text blocks joined. */
   readonly messages: ReadonlyArray<{ readonly role: string; readonly text: string }>;
-  readonly stream: boolean;
 }
 
 export interface FakeAnthropicServerOptions {
@@ -61,14 +49,9 @@ export interface FakeAnthropicServerOptions {
   readonly script?: (request: FakeAnthropicRequest) => FakeAnthropicReply | Promise<FakeAnthropicReply>;
 }
 
-export interface FakeAnthropicServer {
+export interface FakeAnthropicServer extends FakeHttpServer<FakeAnthropicRequest, FakeAnthropicReply> {
   /** Base URL ending in /v1: the value for ANTHROPIC_BASE_URL. */
   readonly url: string;
-  readonly requests: readonly FakeAnthropicRequest[];
-  enqueue(...replies: FakeAnthropicReply[]): void;
-  /** Replies not yet used. */
-  pending(): number;
-  close(): Promise<void>;
 }
 
 const ERROR_TYPES: Readonly<Record<number, string>> = {
@@ -79,9 +62,6 @@ const ERROR_TYPES: Readonly<Record<number, string>> = {
   529: 'overloaded_error',
 };
 
-const isFailure = (reply: FakeAnthropicReply): reply is FakeAnthropicFailure => typeof reply === 'object' && 'status' in reply;
-const estimateTokens = (text: string) => Math.ceil(text.length / 4);
-
 /** Text of a `system` or message `content` field: a string, or blocks of which the text ones count. */
 export function anthropicText(content: unknown): string {
   if (typeof content === 'string') return content;
@@ -90,45 +70,30 @@ export function anthropicText(content: unknown): string {
 }
 
 export async function startFakeAnthropicServer(options: FakeAnthropicServerOptions = {}): Promise<FakeAnthropicServer> {
-  const queue: FakeAnthropicReply[] = [];
+  const queue = replyQueue<FakeAnthropicReply>();
   const requests: FakeAnthropicRequest[] = [];
 
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const path = (req.url ?? '/').split('?')[0]!;
-      if (req.method !== 'POST' || path !== '/v1/messages') return sendError(res, { status: 404, message: `fake server: no route ${req.method} ${path}` });
-      // The checks the real API makes before anything else.
-      if (!req.headers['x-api-key']) return sendError(res, { status: 401, message: 'x-api-key header is required' });
-      if (!req.headers['anthropic-version']) return sendError(res, { status: 400, message: 'anthropic-version header is required' });
-      let body: Record<string, any>;
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      } catch {
-        return sendError(res, { status: 400, message: 'fake server: body is not JSON' });
-      }
-      if (!Number.isInteger(body.max_tokens)) return sendError(res, { status: 400, message: 'max_tokens: Field required' });
-      const request: FakeAnthropicRequest = {
-        seq: requests.length + 1,
-        path,
-        headers: req.headers,
-        body,
-        system: anthropicText(body.system),
-        messages: (Array.isArray(body.messages) ? body.messages : []).map((m: { role: string; content: unknown }) => ({ role: m.role, text: anthropicText(m.content) })),
-        stream: body.stream === true,
-      };
-      requests.push(request);
-      void answer(request, res);
-    });
+  const http = await listenOnLoopback((req, res, path, text) => {
+    if (req.method !== 'POST' || path !== '/v1/messages') return sendError(res, { status: 404, message: `fake server: no route ${req.method} ${path}` });
+    // The checks the real API makes before anything else.
+    if (!req.headers['x-api-key']) return sendError(res, { status: 401, message: 'x-api-key header is required' });
+    if (!req.headers['anthropic-version']) return sendError(res, { status: 400, message: 'anthropic-version header is required' });
+    const body = parseJsonObject(text);
+    if (!body) return sendError(res, { status: 400, message: 'fake server: body is not JSON' });
+    if (!Number.isInteger(body.max_tokens)) return sendError(res, { status: 400, message: 'max_tokens: Field required' });
+    const request: FakeAnthropicRequest = {
+      ...requestFields(requests, req, path, body),
+      system: anthropicText(body.system),
+      messages: (Array.isArray(body.messages) ? body.messages : []).map((m: { role: string; content: unknown }) => ({ role: m.role, text: anthropicText(m.content) })),
+      stream: body.stream === true,
+    };
+    requests.push(request);
+    void answer(request, res);
   });
 
   async function answer(request: FakeAnthropicRequest, res: ServerResponse): Promise<void> {
-    const reply = options.script
-      ? await options.script(request)
-      : (queue.shift() ?? { status: 500, type: 'api_error', message: `fake server: no scripted reply left for request #${request.seq}` });
-    if (typeof reply === 'object' && reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
-    if (res.destroyed) return;
+    const reply: FakeAnthropicReply = options.script ? await options.script(request) : queue.take(request.seq);
+    if (!(await waitUnlessClosed(res, typeof reply === 'object' ? reply.delayMs : 0))) return;
     if (isFailure(reply)) {
       if (reply.inStream && request.stream) {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -148,9 +113,7 @@ export async function startFakeAnthropicServer(options: FakeAnthropicServerOptio
     const stopReason = message.stopReason ?? (message.toolUse?.length ? 'tool_use' : 'end_turn');
     const head = { id: `msg_fake_${request.seq}`, type: 'message', role: 'assistant', model: String(request.body.model) };
     if (!request.stream) {
-      const text = JSON.stringify({ ...head, content: blocks, stop_reason: stopReason, stop_sequence: null, usage });
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-      res.end(text);
+      sendJson(res, 200, { ...head, content: blocks, stop_reason: stopReason, stop_sequence: null, usage });
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
@@ -160,7 +123,7 @@ export async function startFakeAnthropicServer(options: FakeAnthropicServerOptio
       const isText = block.type === 'text';
       res.write(sse('content_block_start', { type: 'content_block_start', index, content_block: isText ? { type: 'text', text: '' } : { ...block, input: {} } }));
       const whole = isText ? (block as { text: string }).text : JSON.stringify((block as { input: unknown }).input);
-      for (const piece of whole.match(/[\s\S]{1,8}/g) ?? []) {
+      for (const piece of pieces(whole, 8)) {
         const delta = isText ? { type: 'text_delta', text: piece } : { type: 'input_json_delta', partial_json: piece };
         res.write(sse('content_block_delta', { type: 'content_block_delta', index, delta }));
       }
@@ -170,18 +133,12 @@ export async function startFakeAnthropicServer(options: FakeAnthropicServerOptio
     res.end(sse('message_stop', { type: 'message_stop' }));
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/v1`,
+    url: `http://127.0.0.1:${http.port}/v1`,
     requests,
-    enqueue: (...replies) => void queue.push(...replies),
-    pending: () => queue.length,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
+    enqueue: queue.enqueue,
+    pending: queue.pending,
+    close: http.close,
   };
 }
 
@@ -191,10 +148,7 @@ function errorBody(failure: FakeAnthropicFailure) {
 }
 
 function sendError(res: ServerResponse, failure: FakeAnthropicFailure): void {
-  const text = JSON.stringify(errorBody(failure));
-  const retry = failure.retryAfterSeconds !== undefined ? { 'retry-after': String(failure.retryAfterSeconds) } : {};
-  res.writeHead(failure.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...retry });
-  res.end(text);
+  sendFailure(res, failure, errorBody(failure));
 }
 
 function sse(event: string, data: unknown): string {

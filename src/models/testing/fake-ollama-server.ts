@@ -10,40 +10,28 @@
  * Errors have Ollama's body, `{"error": "text"}`. With `models` set, any other model gets the
  * 404 Ollama sends for a model that was never pulled.
  */
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
+import { estimateTokens, isFailure, listenOnLoopback, parseJsonObject, pieces, replyQueue, requestFields, sendFailure, sendJson, waitUnlessClosed, type FakeDelay, type FakeHttpFailure, type FakeHttpRequest, type FakeHttpServer } from './fake-http.js';
 
 export interface FakeOllamaToolCall {
   readonly name: string;
   readonly arguments: Record<string, unknown>;
 }
 
-export interface FakeOllamaMessage {
+export interface FakeOllamaMessage extends FakeDelay {
   readonly content?: string;
   readonly toolCalls?: readonly FakeOllamaToolCall[];
   /** Default `stop`. */
   readonly doneReason?: string;
   /** Default: about 4 characters per token. */
   readonly usage?: { readonly prompt_eval_count?: number; readonly eval_count?: number };
-  readonly delayMs?: number;
 }
 
-export interface FakeOllamaFailure {
-  readonly status: number;
-  readonly message?: string;
-  readonly retryAfterSeconds?: number;
-  readonly delayMs?: number;
-}
+export type FakeOllamaFailure = FakeHttpFailure & FakeDelay;
 
 export type FakeOllamaReply = string | FakeOllamaMessage | FakeOllamaFailure;
 
-export interface FakeOllamaRequest {
-  /** 1-based arrival order. */
-  readonly seq: number;
-  readonly path: string;
-  readonly headers: IncomingHttpHeaders;
-  /** The parsed JSON body, exactly as the client sent it. */
-  readonly body: Record<string, any>;
+export interface FakeOllamaRequest extends FakeHttpRequest {
   readonly messages: ReadonlyArray<{ readonly role: string; readonly content: string }>;
   /** Ollama streams when `stream` is absent. */
   readonly stream: boolean;
@@ -60,63 +48,42 @@ export interface FakeOllamaServerOptions {
   readonly models?: readonly string[];
 }
 
-export interface FakeOllamaServer {
+export interface FakeOllamaServer extends FakeHttpServer<FakeOllamaRequest, FakeOllamaReply> {
   /** `127.0.0.1:PORT`, the form OLLAMA_HOST takes. */
   readonly host: string;
   /** `http://127.0.0.1:PORT`. */
   readonly url: string;
-  readonly requests: readonly FakeOllamaRequest[];
-  enqueue(...replies: FakeOllamaReply[]): void;
-  /** Replies not yet used. */
-  pending(): number;
-  close(): Promise<void>;
 }
 
-const isFailure = (reply: FakeOllamaReply): reply is FakeOllamaFailure => typeof reply === 'object' && 'status' in reply;
-const estimateTokens = (text: string) => Math.ceil(text.length / 4);
-
 export async function startFakeOllamaServer(options: FakeOllamaServerOptions = {}): Promise<FakeOllamaServer> {
-  const queue: FakeOllamaReply[] = [];
+  const queue = replyQueue<FakeOllamaReply>();
   const requests: FakeOllamaRequest[] = [];
 
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const path = (req.url ?? '/').split('?')[0]!;
-      // Ollama answers unknown routes with a plain-text 404.
-      if (req.method !== 'POST' || path !== '/api/chat') {
-        res.writeHead(404, { 'content-type': 'text/plain' });
-        res.end('404 page not found');
-        return;
-      }
-      let body: Record<string, any>;
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      } catch {
-        return sendError(res, { status: 400, message: 'invalid character in request body' });
-      }
-      const model = String(body.model ?? '');
-      if (options.models && !options.models.includes(model)) return sendError(res, { status: 404, message: `model "${model}" not found, try pulling it first` });
-      const request: FakeOllamaRequest = {
-        seq: requests.length + 1,
-        path,
-        headers: req.headers,
-        body,
-        messages: Array.isArray(body.messages) ? body.messages : [],
-        stream: body.stream !== false,
-        format: body.format,
-        options: body.options && typeof body.options === 'object' ? body.options : {},
-      };
-      requests.push(request);
-      void answer(request, res);
-    });
+  const http = await listenOnLoopback((req, res, path, text) => {
+    // Ollama answers unknown routes with a plain-text 404.
+    if (req.method !== 'POST' || path !== '/api/chat') {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('404 page not found');
+      return;
+    }
+    const body = parseJsonObject(text);
+    if (!body) return sendError(res, { status: 400, message: 'invalid character in request body' });
+    const model = String(body.model ?? '');
+    if (options.models && !options.models.includes(model)) return sendError(res, { status: 404, message: `model "${model}" not found, try pulling it first` });
+    const request: FakeOllamaRequest = {
+      ...requestFields(requests, req, path, body),
+      messages: Array.isArray(body.messages) ? body.messages : [],
+      stream: body.stream !== false,
+      format: body.format,
+      options: body.options && typeof body.options === 'object' ? body.options : {},
+    };
+    requests.push(request);
+    void answer(request, res);
   });
 
   async function answer(request: FakeOllamaRequest, res: ServerResponse): Promise<void> {
-    const reply = options.script ? await options.script(request) : (queue.shift() ?? { status: 500, message: `fake server: no scripted reply left for request #${request.seq}` });
-    if (typeof reply === 'object' && reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
-    if (res.destroyed) return;
+    const reply: FakeOllamaReply = options.script ? await options.script(request) : queue.take(request.seq);
+    if (!(await waitUnlessClosed(res, typeof reply === 'object' ? reply.delayMs : 0))) return;
     if (isFailure(reply)) return sendError(res, reply);
     const message = typeof reply === 'string' ? { content: reply } : reply;
     const content = message.content ?? '';
@@ -130,38 +97,29 @@ export async function startFakeOllamaServer(options: FakeOllamaServerOptions = {
       eval_count: message.usage?.eval_count ?? estimateTokens(content + JSON.stringify(message.toolCalls ?? [])),
     };
     if (!request.stream) {
-      const text = JSON.stringify({ ...base, message: { role: 'assistant', content, ...toolCalls }, ...done });
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
-      res.end(text);
+      sendJson(res, 200, { ...base, message: { role: 'assistant', content, ...toolCalls }, ...done }, JSON_UTF8);
       return;
     }
     res.writeHead(200, { 'content-type': 'application/x-ndjson' });
     const line = (value: unknown) => res.write(`${JSON.stringify(value)}\n`);
-    for (const piece of content.match(/[\s\S]{1,8}/g) ?? []) line({ ...base, message: { role: 'assistant', content: piece }, done: false });
+    for (const piece of pieces(content, 8)) line({ ...base, message: { role: 'assistant', content: piece }, done: false });
     if (toolCalls.tool_calls) line({ ...base, message: { role: 'assistant', content: '', ...toolCalls }, done: false });
     line({ ...base, message: { role: 'assistant', content: '' }, ...done });
     res.end();
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    host: `127.0.0.1:${port}`,
-    url: `http://127.0.0.1:${port}`,
+    host: `127.0.0.1:${http.port}`,
+    url: `http://127.0.0.1:${http.port}`,
     requests,
-    enqueue: (...replies) => void queue.push(...replies),
-    pending: () => queue.length,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
+    enqueue: queue.enqueue,
+    pending: queue.pending,
+    close: http.close,
   };
 }
 
+const JSON_UTF8 = { 'content-type': 'application/json; charset=utf-8' };
+
 function sendError(res: ServerResponse, failure: FakeOllamaFailure): void {
-  const text = JSON.stringify({ error: failure.message ?? `fake server: scripted ${failure.status}` });
-  const retry = failure.retryAfterSeconds !== undefined ? { 'retry-after': String(failure.retryAfterSeconds) } : {};
-  res.writeHead(failure.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...retry });
-  res.end(text);
+  sendFailure(res, failure, { error: failure.message ?? `fake server: scripted ${failure.status}` }, JSON_UTF8);
 }

@@ -12,8 +12,8 @@
  * Replies come from a queue (one reply per choice, so `n: 3` takes three) or from a
  * function of the request. A failure reply (`{ status }`) answers the whole request.
  */
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
+import { estimateTokens, isFailure, listenOnLoopback, parseJsonObject, pieces, replyQueue, requestFields, sendFailure, sendJson, waitUnlessClosed, type FakeDelay, type FakeHttpFailure, type FakeHttpRequest, type FakeHttpServer } from './fake-http.js';
 
 export interface FakeToolCall {
   readonly name: string;
@@ -29,15 +29,9 @@ export interface FakeChoice {
   readonly finishReason?: string;
 }
 
-export interface FakeFailure {
-  readonly status: number;
-  readonly message?: string;
-  readonly retryAfterSeconds?: number;
-}
+export type FakeFailure = FakeHttpFailure;
 
-interface ReplyTiming {
-  /** Wait before answering (a slow server). */
-  readonly delayMs?: number;
+interface ReplyTiming extends FakeDelay {
   /** Streaming: wait between chunks. */
   readonly chunkDelayMs?: number;
   /** Override the usage the server reports (default: about 4 characters per token). */
@@ -46,16 +40,9 @@ interface ReplyTiming {
 
 export type FakeReply = string | (FakeChoice & ReplyTiming) | (FakeFailure & ReplyTiming);
 
-export interface FakeChatRequest {
-  /** 1-based arrival order. */
-  readonly seq: number;
-  readonly path: string;
-  readonly headers: IncomingHttpHeaders;
-  /** The parsed JSON body, exactly as the client sent it. */
-  readonly body: Record<string, any>;
+export interface FakeChatRequest extends FakeHttpRequest {
   readonly messages: ReadonlyArray<{ role: string; content: unknown }>;
   readonly n: number;
-  readonly stream: boolean;
 }
 
 export type FakeScript = (request: FakeChatRequest) => FakeReply | readonly FakeReply[] | Promise<FakeReply | readonly FakeReply[]>;
@@ -69,63 +56,46 @@ export interface FakeServerOptions {
   readonly models?: readonly string[];
 }
 
-export interface FakeOpenAIServer {
+export interface FakeOpenAIServer extends FakeHttpServer<FakeChatRequest, FakeReply> {
   /** Base URL ending in /v1; a model spec is `${url}#any-name`. */
   readonly url: string;
-  readonly requests: readonly FakeChatRequest[];
   /** Most chat requests ever in flight at once. */
   readonly maxInFlight: number;
-  enqueue(...replies: FakeReply[]): void;
-  /** Replies not yet used. */
-  pending(): number;
-  close(): Promise<void>;
 }
 
-const isFailure = (reply: FakeReply): reply is FakeFailure & ReplyTiming => typeof reply === 'object' && 'status' in reply;
 const asChoice = (reply: FakeReply): FakeChoice & ReplyTiming => (typeof reply === 'string' ? { content: reply } : (reply as FakeChoice & ReplyTiming));
-const estimateTokens = (text: string) => Math.ceil(text.length / 4);
 
 export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Promise<FakeOpenAIServer> {
-  const queue: FakeReply[] = [];
+  const queue = replyQueue<FakeReply>(options.fallback);
   const requests: FakeChatRequest[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
 
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const path = (req.url ?? '/').split('?')[0]!;
-      if (req.method === 'GET' && /\/models$/.test(path)) {
-        sendJson(res, 200, { object: 'list', data: (options.models ?? ['fake-model']).map((id) => ({ id, object: 'model', owned_by: 'fake' })) });
-        return;
-      }
-      if (req.method !== 'POST' || !/\/chat\/completions$/.test(path)) {
-        sendJson(res, 404, { error: { message: `fake server: no route ${req.method} ${path}`, type: 'not_found' } });
-        return;
-      }
-      let body: Record<string, any>;
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      } catch {
-        sendJson(res, 400, { error: { message: 'fake server: body is not JSON', type: 'invalid_request_error' } });
-        return;
-      }
-      const request: FakeChatRequest = {
-        seq: requests.length + 1,
-        path,
-        headers: req.headers,
-        body,
-        messages: Array.isArray(body.messages) ? body.messages : [],
-        n: Number.isInteger(body.n) && body.n > 0 ? body.n : 1,
-        stream: body.stream === true,
-      };
-      requests.push(request);
-      inFlight++;
-      maxInFlight = Math.max(maxInFlight, inFlight);
-      res.on('close', () => inFlight--);
-      void answer(request, res);
-    });
+  const http = await listenOnLoopback((req, res, path, text) => {
+    if (req.method === 'GET' && /\/models$/.test(path)) {
+      sendJson(res, 200, { object: 'list', data: (options.models ?? ['fake-model']).map((id) => ({ id, object: 'model', owned_by: 'fake' })) });
+      return;
+    }
+    if (req.method !== 'POST' || !/\/chat\/completions$/.test(path)) {
+      sendJson(res, 404, { error: { message: `fake server: no route ${req.method} ${path}`, type: 'not_found' } });
+      return;
+    }
+    const body = parseJsonObject(text);
+    if (!body) {
+      sendJson(res, 400, { error: { message: 'fake server: body is not JSON', type: 'invalid_request_error' } });
+      return;
+    }
+    const request: FakeChatRequest = {
+      ...requestFields(requests, req, path, body),
+      messages: Array.isArray(body.messages) ? body.messages : [],
+      n: Number.isInteger(body.n) && body.n > 0 ? body.n : 1,
+      stream: body.stream === true,
+    };
+    requests.push(request);
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    res.on('close', () => inFlight--);
+    void answer(request, res);
   });
 
   async function repliesFor(request: FakeChatRequest): Promise<FakeReply[]> {
@@ -135,7 +105,7 @@ export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Pr
       if (list.length === 1 && !isFailure(list[0]!)) return Array.from({ length: request.n }, () => list[0]!);
       return list;
     }
-    const take = () => queue.shift() ?? options.fallback ?? { status: 500, message: `fake server: no scripted reply left for request #${request.seq}` };
+    const take = (): FakeReply => queue.take(request.seq);
     const first = take();
     if (isFailure(first)) return [first];
     const replies = [first];
@@ -146,13 +116,11 @@ export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Pr
   async function answer(request: FakeChatRequest, res: ServerResponse): Promise<void> {
     const replies = await repliesFor(request);
     const timing = typeof replies[0] === 'object' ? (replies[0] as ReplyTiming) : {};
-    if (timing.delayMs) await waitUnlessClosed(res, timing.delayMs);
-    if (res.destroyed) return;
+    if (!(await waitUnlessClosed(res, timing.delayMs))) return;
     const failure = replies.find(isFailure);
     if (failure) {
-      const headers: Record<string, string> = failure.retryAfterSeconds !== undefined ? { 'retry-after': String(failure.retryAfterSeconds) } : {};
       const type = failure.status === 429 ? 'rate_limit_exceeded' : failure.status >= 500 ? 'server_error' : 'invalid_request_error';
-      sendJson(res, failure.status, { error: { message: failure.message ?? `fake server: scripted ${failure.status}`, type, code: failure.status } }, headers);
+      sendFailure(res, failure, { error: { message: failure.message ?? `fake server: scripted ${failure.status}`, type, code: failure.status } });
       return;
     }
     const choices = replies.map(asChoice);
@@ -188,22 +156,15 @@ export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Pr
     });
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-
   return {
-    url: `http://127.0.0.1:${port}/v1`,
+    url: `http://127.0.0.1:${http.port}/v1`,
     requests,
     get maxInFlight() {
       return maxInFlight;
     },
-    enqueue: (...replies) => void queue.push(...replies),
-    pending: () => queue.length,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
+    enqueue: queue.enqueue,
+    pending: queue.pending,
+    close: http.close,
   };
 }
 
@@ -221,26 +182,7 @@ function toolCallJson(call: FakeToolCall, choice: number, k: number) {
 
 /** Deterministic pseudo log-probabilities: one "token" per 4 characters. */
 export function fakeLogprobs(text: string): Array<{ token: string; logprob: number; bytes: number[]; top_logprobs: [] }> {
-  const tokens = text.match(/[\s\S]{1,4}/g) ?? [];
-  return tokens.map((token, i) => ({ token, logprob: -0.125 * ((i % 8) + 1), bytes: [...Buffer.from(token)], top_logprobs: [] }));
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
-  res.end(text);
-}
-
-function waitUnlessClosed(res: ServerResponse, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    res.on('close', done);
-    function done() {
-      clearTimeout(timer);
-      res.off('close', done);
-      resolve();
-    }
-  });
+  return pieces(text, 4).map((token, i) => ({ token, logprob: -0.125 * ((i % 8) + 1), bytes: [...Buffer.from(token)], top_logprobs: [] }));
 }
 
 async function streamChoices(
@@ -256,11 +198,11 @@ async function streamChoices(
   const send = async (choicesPart: unknown[], extra: Record<string, unknown> = {}) => {
     if (res.destroyed) return;
     res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: choicesPart, ...extra })}\n\n`);
-    if (chunkDelayMs) await waitUnlessClosed(res, chunkDelayMs);
+    await waitUnlessClosed(res, chunkDelayMs);
   };
   for (const [index, choice] of choices.entries()) {
     await send([{ index, delta: { role: 'assistant', content: '' }, finish_reason: null }]);
-    for (const piece of (choice.content ?? '').match(/[\s\S]{1,8}/g) ?? []) {
+    for (const piece of pieces(choice.content ?? '', 8)) {
       await send([{ index, delta: { content: piece }, finish_reason: null }]);
     }
     for (const [k, call] of (choice.toolCalls ?? []).entries()) {
