@@ -8,6 +8,7 @@ import { runModelEval, type ModelEvalFlags } from './eval-model.js';
 import { readInputs, type InputFlags, type Inputs } from './inputs.js';
 import { createProgress } from './progress.js';
 import { harnessFromFlags, type HarnessFlags } from './shared-options.js';
+import { interruptOnSigint } from './interrupt.js';
 
 export interface EvalFlags extends HarnessFlags, InputFlags, AugmentFlags {
   readonly json?: string;
@@ -27,13 +28,7 @@ export async function runEval(flags: EvalFlags): Promise<void> {
   const progress = createProgress('eval');
   const started = performance.now();
   // Ctrl-C once: stop starting samples, finish the running ones, report what was judged.
-  const interrupt = new AbortController();
-  const onSigint = () => {
-    if (interrupt.signal.aborted) process.exit(130);
-    process.stderr.write('\ncrucible: interrupted; finishing the samples in flight (Ctrl-C again to quit now)\n');
-    interrupt.abort();
-  };
-  process.on('SIGINT', onSigint);
+  const interrupt = interruptOnSigint('finishing the samples in flight');
   let results: SampleResult[];
   try {
     results = await evaluateCandidates(harness, tasks, inputs.candidates, {
@@ -43,7 +38,7 @@ export async function runEval(flags: EvalFlags): Promise<void> {
     });
     if (augmentation) results = await augmentation.explain(results, inputs.candidates);
   } finally {
-    process.off('SIGINT', onSigint);
+    interrupt.dispose();
     progress.stop();
     await harness.close();
   }

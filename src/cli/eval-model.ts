@@ -18,9 +18,9 @@ import { suiteSize } from '../verify/harness.js';
 import { chooseSeed } from './augment.js';
 import type { EvalFlags } from './eval-command.js';
 import { createProgress } from './progress.js';
-import { harnessFromFlags } from './shared-options.js';
+import { harnessFromFlags, positiveInt } from './shared-options.js';
 import { openModel, parseBudgetFlag, strategyOptions, withStrategyOptions, type StrategyFlags } from './solve-command.js';
-import { positiveInt } from './shared-options.js';
+import { interruptOnSigint } from './interrupt.js';
 
 export interface ModelEvalFlags extends EvalFlags, StrategyFlags {
   readonly limit?: number;
@@ -59,13 +59,7 @@ export async function runModelEval(flags: ModelEvalFlags): Promise<void> {
   const harness = harnessFromFlags(flags);
   const store = new Store(flags.db);
   const progress = createProgress('solve');
-  const interrupt = new AbortController();
-  const onSigint = () => {
-    if (interrupt.signal.aborted) process.exit(130);
-    process.stderr.write('\ncrucible: interrupted; stopping the task in flight (Ctrl-C again to quit now)\n');
-    interrupt.abort();
-  };
-  process.on('SIGINT', onSigint);
+  const interrupt = interruptOnSigint('stopping the task in flight');
   const started = performance.now();
   const outcomes: TaskOutcome[] = [];
   const publicTests = 'publicTests' in dataset ? dataset.publicTests : undefined;
@@ -81,7 +75,7 @@ export async function runModelEval(flags: ModelEvalFlags): Promise<void> {
       progress.update(outcomes.length, tasks.length);
     }
   } finally {
-    process.off('SIGINT', onSigint);
+    interrupt.dispose();
     progress.stop();
     store.close();
     await Promise.all([harness.close(), model.close()]);
