@@ -92,10 +92,8 @@ const LITERALS_SCRIPT = fileURLToPath(new URL('./py_literals.py', import.meta.ur
  * JavaScript's as JSON. `undefined` where the text is not a literal.
  */
 export function readLiterals(language: Language, texts: readonly string[]): (string | undefined)[] {
-  const missing = [...new Set(texts.filter((t) => !LITERALS.has(`${language}\u0000${t}`)))];
-  const read = readFreshLiterals(language, missing);
-  missing.forEach((t, i) => remember(`${language}\u0000${t}`, read[i]));
-  return texts.map((t) => LITERALS.get(`${language}\u0000${t}`) ?? undefined);
+  const missing = unread(language, texts);
+  return remembered(language, texts, missing, readFreshLiterals(language, missing));
 }
 
 /**
@@ -104,12 +102,9 @@ export function readLiterals(language: Language, texts: readonly string[]): (str
  * an interpreter (20+ ms, most of a strategy's own time per task).
  */
 export async function readLiteralsAsync(language: Language, texts: readonly string[]): Promise<(string | undefined)[]> {
-  const missing = [...new Set(texts.filter((t) => !LITERALS.has(`${language}\u0000${t}`)))];
-  if (missing.length > 0) {
-    const read = language === 'python' ? await readWithServer(missing) : readFreshLiterals(language, missing);
-    missing.forEach((t, i) => remember(`${language}\u0000${t}`, read[i]));
-  }
-  return texts.map((t) => LITERALS.get(`${language}\u0000${t}`) ?? undefined);
+  const missing = unread(language, texts);
+  const read = missing.length > 0 && language === 'python' ? await readWithServer(missing) : readFreshLiterals(language, missing);
+  return remembered(language, texts, missing, read);
 }
 
 let server: LineProcess | undefined;
@@ -137,10 +132,20 @@ function readWithServer(texts: readonly string[]): Promise<(string | undefined)[
 
 /** Literals already read (prompt texts repeat across candidates and strategies): no second Python process. */
 const LITERALS = new Map<string, string | null>();
+const literalKey = (language: Language, text: string) => `${language}\u0000${text}`;
 
-function remember(key: string, value: string | undefined): void {
-  if (LITERALS.size >= 50_000) LITERALS.delete(LITERALS.keys().next().value!);
-  LITERALS.set(key, value ?? null);
+/** The distinct texts not read yet. */
+function unread(language: Language, texts: readonly string[]): string[] {
+  return [...new Set(texts.filter((t) => !LITERALS.has(literalKey(language, t))))];
+}
+
+/** Keeps what was just read of `missing`, and answers `texts` from what is kept. */
+function remembered(language: Language, texts: readonly string[], missing: readonly string[], read: readonly (string | undefined)[]): (string | undefined)[] {
+  missing.forEach((t, i) => {
+    if (LITERALS.size >= 50_000) LITERALS.delete(LITERALS.keys().next().value!);
+    LITERALS.set(literalKey(language, t), read[i] ?? null);
+  });
+  return texts.map((t) => LITERALS.get(literalKey(language, t)) ?? undefined);
 }
 
 function readFreshLiterals(language: Language, texts: readonly string[]): (string | undefined)[] {
