@@ -23,26 +23,18 @@ export interface DroppedTest {
   readonly why: string;
 }
 
-/** Per solver view's examples: their arguments' wire text → their output's. */
-const exampleLiterals = new WeakMap<readonly PromptExample[], Map<string, string>>();
-
 export async function validateModelTests(harness: Harness, view: SolverView, tests: readonly PromptExample[]): Promise<{ kept: PromptExample[]; dropped: DroppedTest[] }> {
   const task = view.task;
   const dropped: DroppedTest[] = [];
-  // The examples' literals are read with the tests the first time, then kept.
-  const testTexts = tests.flatMap((t) => [`[${t.argsText}]`, t.outputText]);
-  let examples = exampleLiterals.get(view.examples);
-  const exampleTexts = examples ? [] : view.examples.flatMap((e) => [`[${e.argsText}]`, e.outputText]);
-  const literals = await readLiteralsAsync(task.language, [...testTexts, ...exampleTexts]);
-  const read = literals.slice(0, testTexts.length);
-  if (!examples) {
-    const exampleArgs = literals.slice(testTexts.length);
-    examples = new Map<string, string>();
-    for (let i = 0; i < view.examples.length; i++) {
-      const [args, out] = [exampleArgs[2 * i], exampleArgs[2 * i + 1]];
-      if (args !== undefined && out !== undefined) examples.set(args, out);
-    }
-    exampleLiterals.set(view.examples, examples);
+  const texts = (examples: readonly PromptExample[]) => examples.flatMap((e) => [`[${e.argsText}]`, e.outputText]);
+  const literals = await readLiteralsAsync(task.language, [...texts(tests), ...texts(view.examples)]);
+  const read = literals.slice(0, 2 * tests.length);
+  const exampleArgs = literals.slice(2 * tests.length);
+  // The examples' arguments' wire text → their output's.
+  const examples = new Map<string, string>();
+  for (let i = 0; i < view.examples.length; i++) {
+    const [args, out] = [exampleArgs[2 * i], exampleArgs[2 * i + 1]];
+    if (args !== undefined && out !== undefined) examples.set(args, out);
   }
   let kept = tests.filter((test, i) => {
     const [args, output] = [read[2 * i], read[2 * i + 1]];
