@@ -176,7 +176,8 @@ export function decideSelection(evidence: SelectionEvidence): TaskSelection {
   const eligible = passing.some((i) => !breaks[i]) ? passing.filter((i) => !breaks[i]) : passing;
   // Per-input plurality among the eligible: the candidate that most often gives the most common answer.
   const votes = plurality(matrix, eligible, inputs);
-  const order = [...eligible].sort((a, b) => votes[b]! - votes[a]! || meanAgreement(b, eligible) - meanAgreement(a, eligible) || a - b);
+  const agrees = new Map(eligible.map((i) => [i, meanAgreement(i, eligible)])); // once each, not once per comparison
+  const order = [...eligible].sort((a, b) => votes[b]! - votes[a]! || agrees.get(b)! - agrees.get(a)! || a - b);
   const chosen = order[0];
   const base: Omit<TaskSelection, 'selectedIndex' | 'confidence' | 'why' | 'disagreements'> & { candidates: CandidateScore[] } = {
     taskId: evidence.taskId,
