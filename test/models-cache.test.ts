@@ -1,6 +1,8 @@
 /** The content-addressed cache: record, replay exactly, and offline misses that say what missed. */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { createHash } from 'node:crypto';
+import { canonicalJson, requestHash } from '../src/models/cache.js';
 import { CacheMissError } from '../src/models/errors.js';
 import type { GenerateRequest, Model } from '../src/models/types.js';
 import { fixture, user, type Fixture } from './models-support.js';
@@ -84,4 +86,17 @@ test('a cached streamed call still delivers its text to onText', async () => {
   const replay = await (await f.model({ cache: 'offline' })).generate({ messages: user('stream and cache'), onText: (_i, delta) => (seen += delta) });
   assert.equal(seen, 'streamed once');
   assert.equal(replay.calls[0]!.cached, true);
+});
+
+test('cache keys are sha256 of the canonical {v, spec, request, occurrence}, so caches recorded earlier still replay', () => {
+  const request = { messages: [{ role: 'user', content: 'say "hi"\n\u00e9' }], n: 1, temperature: 0.5, seed: 3, responseFormat: { type: 'json', schema: { type: 'object', b: 1, a: [2, { z: 1, y: null }] } } };
+  // The definition caches were recorded with: JSON.stringify over copies with sorted keys.
+  const sorted = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(sorted) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])])) : v;
+  assert.equal(canonicalJson(request), JSON.stringify(sorted(request)));
+  for (const occurrence of [0, 7]) {
+    const spec = 'http://127.0.0.1:1/v1#m "x"';
+    const expected = createHash('sha256').update(JSON.stringify(sorted({ v: 1, spec, request, occurrence }))).digest('hex');
+    assert.equal(requestHash(spec, canonicalJson(request), occurrence), expected);
+  }
 });

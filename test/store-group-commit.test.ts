@@ -11,24 +11,40 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 const messages = [{ role: 'user', content: 'write f' }];
 
-test('events written in a group are all there for another connection once the run finishes', () => {
+test('writes are grouped: another connection sees a run and its events right after it finishes', async () => {
   const path = join(dir, 'group.db');
   const writer = new Store(path);
   const run = writer.startRun({ task: 't', strategy: 'repair', model: 'm' });
   const prompt = writer.appendEvent(run.id, { kind: 'prompt', data: { model: 'm', messages } });
+  await new Promise(setImmediate); // the queued inserts run, uncommitted
   const response = writer.appendEvent(run.id, { kind: 'response', parentId: prompt.id, data: { model: 'm', texts: ['x'], usage: { inputTokens: 1, outputTokens: 1 }, costUsd: 0, latencyMs: 0, cached: false } });
   assert.deepEqual([prompt.seq, response.seq], [0, 1]);
   // The writer reads its own uncommitted events.
   assert.equal(writer.getRun(run.id)!.events.length, 2);
-  // A reader (`crucible runs`) opens and lists while the writer's group is open (not blocked by it).
+  // A reader (`crucible runs`) opens and lists while the writer's group is open: not blocked, nothing yet.
   const early = new Store(path);
-  assert.deepEqual(early.listRuns().map((r) => r.id), [run.id]);
+  assert.deepEqual(early.listRuns(), []);
   early.close();
-  writer.finishRun(run.id, { status: 'verified' });
+  const finished = writer.finishRun(run.id, { status: 'verified' });
+  assert.deepEqual([finished.status, finished.events], ['verified', 2]);
+  // The commit runs once the writer's caller yields to the event loop, not within its turn.
+  await new Promise(setImmediate);
   const reader = new Store(path);
   const seen = reader.getRun(run.id)!;
   assert.equal(seen.run.status, 'verified');
   assert.deepEqual(seen.events.map((e) => [e.kind, e.seq, e.parentId]), [['prompt', 0, null], ['response', 1, prompt.id]]);
+  reader.close();
+  writer.close();
+});
+
+test('a running run and its events are committed within the group window without finishing', async () => {
+  const path = join(dir, 'window.db');
+  const writer = new Store(path);
+  const run = writer.startRun({ task: 't', strategy: 'repair', model: 'm' });
+  writer.appendEvent(run.id, { kind: 'feedback', data: { text: 'one' } });
+  await new Promise((resolve) => setTimeout(resolve, 400)); // GROUP_COMMIT_MS is 200
+  const reader = new Store(path);
+  assert.deepEqual(reader.listRuns().map((r) => [r.id, r.status, r.events]), [[run.id, 'running', 1]]);
   reader.close();
   writer.close();
 });
@@ -87,4 +103,23 @@ test('durable: every event is committed as it is written', () => {
   assert.equal(reader.getRun(run.id)!.events.length, 1, 'visible before the run finishes');
   reader.close();
   writer.close();
+});
+
+test('event ids numbered by two writers in turn never clash (each group numbers from the database)', () => {
+  const path = join(dir, 'two-writers.db');
+  const a = new Store(path);
+  const b = new Store(path);
+  const run = a.startRun({ task: 't', strategy: 's', model: 'm' });
+  a.commit();
+  const ids: number[] = [];
+  for (const [writer, text] of [[a, 'a1'], [b, 'b1'], [a, 'a2'], [b, 'b2']] as const) {
+    ids.push(writer.appendEvent(run.id, { kind: 'feedback', data: { text } }).id);
+    writer.commit();
+  }
+  assert.equal(new Set(ids).size, 4);
+  assert.deepEqual([...ids].sort((x, y) => x - y), ids);
+  const seen = a.getRun(run.id)!.events;
+  assert.deepEqual(seen.map((e) => [e.id, e.seq, (e.data as { text: string }).text]), ids.map((id, i) => [id, i, ['a1', 'b1', 'a2', 'b2'][i]]));
+  a.close();
+  b.close();
 });

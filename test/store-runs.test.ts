@@ -66,18 +66,34 @@ test('runs list newest first; a run is found by a unique start of its id', () =>
   store.close();
 });
 
-test('malformed events are refused with the field that is wrong', () => {
+test('malformed events are refused with the field that is wrong, and so are the events below them', async () => {
   const store = new Store(join(dir, 'invalid.db'));
   const run = store.startRun({ task: 't', strategy: 's', model: 'm' });
   const other = store.startRun({ task: 't', strategy: 's', model: 'm' });
   const foreign = store.appendEvent(other.id, { kind: 'feedback', data: { text: 'x' } });
-  assert.throws(() => store.appendEvent(run.id, { kind: 'verdict', data: { passed: 1 } } as never), /data\.status/);
-  assert.throws(() => store.appendEvent(run.id, { kind: 'thought', data: {} } as never), /trace event rejected/);
+  // What the store can tell at once is refused at once.
   assert.throws(() => store.appendEvent(run.id, { kind: 'feedback', parentId: foreign.id, data: { text: 'y' } }), /is not an event of run/);
   assert.throws(() => store.appendEvent('no-such-run', { kind: 'feedback', data: { text: 'z' } }), UnknownRunError);
   assert.throws(() => store.finishRun('no-such-run', { status: 'error' }), UnknownRunError);
-  assert.equal(store.getRun(run.id)!.events.length, 0, 'nothing half-written');
+  // The schema is checked when the batch is written: the next write (or commit, or close) throws.
+  const good = store.appendEvent(run.id, { kind: 'feedback', data: { text: 'kept' } });
+  const bad = store.appendEvent(run.id, { kind: 'verdict', parentId: good.id, data: { passed: 1 } } as never);
+  store.appendEvent(run.id, { kind: 'feedback', parentId: bad.id, data: { text: 'below a refused event' } });
+  assert.throws(() => store.commit(), (error: unknown) => error instanceof TypeError && new RegExp(`run ${run.id}, event 1, verdict\\): data\\.status`).test(error.message));
+  store.appendEvent(run.id, { kind: 'thought', data: {} } as never);
+  await new Promise(setImmediate);
+  assert.throws(() => store.appendEvent(run.id, { kind: 'feedback', data: { text: 'not written: the call threw' } }), /trace event rejected .*thought.*kind/);
+  store.appendEvent(run.id, { kind: 'feedback', data: { text: 'next' } });
+  assert.doesNotThrow(() => store.commit(), 'an error is thrown once');
+  const written = store.getRun(run.id)!.events;
+  assert.deepEqual(written.map((e) => (e.data as { text?: string }).text), ['kept', 'next'], 'nothing malformed or orphaned is written');
+  assert.ok(written[0]!.seq < written[1]!.seq);
+  const ended = store.finishRun(run.id, { status: 'error' });
+  assert.equal(ended.status, 'error');
   store.close();
+  const reader = new Store(join(dir, 'invalid.db'));
+  assert.equal(reader.getRun(run.id)!.run.status, 'error');
+  reader.close();
 });
 
 test('the tree puts each event under its parent', () => {

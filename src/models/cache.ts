@@ -4,9 +4,10 @@
  * Model made before, so a run that samples the same prompt twice replays both answers in
  * order, and a whole run replays exactly (create one Model per run).
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import stableStringify from 'safe-stable-stringify';
 import type { BackendRequest, BackendResponse } from './backend.js';
 
 /** `read-write`: replay hits, record misses. `offline`: replay only; a miss is an error. `refresh`: always call, record. `off`: no cache. */
@@ -16,17 +17,21 @@ export const CACHE_MODES: readonly CacheMode[] = ['read-write', 'offline', 'refr
 export const DEFAULT_CACHE_DIR = join('.crucible', 'cache');
 const FORMAT_VERSION = 1;
 
-/** JSON with object keys sorted at every level, so equal requests hash equally. */
+/**
+ * JSON with object keys sorted at every level, so equal requests hash equally (the same text
+ * as JSON.stringify over key-sorted copies, in half the time: it runs once per model call).
+ */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
-  );
+  return stableStringify(value) ?? 'null';
 }
 
-export function requestHash(spec: string, request: BackendRequest, occurrence: number): string {
-  return createHash('sha256').update(canonicalJson({ v: FORMAT_VERSION, spec, request, occurrence })).digest('hex');
+/**
+ * sha256 of canonicalJson({ v, spec, request, occurrence }), given the request's canonical
+ * JSON (the caller has it already: serialising a request twice cost a tenth of a short run's overhead).
+ */
+export function requestHash(spec: string, canonicalRequest: string, occurrence: number): string {
+  // The keys in canonical (sorted) order: occurrence, request, spec, v.
+  return hash('sha256', `{"occurrence":${occurrence},"request":${canonicalRequest},"spec":${JSON.stringify(spec)},"v":${FORMAT_VERSION}}`, 'hex');
 }
 
 interface CacheEntry {

@@ -211,10 +211,11 @@ class CachedModel implements Model {
   /** One logical call: from the cache, or from the endpoint under the limit, with retries. */
   private async call(req: BackendRequest, request: GenerateRequest, streamIndex: number | undefined): Promise<CallOutcome> {
     // Claim the occurrence synchronously, so the order of calls (not their timing) decides it.
-    const baseKey = canonicalJson({ spec: this.spec, req });
-    const occurrence = this.occurrences.get(baseKey) ?? 0;
-    this.occurrences.set(baseKey, occurrence + 1);
-    const hash = requestHash(this.spec, req, occurrence);
+    // One Model has one spec: the request alone tells identical requests apart.
+    const canonical = canonicalJson(req);
+    const occurrence = this.occurrences.get(canonical) ?? 0;
+    this.occurrences.set(canonical, occurrence + 1);
+    const hash = requestHash(this.spec, canonical, occurrence);
     const onText = request.onText && streamIndex !== undefined ? (delta: string) => request.onText!(streamIndex, delta) : undefined;
     request.signal?.throwIfAborted();
 
