@@ -1,9 +1,10 @@
-import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
-import { isMessage, LineProcess, type Message } from './line-process.js';
-import { sandboxArgv, type SandboxMode } from './sandbox.js';
+import { join } from 'node:path';
+import { isMessage, type LineProcess, type Message } from './line-process.js';
+import type { SandboxMode } from './sandbox.js';
 import { buildSeccompFilter, seccompSupported } from './seccomp.js';
+import { pingWorker, spawnWorker } from './worker-process.js';
 
 /**
  * Whole programs run as `python main.py` / `node main.js` would, with stdin, returning
@@ -98,37 +99,17 @@ export class ProgramWorker {
   }
 
   private spawn(): LineProcess {
-    let fd: number | undefined;
-    if (this.recipe.seccompOnWorker && seccompSupported && this.mode === 'bwrap') {
-      const path = join(this.dir, 'worker-seccomp.bpf');
-      writeFileSync(path, buildSeccompFilter({ forbidExec: false }));
-      fd = openSync(path, 'r');
-    }
-    const argv = sandboxArgv(
-      {
-        command: this.recipe.command,
-        readOnly: this.recipe.readOnly,
-        binds: [[this.recipe.harnessDir, `/crucible/${basename(this.recipe.harnessDir)}`]],
-        ipcDir: this.dir,
-        scratchBytes: this.recipe.scratchBytes,
-        ...(fd !== undefined ? { seccompFd: 3 } : {}),
-      },
-      this.mode,
-    );
-    const process = new LineProcess({ ...argv, ...(fd !== undefined ? { extraFds: [fd] } : {}) });
-    if (fd !== undefined) closeSync(fd);
-    return process;
+    const { command, readOnly, harnessDir, scratchBytes, seccompOnWorker } = this.recipe;
+    return spawnWorker({ command, readOnly, harnessDir, scratchBytes, dir: this.dir, mode: this.mode, seccompOnWorker });
   }
 
   private async ensureStarted(): Promise<string | undefined> {
     if (this.process && !this.process.isClosed) return undefined;
     this.process = this.spawn();
-    this.process.send({ op: 'ping' });
-    const answer = await this.process.next(START_MS);
-    if (isMessage(answer) && answer.op === 'pong') return undefined;
-    const why = `program worker did not start (${isMessage(answer) ? JSON.stringify(answer).slice(0, 200) : answer.kind}): ${this.process.stderrTail.slice(-800)}`;
+    const error = await pingWorker(this.process, START_MS);
+    if (!error) return undefined;
     this.kill();
-    return why;
+    return `program worker did not start: ${error}`;
   }
 
   async run(request: ProgramRequest, limits: ProgramLimits): Promise<Attempt> {

@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
-import { isMessage, LineProcess, NoMessage, type Message } from './line-process.js';
+import { join } from 'node:path';
+import { isMessage, type LineProcess, type Message } from './line-process.js';
 import { DEFAULT_LIMITS, type Limits, type RunRequest, type RunResult, type SuiteOutcome } from './runtime.js';
-import { sandboxArgv, type SandboxMode } from './sandbox.js';
+import type { SandboxMode } from './sandbox.js';
 import { buildSeccompFilter, seccompSupported } from './seccomp.js';
+import { describeMessage, pingWorker, spawnWorker } from './worker-process.js';
 
 /** How to start the two workers of one language. */
 export interface SlotRecipe {
@@ -55,27 +56,9 @@ export class Slot {
     }
   }
 
-  private spawn(command: string[], seccomp: boolean): LineProcess {
-    let fd: number | undefined;
-    if (seccomp && seccompSupported && this.mode === 'bwrap') {
-      const path = join(this.dir, 'worker-seccomp.bpf');
-      writeFileSync(path, buildSeccompFilter({ forbidExec: false }));
-      fd = openSync(path, 'r');
-    }
-    const argv = sandboxArgv(
-      {
-        command,
-        readOnly: this.recipe.readOnly,
-        binds: [[this.recipe.harnessDir, `/crucible/${basename(this.recipe.harnessDir)}`]],
-        ipcDir: this.dir,
-        scratchBytes: this.recipe.scratchBytes,
-        ...(fd !== undefined ? { seccompFd: 3 } : {}),
-      },
-      this.mode,
-    );
-    const process = new LineProcess({ ...argv, ...(fd !== undefined ? { extraFds: [fd] } : {}) });
-    if (fd !== undefined) closeSync(fd);
-    return process;
+  private spawn(command: readonly string[], seccompOnWorker: boolean): LineProcess {
+    const { readOnly, harnessDir, scratchBytes } = this.recipe;
+    return spawnWorker({ command, readOnly, harnessDir, scratchBytes, dir: this.dir, mode: this.mode, seccompOnWorker });
   }
 
   private async ensureWorkers(limits: Limits): Promise<string | undefined> {
@@ -86,13 +69,13 @@ export class Slot {
       this.candidate?.kill();
       this.candidateCommand = JSON.stringify(command);
       this.candidate = this.spawn(command, this.recipe.seccompOnWorker);
-      const error = await ping(this.candidate);
+      const error = await pingWorker(this.candidate, START_SECONDS * 1000);
       if (error) return `candidate worker did not start: ${error}`;
     }
     if (!this.judge || this.judge.isClosed) {
       this.judge?.kill();
       this.judge = this.spawn(this.recipe.judgeCommand, false);
-      const error = await ping(this.judge);
+      const error = await pingWorker(this.judge, START_SECONDS * 1000);
       if (error) return `judge worker did not start: ${error}`;
     }
     return undefined;
@@ -135,7 +118,7 @@ export class Slot {
     judge.sendLine(`${run.slice(0, -1)},"expected":[${expected.join(',')}]}`);
     const started = await candidate.next(START_SECONDS * 1000);
     if (!isMessage(started) || started.op !== 'started') {
-      const why = `candidate worker did not start a run (${describe(started)}): ${candidate.stderrTail.slice(-500)}`;
+      const why = `candidate worker did not start a run (${describeMessage(started)}): ${candidate.stderrTail.slice(-500)}`;
       this.reset();
       return { load: { ok: false, status: 'no-verdict', message: why }, suites: [], noVerdict: why };
     }
@@ -230,13 +213,3 @@ function overallDeadlineSeconds(request: RunRequest, limits: Limits): number {
   return total + 5;
 }
 
-async function ping(process: LineProcess): Promise<string | undefined> {
-  process.send({ op: 'ping' });
-  const answer = await process.next(START_SECONDS * 1000);
-  if (isMessage(answer) && answer.op === 'pong') return undefined;
-  return `${describe(answer)}: ${process.stderrTail.slice(-800)}`;
-}
-
-function describe(value: Message | NoMessage): string {
-  return isMessage(value) ? `unexpected message ${JSON.stringify(value).slice(0, 200)}` : value.kind;
-}

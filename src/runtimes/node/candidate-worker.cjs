@@ -15,7 +15,7 @@
 const fs = require('fs');
 const vm = require('vm');
 const { types } = require('util');
-const { createWire, LineReader, writeAll, RESERVED_WORDS } = require('./wire.cjs');
+const { createWire, LineReader, writeAll, serveWorker, RESERVED_WORDS } = require('./wire.cjs');
 
 const IPC = process.env.CRUCIBLE_IPC || '/ipc';
 const STEP = new vm.Script('__crucible$()', { filename: 'crucible-harness.js' });
@@ -516,34 +516,5 @@ function runCandidate(msg) {
   });
 }
 
-async function main() {
-  // Rejections a candidate left unhandled are queued by node until the event loop turns;
-  // they are dropped there (never inspected) so that dead contexts can be collected.
-  process.on('unhandledRejection', () => undefined);
-  process.on('rejectionHandled', () => undefined);
-  const stdin = new LineReader(0);
-  for (;;) {
-    const line = stdin.next();
-    if (line === null) return;
-    let msg;
-    try {
-      msg = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    if (msg.op === 'ping') reply({ op: 'pong' });
-    else if (msg.op === 'start') {
-      runCandidate(msg);
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    // 'kill' only matters while a candidate runs; one arriving now is stale.
-  }
-}
-
-main().then(
-  () => process.exit(0),
-  (e) => {
-    process.stderr.write(`candidate worker failed: ${e && e.stack}\n`);
-    process.exit(70);
-  },
-);
+// 'kill' only matters while a candidate runs; one arriving between runs is stale.
+serveWorker('candidate worker', 'start', runCandidate);

@@ -17,7 +17,7 @@
  */
 const vm = require('vm');
 const { types } = require('util');
-const { LineReader, writeAll } = require('./wire.cjs');
+const { writeAll, serveWorker } = require('./wire.cjs');
 
 /** Evaluated inside each program's context: must not refer to anything outside its body. */
 function prelude(stdinText, filesJson, cap) {
@@ -494,32 +494,4 @@ function run(msg) {
   };
 }
 
-async function main() {
-  // Rejections a program left unhandled are dropped (never inspected) so dead contexts can be collected.
-  process.on('unhandledRejection', () => undefined);
-  process.on('rejectionHandled', () => undefined);
-  const stdin = new LineReader(0);
-  for (;;) {
-    const line = stdin.next();
-    if (line === null) return;
-    let msg;
-    try {
-      msg = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    if (msg.op === 'ping') writeAll(1, '{"op":"pong"}\n');
-    else if (msg.op === 'run') {
-      writeAll(1, JSON.stringify(run(msg)) + '\n');
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  }
-}
-
-main().then(
-  () => process.exit(0),
-  (e) => {
-    process.stderr.write(`program worker failed: ${e && e.stack}\n`);
-    process.exit(70);
-  },
-);
+serveWorker('program worker', 'run', (msg) => writeAll(1, JSON.stringify(run(msg)) + '\n'));

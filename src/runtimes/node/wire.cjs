@@ -417,6 +417,44 @@ class LineReader {
   }
 }
 
+/**
+ * The main loop of a worker that runs untrusted code on its own thread (candidate and program
+ * workers): one JSON message a line on stdin until it closes. A ping is answered at once; a
+ * message whose op is `op` goes to `run`; others are stale and ignored. After each run, one
+ * turn of the event loop lets what the code left queued settle. Rejections it left unhandled
+ * are dropped (never inspected), so that dead contexts can be collected. Exits 0 when stdin
+ * closes, 70 with the stack on stderr if the loop itself fails.
+ */
+function serveWorker(name, op, run) {
+  process.on('unhandledRejection', () => undefined);
+  process.on('rejectionHandled', () => undefined);
+  const loop = async () => {
+    const stdin = new LineReader(0);
+    for (;;) {
+      const line = stdin.next();
+      if (line === null) return;
+      let msg;
+      try {
+        msg = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      if (msg.op === 'ping') writeAll(1, '{"op":"pong"}\n');
+      else if (msg.op === op) {
+        run(msg);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+  };
+  loop().then(
+    () => process.exit(0),
+    (e) => {
+      process.stderr.write(`${name} failed: ${e && e.stack}\n`);
+      process.exit(70);
+    },
+  );
+}
+
 /** Words that cannot be read as a variable name (both workers look program names up by name). */
 const RESERVED_WORDS = (
   'break case catch class const continue debugger default delete do else enum export extends false finally for ' +
@@ -424,4 +462,4 @@ const RESERVED_WORDS = (
   'arguments let static yield await implements interface package private protected public'
 ).split(' ');
 
-module.exports = { createWire, LineReader, writeAll, sleep, RESERVED_WORDS };
+module.exports = { createWire, LineReader, writeAll, sleep, serveWorker, RESERVED_WORDS };

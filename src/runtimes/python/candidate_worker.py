@@ -267,25 +267,23 @@ def scratch_cut_off(cap):
     return 0
 
 
-def main():
-    # Candidates run as the same user as this process. Non-dumpable, its memory
+def become_zygote():
+    """Readies a worker that forks untrusted code (candidates, programs); returns its stdin."""
+    # The code runs as the same user as this process. Non-dumpable, its memory
     # (/proc/1/mem, process_vm_writev) and its fds (/proc/1/fd) are closed to them;
-    # otherwise a candidate could rewrite the unfiltered zygote and escape seccomp.
+    # otherwise the code could rewrite the unfiltered zygote and escape seccomp.
     ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
     # This process is its PID namespace's init (bwrap --as-pid-1): signals sent from
     # inside reach it only if it handles them, and Python handles SIGINT.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    stdin = wire.LineReader(0)
+    return wire.LineReader(0)
+
+
+def main():
+    stdin = become_zygote()
     # One child is always forked ahead, so a run does not wait for fork and setup.
     child = fork_child()
-    while True:
-        line = stdin.readline()
-        if line is None:
-            return
-        msg = json.loads(line)
-        if msg["op"] == "ping":
-            reply({"op": "pong"})
-            continue
+    for msg in wire.requests(stdin, reply):
         if msg["op"] != "start":
             continue
         pid, out_r, control = child

@@ -397,21 +397,17 @@ def handle_run(msg):
         ch.close()
 
 
+def answer(obj):
+    os.write(PROTO, (json.dumps(obj) + "\n").encode())
+
+
 def main():
-    stdin = wire.LineReader(0)
-    while True:
-        line = stdin.readline()
-        if line is None:
-            return
-        msg = json.loads(line)
-        if msg.get("op") == "ping":
-            out = {"op": "pong"}
-        else:
-            try:
-                out = handle_run(msg)
-            except BaseException as exc:
-                out = {"op": "result", "internalError": "%s: %s" % (type(exc).__name__, exc)}
-        os.write(PROTO, (json.dumps(out) + "\n").encode())
+    for msg in wire.requests(wire.LineReader(0), answer):
+        try:
+            out = handle_run(msg)
+        except BaseException as exc:
+            out = {"op": "result", "internalError": "%s: %s" % (type(exc).__name__, exc)}
+        answer(out)
 
 
 if __name__ == "__main__":

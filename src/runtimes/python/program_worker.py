@@ -15,7 +15,6 @@ Protocol (stdin/stdout, one JSON object per line; see PROTOCOL.md):
 """
 import base64
 import builtins
-import ctypes
 import io
 import json
 import os
@@ -35,7 +34,6 @@ import wire  # noqa: E402
 
 CONTROL_FD = 3
 REPORT_FD = 4
-PR_SET_DUMPABLE = 4
 
 
 def reply(obj):
@@ -307,19 +305,10 @@ def fetch_files(paths, cap):
 
 
 def main():
-    # Programs run as the same user: non-dumpable, this process's memory and fds are closed to them.
-    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    stdin = wire.LineReader(0)
+    stdin = cw.become_zygote()
     child = fork_child()
-    while True:
-        line = stdin.readline()
-        if line is None:
-            return
-        msg = json.loads(line)
-        if msg.get("op") == "ping":
-            reply({"op": "pong"})
-        elif msg.get("op") == "run":
+    for msg in wire.requests(stdin, reply):
+        if msg.get("op") == "run":
             reply(run_one(child, msg))
             child = fork_child()
 

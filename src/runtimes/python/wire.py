@@ -253,3 +253,16 @@ class LineReader:
                 complete.reverse()
                 self.lines = complete
         return self.lines.pop()
+
+
+def requests(reader, answer):
+    """A worker's messages from `reader`, until it closes; pings are answered here with `answer`."""
+    while True:
+        line = reader.readline()
+        if line is None:
+            return
+        msg = json.loads(line)
+        if msg.get("op") == "ping":
+            answer({"op": "pong"})
+        else:
+            yield msg

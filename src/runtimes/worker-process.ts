@@ -1,0 +1,56 @@
+/** Starting a warm worker in its sandbox and checking it answers: shared by the slots (candidate and judge workers) and the program workers. */
+import { closeSync, openSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { isMessage, LineProcess, type Message, type NoMessage } from './line-process.js';
+import { sandboxArgv, type SandboxMode } from './sandbox.js';
+import { buildSeccompFilter, seccompSupported } from './seccomp.js';
+
+export interface WorkerSpawn {
+  /** The command inside the sandbox; paths as seen there. */
+  readonly command: readonly string[];
+  /** Host paths exposed read-only at the same place (an interpreter outside /usr). */
+  readonly readOnly: readonly string[];
+  /** Host directory with the worker scripts, visible at /crucible/<name> inside. */
+  readonly harnessDir: string;
+  readonly scratchBytes: number;
+  /** The worker's private directory (/ipc inside the sandbox). */
+  readonly dir: string;
+  readonly mode: SandboxMode;
+  /** bwrap installs the no-new-processes filter on the worker itself (for workers that cannot fork per run). */
+  readonly seccompOnWorker: boolean;
+}
+
+export function spawnWorker(spec: WorkerSpawn): LineProcess {
+  let fd: number | undefined;
+  if (spec.seccompOnWorker && seccompSupported && spec.mode === 'bwrap') {
+    const path = join(spec.dir, 'worker-seccomp.bpf');
+    writeFileSync(path, buildSeccompFilter({ forbidExec: false }));
+    fd = openSync(path, 'r');
+  }
+  const argv = sandboxArgv(
+    {
+      command: spec.command,
+      readOnly: spec.readOnly,
+      binds: [[spec.harnessDir, `/crucible/${basename(spec.harnessDir)}`]],
+      ipcDir: spec.dir,
+      scratchBytes: spec.scratchBytes,
+      ...(fd !== undefined ? { seccompFd: 3 } : {}),
+    },
+    spec.mode,
+  );
+  const process = new LineProcess({ ...argv, ...(fd !== undefined ? { extraFds: [fd] } : {}) });
+  if (fd !== undefined) closeSync(fd);
+  return process;
+}
+
+/** Undefined when the worker answers a ping within `timeoutMs`; else why not, with the end of its stderr. */
+export async function pingWorker(process: LineProcess, timeoutMs: number): Promise<string | undefined> {
+  process.send({ op: 'ping' });
+  const answer = await process.next(timeoutMs);
+  if (isMessage(answer) && answer.op === 'pong') return undefined;
+  return `${describeMessage(answer)}: ${process.stderrTail.slice(-800)}`;
+}
+
+export function describeMessage(value: Message | NoMessage): string {
+  return isMessage(value) ? `unexpected message ${JSON.stringify(value).slice(0, 200)}` : value.kind;
+}
