@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { isMessage, type LineProcess, type Message } from './line-process.js';
 import type { SandboxMode } from './sandbox.js';
 import { buildSeccompFilter, seccompSupported } from './seccomp.js';
-import { pingWorker, spawnWorker } from './worker-process.js';
+import { pingWorker, spawnWorker, type WorkerRecipe } from './worker-process.js';
 
 /**
  * Whole programs run as `python main.py` / `node main.js` would, with stdin, returning
@@ -51,13 +51,7 @@ export interface ProgramResult {
 }
 
 /** How to start one language's program worker. */
-export interface ProgramRecipe {
-  readonly command: readonly string[];
-  readonly readOnly: readonly string[];
-  readonly harnessDir: string;
-  /** bwrap applies the no-fork filter to the worker itself (it cannot fork per program). */
-  readonly seccompOnWorker: boolean;
-  readonly scratchBytes: number;
+export interface ProgramRecipe extends WorkerRecipe {
   /** The worker itself dies when a program exhausts memory (one heap, JavaScript). */
   readonly isOutOfMemory?: (stderr: string) => boolean;
   /** A worker that stops answering ran a program past its time (JavaScript); else the sandbox failed. */
@@ -99,8 +93,7 @@ export class ProgramWorker {
   }
 
   private spawn(): LineProcess {
-    const { command, readOnly, harnessDir, scratchBytes, seccompOnWorker } = this.recipe;
-    return spawnWorker({ command, readOnly, harnessDir, scratchBytes, dir: this.dir, mode: this.mode, seccompOnWorker });
+    return spawnWorker({ ...this.recipe, dir: this.dir, mode: this.mode });
   }
 
   private async ensureStarted(): Promise<string | undefined> {

@@ -5,7 +5,8 @@ import { isMessage, LineProcess, type Message, type NoMessage } from './line-pro
 import { sandboxArgv, type SandboxMode } from './sandbox.js';
 import { buildSeccompFilter, seccompSupported } from './seccomp.js';
 
-export interface WorkerSpawn {
+/** How a language starts one kind of worker. */
+export interface WorkerRecipe {
   /** The command inside the sandbox; paths as seen there. */
   readonly command: readonly string[];
   /** Host paths exposed read-only at the same place (an interpreter outside /usr). */
@@ -13,11 +14,14 @@ export interface WorkerSpawn {
   /** Host directory with the worker scripts, visible at /crucible/<name> inside. */
   readonly harnessDir: string;
   readonly scratchBytes: number;
+  /** bwrap installs the no-new-processes filter on the worker itself (for workers that cannot fork per run). */
+  readonly seccompOnWorker: boolean;
+}
+
+export interface WorkerSpawn extends WorkerRecipe {
   /** The worker's private directory (/ipc inside the sandbox). */
   readonly dir: string;
   readonly mode: SandboxMode;
-  /** bwrap installs the no-new-processes filter on the worker itself (for workers that cannot fork per run). */
-  readonly seccompOnWorker: boolean;
 }
 
 export function spawnWorker(spec: WorkerSpawn): LineProcess {
