@@ -386,11 +386,11 @@ if (PART === 'all' || PART === 'overhead') {
   const clock = new SandboxClock(harness);
   const latency = { ms: 0 };
   const model = await createModel(`${server.url}#fake-model`, { config: EMPTY_CONFIG, env: {}, cache: 'off', retry: { retries: 0, baseDelayMs: 1 }, onCall: (c: CallRecord) => (latency.ms += c.latencyMs) });
-  // The store as it was (every event committed and fsynced on its own) beside the store as it is
-  // (grouped commits), and no store at all (events in memory), in alternating runs.
+  // A durable store (every write committed and fsynced on its own), the store as it is, and no
+  // store at all (events in memory, validated at once), in alternating runs.
   const stores = [
-    { name: 'durable store (commit + fsync per event: the store before this change)', store: new Store(join(scratch, 'durable.db'), { durable: true }) as Store | undefined },
-    { name: 'store (group commit)', store: new Store(join(scratch, 'grouped.db')) as Store | undefined },
+    { name: 'durable store (every write committed and fsynced at once; for comparison)', store: new Store(join(scratch, 'durable.db'), { durable: true }) as Store | undefined },
+    { name: 'store (as `crucible solve` uses it: batched writes, group commit)', store: new Store(join(scratch, 'grouped.db')) as Store | undefined },
     { name: 'no store (events in memory)', store: undefined },
   ];
   const split: Record<string, number> = { generate: 0, store: 0, startRun: 0, appendEvent: 0, finishRun: 0 };
@@ -442,7 +442,7 @@ if (PART === 'all' || PART === 'overhead') {
     }
     if (env.BENCH_DEBUG) {
       const per = (x: number) => (x / scenario.repeats / tasks.length).toFixed(2);
-      log(`${scenario.name}: per task (all variants), model.generate ${per(split.generate! / stores.length)} ms; group-commit store ${per(split.store!)} ms (startRun ${per(split.startRun!)}, appendEvent ${per(split.appendEvent!)}, finishRun ${per(split.finishRun!)})`);
+      log(`${scenario.name}: per task (all variants), model.generate ${per(split.generate! / stores.length)} ms; the store's own time ${per(split.store!)} ms (startRun ${per(split.startRun!)}, appendEvent ${per(split.appendEvent!)}, finishRun ${per(split.finishRun!)})`);
     }
     overheadTables.push(`| **repair, ${scenario.name}**; fake OpenAI server, zero delay; ${tasks.length} built-in Python tasks, ${attempts.reduce((a, b) => a + b, 0)} programs judged per run | | | | | | | | | |`);
     for (const [v, variant] of stores.entries()) overheadTables.push(...overheadLines(`↳ ${variant.name}`, runs[v]!));
