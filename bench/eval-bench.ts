@@ -4,6 +4,8 @@
  *    against a fresh interpreter per sample (as SandboxFusion and MultiPL-E do).
  * 2. Heavy tests: HumanEval+ references on all inputs, against a bare warm loop; 1 vs 2 workers.
  * 3. Peak memory of all workers together.
+ * 4. Opt-in (BENCH_SECTIONS=python-ceiling,javascript-ceiling): what a harness with no fixed
+ *    cost could reach on the same samples (see ceiling()).
  * Data comes from CRUCIBLE_DATASETS (default ../shared/datasets); sections without data are skipped.
  */
 import { execFileSync } from 'node:child_process';
@@ -86,33 +88,116 @@ async function withoutTimeouts(
   await againstSpawnPerSample(`${label}, without the ${candidates.length - kept.length} that time out`, tasks, kept, baselineJob, target);
 }
 
-async function pythonWorkload() {
+interface Workload {
+  readonly label: string;
+  readonly tasks: Task[];
+  readonly candidates: Candidate[];
+  readonly job: Parameters<typeof againstSpawnPerSample>[3];
+  readonly target: number;
+  /** The cheapest program and check of the language: what judging costs with nothing to run. */
+  readonly trivial: Task;
+}
+
+const trivialTask = (language: 'python' | 'javascript', reference: string, code: string, invoke: string): Task => ({
+  id: `trivial-${language}`,
+  language,
+  prompt: '',
+  entryPoint: 'f',
+  completionPrefix: '',
+  reference,
+  knownWrong: [],
+  source: 'bench',
+  suites: [{ kind: 'script', name: 'check', code, invoke }],
+});
+
+async function pythonWorkload(): Promise<Workload | undefined> {
   const file = join(DATA, 'humaneval/HumanEval.jsonl.gz');
   const samplesFile = join(DATA, 'llm-samples/samples_normalized.jsonl.gz');
-  if (!existsSync(file) || !existsSync(samplesFile)) return report('python workload: skipped (data not found)');
+  if (!existsSync(file) || !existsSync(samplesFile)) return void report('python workload: skipped (data not found)');
   const dataset = await loadDataset(file);
   const labelled = await loadLabelledSamples(samplesFile, dataset, { testSuite: 'original' });
   const candidates = labelled.candidates.slice(0, LIMIT);
   const python = resolvePython();
-  const job = (c: Candidate, test: string) => ({ interpreter: python, source: `${c.program}\n\n${test}`, suffix: '.py' });
-  const label = `python: ${candidates.length} labelled HumanEval solutions`;
-  const results = await againstSpawnPerSample(label, dataset.tasks, candidates, job, 10);
-  await withoutTimeouts(label, dataset.tasks, candidates, results, job, 10);
+  return {
+    label: `python: ${candidates.length} labelled HumanEval solutions`,
+    tasks: dataset.tasks,
+    candidates,
+    job: (c, test) => ({ interpreter: python, source: `${c.program}\n\n${test}`, suffix: '.py' }),
+    target: 10,
+    trivial: trivialTask('python', 'def f(x):\n    return x\n', 'def check(c):\n    assert c(1) == 1\n', 'check(f)'),
+  };
 }
 
-async function javascriptWorkload() {
+async function javascriptWorkload(): Promise<Workload | undefined> {
   const file = join(DATA, 'humanevalpack/humanevalpack-js.jsonl.gz');
-  if (!existsSync(file)) return report('javascript workload: skipped (data not found)');
+  if (!existsSync(file)) return void report('javascript workload: skipped (data not found)');
   const dataset = await loadDataset(file);
   const candidates: Candidate[] = [];
   for (const task of dataset.tasks) {
     candidates.push({ taskId: task.id, index: 0, program: task.reference! });
     for (const wrong of task.knownWrong) candidates.push({ taskId: task.id, index: candidates.length, program: wrong.program });
   }
-  const job = (c: Candidate, test: string) => ({ interpreter: process.execPath, source: `${c.program}\n${test}`, suffix: '.js' });
-  const label = `javascript: ${candidates.length} HumanEvalPack JS programs`;
-  const results = await againstSpawnPerSample(label, dataset.tasks, candidates, job, 20);
-  await withoutTimeouts(label, dataset.tasks, candidates, results, job, 20);
+  return {
+    label: `javascript: ${candidates.length} HumanEvalPack JS programs`,
+    tasks: dataset.tasks,
+    candidates: candidates.slice(0, LIMIT),
+    job: (c, test) => ({ interpreter: process.execPath, source: `${c.program}\n${test}`, suffix: '.js' }),
+    target: 20,
+    trivial: trivialTask('javascript', 'function f(x) { return x; }\n', 'function check(c) { console.assert(c(1) === 1); }\n', 'check(f)'),
+  };
+}
+
+async function compare(workload: Workload) {
+  const { label, tasks, candidates, job, target } = workload;
+  const results = await againstSpawnPerSample(label, tasks, candidates, job, target);
+  await withoutTimeouts(label, tasks, candidates, results, job, target);
+}
+
+/**
+ * What any harness could reach on these samples. One worker, one sample at a time, on about
+ * 400 evenly spread samples (CEILING_SAMPLES) that do not time out: Crucible's time per sample, its time for a
+ * trivial program (its fixed cost), and a fresh interpreter's time. Without its fixed cost a
+ * harness still runs the programs and their checks, so fresh / (per sample − fixed) bounds
+ * the ratio of a harness that costs nothing.
+ */
+async function ceiling(workload: Workload) {
+  const stride = Math.max(1, Math.floor(workload.candidates.length / Number(process.env.CEILING_SAMPLES ?? 400)));
+  const harness = new Harness({ workers: 1 });
+  const byId = new Map(workload.tasks.map((t) => [t.id, t]));
+  const subset = workload.candidates.filter((_, i) => i % stride === 0);
+  await Promise.all([...new Set(subset.map((c) => c.taskId))].map((id) => harness.baseline(byId.get(id)!)));
+  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[xs.length >> 1]!;
+  const mean = (xs: number[]) => xs.reduce((x, y) => x + y, 0) / xs.length;
+  const timed = async (task: Task, program: string) => {
+    const t0 = performance.now();
+    const verdict = await harness.judge(task, program);
+    return { ms: performance.now() - t0, status: verdict.status };
+  };
+  const warm = await timed(workload.trivial, workload.trivial.reference!);
+  if (warm.status !== 'pass') throw new Error(`the trivial ${workload.trivial.language} program did not pass (${warm.status}): the fixed cost cannot be measured`);
+  const fixed: number[] = [];
+  for (let i = 0; i < 100; i++) fixed.push((await timed(workload.trivial, workload.trivial.reference!)).ms);
+  const kept: Candidate[] = [];
+  const perSample: number[] = [];
+  for (const c of subset) {
+    const { ms, status } = await timed(byId.get(c.taskId)!, c.program);
+    if (status === 'timeout') continue;
+    kept.push(c);
+    perSample.push(ms);
+  }
+  await harness.close();
+  const jobs = kept.map((c) => {
+    const suite = byId.get(c.taskId)!.suites[0]!;
+    return workload.job(c, suite.kind === 'script' ? `${suite.code}\n${suite.invoke ?? ''}\n` : '');
+  });
+  const t0 = performance.now();
+  await spawnPerSample(jobs, 1, BASELINE_TIMEOUT_MS);
+  const fresh = (performance.now() - t0) / kept.length;
+  const ours = mean(perSample);
+  const own = Math.max(ours - median(fixed), 1e-3);
+  report(
+    `${workload.label}, ceiling (1 worker, ${kept.length} samples without timeouts) | fresh interpreter ${fresh.toFixed(1)} ms/sample | crucible ${ours.toFixed(2)} ms/sample = ${(fresh / ours).toFixed(1)}x | crucible on a trivial program ${median(fixed).toFixed(2)} ms (fixed cost) | a harness with no fixed cost: at most ${(fresh / own).toFixed(1)}x (target >= ${workload.target}x)`,
+  );
 }
 
 async function heavyTests() {
@@ -132,8 +217,13 @@ async function heavyTests() {
   );
 }
 
+// The ceilings run only when asked for: BENCH_SECTIONS=python-ceiling,javascript-ceiling (about a minute).
 const sections = (process.env.BENCH_SECTIONS ?? 'python,javascript,heavy').split(',');
-if (sections.includes('python')) await pythonWorkload();
-if (sections.includes('javascript')) await javascriptWorkload();
+for (const [name, load] of [['python', pythonWorkload], ['javascript', javascriptWorkload]] as const) {
+  if (!sections.includes(name) && !sections.includes(`${name}-ceiling`)) continue;
+  const workload = await load();
+  if (workload && sections.includes(name)) await compare(workload);
+  if (workload && sections.includes(`${name}-ceiling`)) await ceiling(workload);
+}
 if (sections.includes('heavy')) await heavyTests();
 process.stdout.write(`\nmachine: ${cores} cores, node ${process.version}\n`);
