@@ -46,20 +46,20 @@ async function timeCrucible(tasks: Task[], candidates: Candidate[], workers: num
   return { seconds, results, peak };
 }
 
-/** Crucible against a fresh interpreter per sample on the same programs; one report line. */
-async function againstSpawnPerSample(
-  label: string,
-  tasks: Task[],
-  candidates: Candidate[],
-  baselineJob: (candidate: Candidate, test: string) => { interpreter: string; source: string; suffix: string },
-  target: number,
-) {
-  const crucible = await timeCrucible(tasks, candidates, cores);
-  const byId = new Map(tasks.map((t) => [t.id, t]));
-  const jobs = candidates.map((c) => {
+/** How the baseline runs one sample: its program and its task's test script, in one file. */
+type BaselineJob = (candidate: Candidate, test: string) => { interpreter: string; source: string; suffix: string };
+
+function baselineJobs(byId: ReadonlyMap<string, Task>, candidates: readonly Candidate[], job: BaselineJob) {
+  return candidates.map((c) => {
     const suite = byId.get(c.taskId)!.suites[0]!;
-    return baselineJob(c, suite.kind === 'script' ? `${suite.code}\n${suite.invoke ?? ''}\n` : '');
+    return job(c, suite.kind === 'script' ? `${suite.code}\n${suite.invoke ?? ''}\n` : '');
   });
+}
+
+/** Crucible against a fresh interpreter per sample on the same programs; one report line. */
+async function againstSpawnPerSample(label: string, tasks: Task[], candidates: Candidate[], baselineJob: BaselineJob, target: number) {
+  const crucible = await timeCrucible(tasks, candidates, cores);
+  const jobs = baselineJobs(new Map(tasks.map((t) => [t.id, t])), candidates, baselineJob);
   const t0 = performance.now();
   const baseline = await spawnPerSample(jobs, cores, BASELINE_TIMEOUT_MS);
   const baseSeconds = (performance.now() - t0) / 1000;
@@ -81,7 +81,7 @@ async function withoutTimeouts(
   tasks: Task[],
   candidates: Candidate[],
   results: readonly { status: string }[],
-  baselineJob: Parameters<typeof againstSpawnPerSample>[3],
+  baselineJob: BaselineJob,
   target: number,
 ) {
   const kept = candidates.filter((_, i) => results[i]!.status !== 'timeout');
@@ -92,7 +92,7 @@ interface Workload {
   readonly label: string;
   readonly tasks: Task[];
   readonly candidates: Candidate[];
-  readonly job: Parameters<typeof againstSpawnPerSample>[3];
+  readonly job: BaselineJob;
   readonly target: number;
   /** The cheapest program and check of the language: what judging costs with nothing to run. */
   readonly trivial: Task;
@@ -137,10 +137,11 @@ async function javascriptWorkload(): Promise<Workload | undefined> {
     candidates.push({ taskId: task.id, index: 0, program: task.reference! });
     for (const wrong of task.knownWrong) candidates.push({ taskId: task.id, index: candidates.length, program: wrong.program });
   }
+  const limited = candidates.slice(0, LIMIT);
   return {
-    label: `javascript: ${candidates.length} HumanEvalPack JS programs`,
+    label: `javascript: ${limited.length} HumanEvalPack JS programs`,
     tasks: dataset.tasks,
-    candidates: candidates.slice(0, LIMIT),
+    candidates: limited,
     job: (c, test) => ({ interpreter: process.execPath, source: `${c.program}\n${test}`, suffix: '.js' }),
     target: 20,
     trivial: trivialTask('javascript', 'function f(x) { return x; }\n', 'function check(c) { console.assert(c(1) === 1); }\n', 'check(f)'),
@@ -186,10 +187,7 @@ async function ceiling(workload: Workload) {
     perSample.push(ms);
   }
   await harness.close();
-  const jobs = kept.map((c) => {
-    const suite = byId.get(c.taskId)!.suites[0]!;
-    return workload.job(c, suite.kind === 'script' ? `${suite.code}\n${suite.invoke ?? ''}\n` : '');
-  });
+  const jobs = baselineJobs(byId, kept, workload.job);
   const t0 = performance.now();
   await spawnPerSample(jobs, 1, BASELINE_TIMEOUT_MS);
   const fresh = (performance.now() - t0) / kept.length;
