@@ -167,6 +167,19 @@ describe('leftovers for the next candidate', () => {
       'import os\nLEFT = sorted(os.listdir("/tmp")) + sorted(os.listdir("."))\ndef add(a, b):\n    return a + b if LEFT == ["work"] else LEFT\n',
     ],
     [
+      // Scratch that looks untouched is not wiped: an empty working directory must still be checked.
+      'its working directory left empty but locked (chmod 0, where it is allowed)',
+      'import os\ntry:\n    os.chmod(".", 0)\nexcept OSError:\n    pass\n' + RIGHT,
+      'pass',
+      'import os\nopen("f", "w").write("x")\nassert os.getcwd() == "/tmp/work"\n' + RIGHT,
+    ],
+    [
+      'its working directory swapped for a link to elsewhere',
+      'import os\nos.chdir("/tmp")\nos.rmdir("work")\nos.symlink("/tmp/elsewhere", "work")\n' + RIGHT,
+      'pass',
+      'import os\nopen("f", "w").write("x")\nassert not os.path.islink("/tmp/work") and os.path.exists("/tmp/work/f")\n' + RIGHT,
+    ],
+    [
       'a full scratch directory',
       'try:\n    for i in range(1000):\n        open("/tmp/f%d" % i, "wb").write(b"x" * 1000000)\nexcept OSError:\n    pass\n' + RIGHT,
       'output-limit', // the full /tmp is a write cut off (see the output tests)

@@ -63,7 +63,6 @@ def report(obj):
 def child_main(out_w, err_w, report_w, control_r):
     """Never returns: waits for the spec, confines itself, runs the program as __main__."""
     try:
-        os.makedirs(cw.WORK_DIR, exist_ok=True)
         os.chdir(cw.WORK_DIR)
         os.dup2(out_w, 1)
         os.dup2(err_w, 2)
@@ -233,9 +232,11 @@ def run_one(child, msg):
             truncated = truncated or cut
             if cut:
                 break
-    scratch_full = cw.scratch_cut_off(cap) > 0
-    files = fetch_files(msg.get("fetch") or [], cap)
-    cw.wipe_scratch()
+    pristine = cw.scratch_pristine()
+    scratch_full = not pristine and cw.scratch_cut_off(cap) > 0
+    files = {} if pristine else fetch_files(msg.get("fetch") or [], cap)
+    if not pristine:
+        cw.wipe_scratch()
     child_report = read_report(rep_r)
     for fd in (out_r, err_r, rep_r):
         os.close(fd)
@@ -306,6 +307,7 @@ def fetch_files(paths, cap):
 
 def main():
     stdin = cw.become_zygote()
+    cw.wipe_scratch()
     child = fork_child()
     for msg in wire.requests(stdin, reply):
         if msg.get("op") == "run":
