@@ -21,6 +21,7 @@ import os
 import resource
 import select
 import signal
+import _signal  # the fork uses it: signal's enum conversions touch pages a fork must copy
 import sys
 import time
 import traceback
@@ -69,9 +70,9 @@ def child_main(out_w, err_w, report_w, control_r):
         os.dup2(control_r, CONTROL_FD)
         os.dup2(report_w, REPORT_FD)
         os.closerange(REPORT_FD + 1, 4096)
-        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-        signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        _signal.signal(_signal.SIGPIPE, _signal.SIG_DFL)
+        _signal.signal(_signal.SIGXFSZ, _signal.SIG_DFL)
+        _signal.signal(_signal.SIGINT, _signal.default_int_handler)
         line = wire.LineReader(CONTROL_FD).readline()
         if line is None:
             os._exit(0)
