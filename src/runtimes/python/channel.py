@@ -1,10 +1,10 @@
 """The judge's end of the two FIFOs to a candidate, and the ways a call can end other
 than with a value. Every wait has a deadline; everything read is bounded."""
 import collections
-import errno
 import json
 import os
 import select
+import signal
 import time
 
 import wire
@@ -46,6 +46,22 @@ class CandidateError(Exception):
     pass
 
 
+def _never_connected(signum, frame):
+    raise CandidateGone("candidate process never connected")
+
+
+def connect_writer(path, seconds):
+    """Opens the FIFO for writing, which blocks until the candidate opens it for reading: the
+    judge wakes the moment it does. (Polling a non-blocking open with backoff woke up to
+    0.8 ms late, about 1 ms of each candidate's time, measured.) An alarm bounds the wait."""
+    signal.signal(signal.SIGALRM, _never_connected)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return os.open(path, os.O_WRONLY)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+
 class Channel:
     def __init__(self, connect_seconds, max_reply_bytes):
         # Largest reply line accepted: the candidate worker turns a larger return value into
@@ -53,20 +69,12 @@ class Channel:
         # unbounded, the judge would buffer it until it ran out of memory.
         self.max_reply_bytes = max_reply_bytes
         self.rfd = os.open(os.path.join(IPC_DIR, "c2j"), os.O_RDONLY | os.O_NONBLOCK)
-        deadline = time.monotonic() + connect_seconds
-        pause = 0.00005  # the candidate is usually ready at once (forked ahead); back off if not
-        while True:
-            try:
-                self.wfd = os.open(os.path.join(IPC_DIR, "j2c"), os.O_WRONLY | os.O_NONBLOCK)
-                break
-            except OSError as e:
-                if e.errno != errno.ENXIO:
-                    raise
-                if time.monotonic() > deadline:
-                    os.close(self.rfd)
-                    raise CandidateGone("candidate process never connected")
-                time.sleep(pause)
-                pause = min(pause * 2, 0.002)
+        try:
+            self.wfd = connect_writer(os.path.join(IPC_DIR, "j2c"), connect_seconds)
+        except CandidateGone:
+            os.close(self.rfd)
+            raise
+        os.set_blocking(self.wfd, False)
         # wfd stays non-blocking: a candidate that stops reading must not block the judge
         # past its deadlines (send waits for room with select, like recv waits for data).
         self.partial = []
