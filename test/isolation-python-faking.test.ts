@@ -174,6 +174,12 @@ describe('leftovers for the next candidate', () => {
       'import os\nopen("f", "w").write("x")\nassert os.getcwd() == "/tmp/work"\n' + RIGHT,
     ],
     [
+      'an extended attribute or a time set on its working directory, which it then left empty',
+      'import os\ntry:\n    os.setxattr(".", "user.note", b"1")\nexcept OSError:\n    pass\nos.utime(".", (1, 1))\n' + RIGHT,
+      'pass',
+      'import os\ntry:\n    NOTE = os.getxattr(".", "user.note")\nexcept OSError:\n    NOTE = None\ndef add(a, b):\n    return a + b if NOTE is None and os.stat(".").st_mtime > 1 else None\n',
+    ],
+    [
       'its working directory swapped for a link to elsewhere',
       'import os\nos.chdir("/tmp")\nos.rmdir("work")\nos.symlink("/tmp/elsewhere", "work")\n' + RIGHT,
       'pass',

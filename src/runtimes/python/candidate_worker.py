@@ -257,13 +257,15 @@ def prepare_scratch():
 
 
 def _shape(path):
+    # ctime moves with every change of a directory's metadata (mode, owner, times, extended
+    # attributes) or contents, and no program can set it back.
     st = os.lstat(path)
-    return st.st_mode, st.st_uid, st.st_gid
+    return st.st_mode, st.st_uid, st.st_gid, st.st_mtime_ns, st.st_ctime_ns
 
 
 def scratch_pristine():
     """True when scratch is as prepare_scratch left it: only the empty working directory,
-    modes and owners unchanged. Most candidates write nothing, and walking and wiping
+    nothing about either changed. Most candidates write nothing, and walking and wiping
     scratch after each of them cost about 0.3 ms (measured)."""
     try:
         with os.scandir(SCRATCH) as entries:
