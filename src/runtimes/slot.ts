@@ -6,20 +6,13 @@ import { isMessage, type LineProcess, type Message } from './line-process.js';
 import { DEFAULT_LIMITS, type Limits, type RunRequest, type RunResult, type SuiteOutcome } from './runtime.js';
 import type { SandboxMode } from './sandbox.js';
 import { buildSeccompFilter, seccompSupported } from './seccomp.js';
-import { describeMessage, pingWorker, spawnWorker } from './worker-process.js';
+import { describeMessage, pingWorker, spawnWorker, type WorkerRecipe } from './worker-process.js';
 
-/** How to start the two workers of one language. */
-export interface SlotRecipe {
+/** How to start the two workers of one language; `seccompOnWorker` applies to the candidate worker only. */
+export interface SlotRecipe extends Omit<WorkerRecipe, 'command'> {
   /** Commands inside the sandbox; paths as seen there. */
   readonly candidateCommand: (limits: Limits) => string[];
   readonly judgeCommand: string[];
-  /** Host paths to expose read-only at the same place (an interpreter outside /usr). */
-  readonly readOnly: readonly string[];
-  /** Host directory with the worker scripts, visible at /crucible/<name> inside. */
-  readonly harnessDir: string;
-  /** Candidate worker gets the no-new-processes filter from bwrap itself (it cannot fork per candidate). */
-  readonly seccompOnWorker: boolean;
-  readonly scratchBytes: number;
   /** Tells a worker crash that means "out of memory" from others (stderr text). */
   readonly isOutOfMemory?: (stderr: string) => boolean;
   /**

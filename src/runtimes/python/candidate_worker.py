@@ -337,7 +337,8 @@ def warm_up():
 
 
 def become_zygote():
-    """Readies a worker that forks untrusted code (candidates, programs); returns its stdin."""
+    """Readies a worker that forks untrusted code (candidates, programs): its protections, a
+    warm compiler and an empty scratch directory. Returns its stdin."""
     # The code runs as the same user as this process. Non-dumpable, its memory
     # (/proc/1/mem, process_vm_writev) and its fds (/proc/1/fd) are closed to them;
     # otherwise the code could rewrite the unfiltered zygote and escape seccomp.
@@ -346,12 +347,12 @@ def become_zygote():
     # inside reach it only if it handles them, and Python handles SIGINT.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     warm_up()
+    wipe_scratch()
     return wire.LineReader(0)
 
 
 def main():
     stdin = become_zygote()
-    wipe_scratch()
     # One child is always forked ahead, so a run does not wait for fork and setup.
     child = fork_child()
     for msg in wire.requests(stdin, reply):

@@ -308,7 +308,6 @@ def fetch_files(paths, cap):
 
 def main():
     stdin = cw.become_zygote()
-    cw.wipe_scratch()
     child = fork_child()
     for msg in wire.requests(stdin, reply):
         if msg.get("op") == "run":
