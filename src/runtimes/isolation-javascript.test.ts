@@ -136,14 +136,16 @@ describe('output', () => {
 });
 
 describe('no way out of the context', () => {
-  // Each probe returns everything it could reach; reaching a `process` means calling exit.
+  // Each probe returns everything of the worker's realm it could reach without asking node
+  // for it (node's lent objects taint the worker: see the next describe); reaching the
+  // worker's \`process\` means calling exit on it.
   const probe = `
     const found = [];
     const foreign = (x) => x !== null && (typeof x === 'object' || typeof x === 'function') && !(x instanceof Object);
     function attempt(label, get) {
       try {
         const p = get();
-        if (p && typeof p === 'object' && typeof p.exit === 'function') { found.push(label); p.exit(0); }
+        if (p && typeof p === 'object' && typeof p.exit === 'function' && foreign(p)) { found.push(label); p.exit(0); }
         if (p && typeof p.exit !== 'function' && foreign(p)) found.push(label + ':foreign');
       } catch (e) {
         if (foreign(e)) found.push(label + ':foreign-error');
@@ -154,8 +156,11 @@ describe('no way out of the context', () => {
       attempt('Function', () => Function('return process')());
       attempt('eval', () => eval('process'));
       attempt('async', () => (async () => {}).constructor('return process'));
-      attempt('global names', () => { for (const k of Object.getOwnPropertyNames(globalThis)) { const v = globalThis[k]; if (foreign(v)) return v; } });
-      attempt('require', () => require('child_process'));
+      // Node's lent globals (Buffer, URL...) are accessors that taint on read: skipped here.
+      attempt('global names', () => { for (const k of Object.getOwnPropertyNames(globalThis)) { const d = Object.getOwnPropertyDescriptor(globalThis, k); if ('value' in d && foreign(d.value)) return d.value; } });
+      attempt('node surface', () => [process, process.stdout, setTimeout(() => {}), performance, structuredClone({}), new TextEncoder(), require('timers'), require('node:process')].find(foreign));
+      attempt('node surface errors', () => { try { new TextDecoder('no-such-encoding') } catch (e) { return e } });
+      attempt('require of a missing module', () => { try { require('no-such-module') } catch (e) { return e } });
       attempt('harness', () => __crucible$.control.constructor.constructor('return process')());
       attempt('stack overflow error', () => { try { (function r() { r() })() } catch (e) { return e.constructor.constructor('return process')() } });
       attempt('caller', () => { function g() { return g.caller } return g().constructor('return process')() });
@@ -184,24 +189,30 @@ describe('no way out of the context', () => {
     await nextCandidateIsJudged();
   });
 
-  test('the context has no process, require, timers, network or files', async () => {
+  test("node's globals are there, built in the candidate's realm; no WebAssembly, no FinalizationRegistry", async () => {
     const program = `function probe() {
-      return ['process', 'require', 'module.require', 'Buffer', 'setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask', 'fetch', 'WebSocket',
-              'XMLHttpRequest', 'structuredClone', 'WebAssembly', 'FinalizationRegistry', 'global', 'performance']
-        .filter((name) => { try { return (0, eval)('typeof ' + name) !== 'undefined' } catch { return false } }).join(',');
+      const own = ['process', 'require', 'setTimeout', 'setInterval', 'setImmediate', 'clearTimeout', 'queueMicrotask', 'fetch', 'structuredClone',
+                   'global', 'performance', 'TextEncoder', 'TextDecoder', 'atob', 'btoa', 'module', 'exports']
+        .filter((name) => !((0, eval)(name) instanceof Object));
+      const missing = ['WebSocket', 'XMLHttpRequest', 'WebAssembly', 'FinalizationRegistry'].filter((name) => (0, eval)('typeof ' + name) !== 'undefined');
+      return own.concat(missing).join(',');
     }`;
     const r = await run(program, "require('node:assert').equal(probe(), '')", 5);
     assert.equal(statusOf(r), 'pass', JSON.stringify(r));
     await nextCandidateIsJudged();
   });
 
-  test('timers are missing: a program that uses them fails at once instead of hanging', async () => {
+  test('timers never fire: an interval or a timeout left running neither delays a result nor reaches the next candidate', async () => {
     const started = Date.now();
-    const atLoad = await run('setInterval(() => {}, 1);\nfunction f() { return 1 }', 'f()', 5);
-    assert.equal(atLoad.load.status, 'error');
-    assert.match(atLoad.load.message!, /ReferenceError: setInterval is not defined/);
-    const inCall = await run('function f() { setTimeout(() => f(), 0); return 1 }', "require('assert').equal(f(), 1)", 5);
-    assert.equal(statusOf(inCall), 'fail');
+    const program = [
+      'setInterval(() => { for (;;); }, 0);',
+      'setTimeout(() => { globalThis.fired = true; throw new Error("late") }, 0);',
+      'setImmediate(() => { for (;;); });',
+      'process.nextTick(() => { globalThis.ticked = true });',
+      'function f() { setTimeout(() => f(), 0); const t = setInterval(() => {}, 1); if (typeof t.unref !== "function" || typeof +t !== "number") throw new Error("not a Timeout"); return [typeof fired, ticked] }',
+    ].join('\n');
+    const r = await run(program, "require('assert').deepStrictEqual(f(), ['undefined', true])", 5);
+    assert.equal(statusOf(r), 'pass', JSON.stringify(r));
     assert.ok(Date.now() - started < 3000);
     await nextCandidateIsJudged();
   });
@@ -225,7 +236,9 @@ describe('no way out of the context', () => {
         ];
         return tries.map((t) => { try { t(); return 'tried' } catch (e) { return e.name } }).join(',');
       }`;
-      const r = await run(program, "require('node:assert').equal(connect(), 'ReferenceError,ReferenceError,ReferenceError,tried,ReferenceError')", 5);
+      // fetch rejects and net.connect never gets a turn of the event loop (nor a route out
+      // of the sandbox's network namespace); the tainted worker is replaced after the run.
+      const r = await run(program, "require('node:assert').equal(connect(), 'tried,tried,ReferenceError,tried,Error')", 5);
       assert.equal(statusOf(r), 'pass', JSON.stringify(r));
       await new Promise((resolve) => setTimeout(resolve, 200));
       assert.equal(connections, 0);
@@ -243,16 +256,81 @@ describe('no way out of the context', () => {
       }
       return seen.join(' ');
     }`;
-    const code = `const seen = look();\nif (seen.includes(${JSON.stringify(SECRET)}) || seen.includes('CRUCIBLE_TEST_SECRET')) throw new Error('leak');\nif (!seen.startsWith('ReferenceError ReferenceError [')) throw new Error(seen);`;
+    const code = `const seen = look();\nif (seen.includes(${JSON.stringify(SECRET)}) || seen.includes('CRUCIBLE_TEST_SECRET')) throw new Error('leak');\nif (!seen.startsWith('{} {} [')) throw new Error(seen);`;
     const r = await run(program, code, 5);
     assert.equal(statusOf(r), 'pass', JSON.stringify(r));
     await nextCandidateIsJudged();
   });
 
-  test('process.exit or self-kill attempts do not end the worker', async () => {
-    const program = "try { process.exit(0) } catch {}\ntry { this.constructor.constructor('return process')().kill(0, 'SIGKILL') } catch {}\nfunction f() { return 1 }";
-    const r = await run(program, "require('assert').equal(f(), 1)", 5);
-    assert.equal(statusOf(r), 'pass');
+  test('process.exit fails the program even when it is caught, and ends neither the worker nor the judge', async () => {
+    const atLoad = await run("try { process.exit(0) } catch {}\ntry { process.kill(1, 'SIGKILL') } catch {}\nfunction f() { return 1 }", "require('assert').equal(f(), 1)", 5);
+    assert.equal(atLoad.load.status, 'error', JSON.stringify(atLoad));
+    assert.match(atLoad.load.message!, /ProcessExit: process\.exit\(0\) was called/);
+    await nextCandidateIsJudged();
+    const inCall = await run('function f() { try { process.exit(0) } catch {} return 1 }', "require('assert').equal(f(), 1); require('assert').equal(f(), 1)", 5);
+    assert.equal(statusOf(inCall), 'fail', JSON.stringify(inCall));
+    await nextCandidateIsJudged();
+  });
+});
+
+describe("node's own objects taint the worker, which is replaced before the next candidate", () => {
+  const pristine = `
+    function check() {
+      const fs = require('fs');
+      return [
+        Buffer.from('ab').toString('base64'),
+        fs.existsSync('/tmp/left-behind'),
+        require('crypto').createHash('md5').update('x').digest('hex'),
+        require('util').inspect({ a: { b: { c: {} } } }),
+        require('events').defaultMaxListeners,
+        typeof URL.prototype.lie,
+      ];
+    }`;
+  const expected = "['YWI=', false, '9dd4e461268c8034f5c8564e155c67a6', '{ a: { b: { c: {} } } }', 10, 'undefined']";
+
+  test('a candidate that changes Buffer, fs, crypto, util, events and URL changes nothing for the next one', async () => {
+    const tamper = `
+      Buffer.prototype.toString = () => 'lie';
+      require('fs').writeFileSync('/tmp/left-behind', 'x');
+      const crypto = require('crypto');
+      crypto.createHash = () => ({ update() { return this }, digest: () => 'lie' });
+      require('util').inspect.defaultOptions.depth = 0;
+      require('events').defaultMaxListeners = 1;
+      URL.prototype.lie = true;
+      function f() { return Buffer.from('ab').toString('base64') }`;
+    const first = await run(tamper, "require('node:assert').equal(f(), 'lie')", 5);
+    assert.equal(statusOf(first), 'pass', JSON.stringify(first));
+    const next = await run(pristine, `require('node:assert').deepStrictEqual(check(), ${expected})`, 5);
+    assert.equal(statusOf(next), 'pass', JSON.stringify(next));
+    await nextCandidateIsJudged();
+  });
+
+  test("work left on the worker's event loop (a callback that spins) never runs", async () => {
+    const program = "require('crypto').randomBytes(8, () => { for (;;); }); require('fs').readFile('/etc/hostname', () => { for (;;); }); function f() { return 1 }";
+    const r = await run(program, "require('node:assert').equal(f(), 1)", 5);
+    assert.equal(statusOf(r), 'pass', JSON.stringify(r));
+    const started = Date.now();
+    await nextCandidateIsJudged();
+    assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
+  });
+
+  test("an error of node's own realm is the program's error, at load and in a call", async () => {
+    const atLoad = await run("require('fs').readFileSync('/no/such/file'); function f() {}", 'f()', 5);
+    assert.equal(atLoad.load.status, 'error', JSON.stringify(atLoad));
+    assert.match(atLoad.load.message!, /ENOENT/);
+    const inCall = await run("function f() { return require('fs').readFileSync('/no/such/file') }", 'f()', 5);
+    assert.equal(statusOf(inCall), 'fail', JSON.stringify(inCall));
+    assert.match(inCall.suites[0]!.firstFailure!.message, /ENOENT/);
+    await nextCandidateIsJudged();
+  });
+
+  test('process creation is refused and reported as the candidate\'s error; threads are refused', async () => {
+    const spawn = await run("function f() { return require('child_process').execSync('echo hi').toString() }", 'f()', 5);
+    assert.equal(statusOf(spawn), 'fail', JSON.stringify(spawn));
+    assert.match(spawn.suites[0]!.firstFailure!.message, /EPERM/);
+    const threads = await run("function f() { return require('node:worker_threads') }", 'f()', 5);
+    assert.equal(statusOf(threads), 'fail', JSON.stringify(threads));
+    assert.match(threads.suites[0]!.firstFailure!.message, /worker_threads is not available/);
     await nextCandidateIsJudged();
   });
 });

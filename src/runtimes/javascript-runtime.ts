@@ -1,5 +1,5 @@
-import { existsSync, realpathSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Language } from '../core/task.js';
 import { SlotPool, type PoolOptions } from './pool.js';
@@ -20,7 +20,26 @@ export type NodeRuntimeOptions = PoolOptions & {
    */
   readonly memoryBytes?: number;
   readonly limits?: Partial<Limits>;
+  /**
+   * node_modules folders whose packages candidates may `require` (as with NODE_PATH), seen
+   * read-only inside the sandbox. Packages run in the candidate's own context.
+   */
+  readonly nodePath?: readonly string[];
 };
+
+/** Checks each --node-path folder; the error says what to do. */
+export function checkNodePath(dirs: readonly string[]): string[] {
+  return dirs.map((dir) => {
+    const full = resolve(dir);
+    if (!existsSync(full) || !statSync(full).isDirectory()) {
+      throw new Error(`--node-path ${dir}: no such folder (install packages with: npm install --prefix DIR PACKAGE, then pass DIR/node_modules)`);
+    }
+    if (basename(full) !== 'node_modules') {
+      throw new Error(`--node-path ${dir}: pass a node_modules folder (npm install --prefix DIR PACKAGE puts packages in DIR/node_modules)`);
+    }
+    return realpathSync(full);
+  });
+}
 
 /**
  * The node flags of the candidate worker matter for isolation:
@@ -34,7 +53,13 @@ export type NodeRuntimeOptions = PoolOptions & {
  */
 function nodeRecipe(options: NodeRuntimeOptions): SlotRecipe {
   const node = realpathSync(process.execPath);
-  const harness = (options.sandbox ?? 'bwrap') === 'bwrap' ? '/crucible/node' : HARNESS_DIR;
+  const sandboxed = (options.sandbox ?? 'bwrap') === 'bwrap';
+  const harness = sandboxed ? '/crucible/node' : HARNESS_DIR;
+  // Inside the sandbox each folder is named node_modules under its own parent, where node's
+  // resolution looks for it (host-bridge.cjs).
+  const packageDirs = checkNodePath(options.nodePath ?? []);
+  const packagesInside = packageDirs.map((dir, i) => (sandboxed ? `/crucible/packages/${i}/node_modules` : dir));
+  const binds = packageDirs.map((dir, i) => [dir, packagesInside[i]!] as const);
   return {
     candidateCommand: (limits: Limits) => {
       const memory = options.memoryBytes ?? options.limits?.memoryBytes ?? limits.memoryBytes;
@@ -46,12 +71,14 @@ function nodeRecipe(options: NodeRuntimeOptions): SlotRecipe {
         '--no-warnings',
         `--max-old-space-size=${Math.max(64, Math.floor(memory / 2 ** 20))}`,
         `${harness}/candidate-worker.cjs`,
+        ...(packagesInside.length > 0 ? [`--packages=${packagesInside.join(':')}`] : []),
       ];
       if (!existsSync(PRLIMIT)) return argv;
       return [PRLIMIT, `--as=${memory + ADDRESS_SPACE_OVERHEAD}`, '--core=0', '--', ...argv];
     },
     judgeCommand: [node, '--no-warnings', `${harness}/judge-worker.cjs`],
     readOnly: [...interpreterPaths(node)],
+    ...(sandboxed && binds.length > 0 ? { binds } : {}),
     harnessDir: HARNESS_DIR,
     seccompOnWorker: true,
     scratchBytes: 16 << 20,

@@ -33,6 +33,8 @@ export class Slot {
   private readonly dir: string;
   private candidate: LineProcess | undefined;
   private candidateCommand: string | undefined;
+  /** A replacement candidate worker being started (after a tainted run): its ping. */
+  private candidateStarting: Promise<string | undefined> | undefined;
   private judge: LineProcess | undefined;
   private readonly seccompPath: string | undefined;
 
@@ -50,14 +52,20 @@ export class Slot {
   }
 
   private spawn(command: readonly string[], seccompOnWorker: boolean): LineProcess {
-    const { readOnly, harnessDir, scratchBytes } = this.recipe;
-    return spawnWorker({ command, readOnly, harnessDir, scratchBytes, dir: this.dir, mode: this.mode, seccompOnWorker });
+    const { readOnly, harnessDir, scratchBytes, binds } = this.recipe;
+    return spawnWorker({ command, readOnly, harnessDir, scratchBytes, dir: this.dir, mode: this.mode, seccompOnWorker, ...(binds ? { binds } : {}) });
   }
 
   private async ensureWorkers(limits: Limits): Promise<string | undefined> {
     const command = this.recipe.candidateCommand(limits);
     // Limits such as the JavaScript heap are fixed when the worker starts.
     const stale = this.candidateCommand !== undefined && this.candidateCommand !== JSON.stringify(command);
+    const starting = this.candidateStarting;
+    this.candidateStarting = undefined;
+    if (starting && !stale) {
+      const error = await starting;
+      if (error) return `candidate worker did not start: ${error}`;
+    }
     if (!this.candidate || this.candidate.isClosed || stale) {
       this.candidate?.kill();
       this.candidateCommand = JSON.stringify(command);
@@ -134,7 +142,15 @@ export class Slot {
       return { load: result.load as RunResult['load'], suites: (result.suites as SuiteOutcome[]) ?? [] };
     }
     if (result.kill) candidate.send({ op: 'kill' });
-    const exited = await candidate.next(EXIT_REPORT_SECONDS * 1000);
+    let exited = await candidate.next(EXIT_REPORT_SECONDS * 1000);
+    // The candidate was lent the worker's own node objects (node-surface.cjs): it could have
+    // changed the worker, so the worker is not used again.
+    let tainted = false;
+    while (isMessage(exited) && exited.op === 'tainted') {
+      tainted = true;
+      exited = await candidate.next(EXIT_REPORT_SECONDS * 1000);
+    }
+    if (tainted) this.replaceCandidate(candidate);
     let exit: RunResult['exit'];
     if (isMessage(exited) && exited.op === 'exited') {
       exit = {
@@ -153,8 +169,10 @@ export class Slot {
         outputBytes: 0,
         ...(this.recipe.isOutOfMemory?.(candidate.stderrTail) ? { outOfMemory: true } : {}),
       } as RunResult['exit'];
-      candidate.kill();
-      this.candidate = undefined;
+      if (!tainted) {
+        candidate.kill();
+        this.candidate = undefined;
+      }
     }
     return {
       load: result.load as RunResult['load'],
@@ -163,12 +181,23 @@ export class Slot {
     };
   }
 
+  /** Kills a candidate worker and starts its replacement now, so the next run need not wait for all of it. */
+  private replaceCandidate(old: LineProcess): void {
+    old.kill();
+    this.candidate = undefined;
+    if (this.candidateCommand === undefined) return;
+    const fresh = this.spawn(JSON.parse(this.candidateCommand) as string[], this.recipe.seccompOnWorker);
+    this.candidate = fresh;
+    this.candidateStarting = pingWorker(fresh, START_SECONDS * 1000);
+  }
+
   /** Kill both workers; the next run starts fresh ones. */
   reset(): void {
     this.candidate?.kill();
     this.judge?.kill();
     this.candidate = undefined;
     this.judge = undefined;
+    this.candidateStarting = undefined;
   }
 
   async close(): Promise<void> {

@@ -8,6 +8,8 @@ import ts from 'typescript';
 const TRANSPILE_OPTIONS: ts.CompilerOptions = {
   target: ts.ScriptTarget.ES2022,
   module: ts.ModuleKind.CommonJS,
+  // `import fs from 'fs'` of a CommonJS module gets its exports, as node's ESM loader gives them.
+  esModuleInterop: true,
   sourceMap: false,
   inlineSourceMap: false,
 };

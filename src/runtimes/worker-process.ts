@@ -16,6 +16,8 @@ export interface WorkerRecipe {
   readonly scratchBytes: number;
   /** bwrap installs the no-new-processes filter on the worker itself (for workers that cannot fork per run). */
   readonly seccompOnWorker: boolean;
+  /** More host directories made visible read-only: [host, inside] (e.g. allow-listed packages). */
+  readonly binds?: ReadonlyArray<readonly [string, string]>;
 }
 
 export interface WorkerSpawn extends WorkerRecipe {
@@ -35,7 +37,7 @@ export function spawnWorker(spec: WorkerSpawn): LineProcess {
     {
       command: spec.command,
       readOnly: spec.readOnly,
-      binds: [[spec.harnessDir, `/crucible/${basename(spec.harnessDir)}`]],
+      binds: [[spec.harnessDir, `/crucible/${basename(spec.harnessDir)}`], ...(spec.binds ?? [])],
       ipcDir: spec.dir,
       scratchBytes: spec.scratchBytes,
       ...(fd !== undefined ? { seccompFd: 3 } : {}),

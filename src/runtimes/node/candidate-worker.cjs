@@ -16,8 +16,16 @@ const fs = require('fs');
 const vm = require('vm');
 const { types } = require('util');
 const { createWire, LineReader, writeAll, serveWorker, RESERVED_WORDS } = require('./wire.cjs');
+const { nodeSurface } = require('./node-surface.cjs');
+const { createHostBridge, surfaceOptions } = require('./host-bridge.cjs');
 
 const IPC = process.env.CRUCIBLE_IPC || '/ipc';
+// Taken before any candidate can be lent node's objects (see wire.cjs).
+const { openSync, closeSync } = fs;
+const runInContext = vm.Script.prototype.runInContext;
+const hrtime = process.hrtime.bigint;
+const cpuUsage = process.cpuUsage;
+const resourceUsage = process.resourceUsage;
 const STEP = new vm.Script('__crucible$()', { filename: 'crucible-harness.js' });
 
 /**
@@ -25,7 +33,7 @@ const STEP = new vm.Script('__crucible$()', { filename: 'crucible-harness.js' })
  * must not refer to anything outside its body. It returns `step`, which the host calls
  * (through the STEP script, under a timeout) to process the message it `put` last.
  */
-function harness(createWire) {
+function harness(createWire, nodeSurface) {
   'use strict';
   const G = globalThis;
   const W = createWire();
@@ -34,6 +42,7 @@ function harness(createWire) {
   const deleteProperty = Reflect.deleteProperty;
   const getPrototypeOf = Reflect.getPrototypeOf;
   const ownNames = Object.getOwnPropertyNames;
+  const getOwnPropertyDescriptor = Reflect.getOwnPropertyDescriptor;
   const keys = Object.keys;
   const freeze = Object.freeze;
   const jsonParse = JSON.parse;
@@ -47,6 +56,8 @@ function harness(createWire) {
   const ERROR_CLASSES = [Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError];
 
   let limits = { outputBytes: 1 << 20, replyBytes: 16 << 20 };
+  let lazyGlobals = { __proto__: null };
+  let exitCalled = () => null;
   let pending = '';
   let thrown;
   let outputBytes = 0;
@@ -70,7 +81,17 @@ function harness(createWire) {
     return s.length > n ? apply(slice, s, [0, n]) : s;
   }
 
-  // A console that only counts (and keeps the start of) what is printed.
+  /** Counts (and keeps the start of) what is printed; past the cap, the program stops. */
+  function print(text) {
+    outputBytes += text.length;
+    if (kept.length < 8192) kept += cut(text, 8192 - kept.length);
+    if (outputBytes > limits.outputBytes) {
+      overflow = true;
+      throw new RangeErrorCtor('output limit of ' + limits.outputBytes + ' bytes exceeded');
+    }
+  }
+
+  // A console that only counts what is printed.
   function write(args, prefix) {
     let line = prefix;
     for (let i = 0; i < args.length; i++) {
@@ -86,12 +107,7 @@ function harness(createWire) {
       }
       line += (line ? ' ' : '') + s;
     }
-    outputBytes += line.length + 1;
-    if (kept.length < 8192) kept += cut(line, 8192 - kept.length) + '\n';
-    if (outputBytes > limits.outputBytes) {
-      overflow = true;
-      throw new RangeError('output limit of ' + limits.outputBytes + ' bytes exceeded');
-    }
+    print(line + '\n');
   }
   const consoleObject = {};
   const methods = ['log', 'info', 'warn', 'error', 'debug', 'trace', 'dir', 'table', 'group', 'groupCollapsed'];
@@ -129,12 +145,18 @@ function harness(createWire) {
   for (let i = 0; i < globals.length; i++) {
     defineProperty(G, globals[i][0], { __proto__: null, value: globals[i][1], writable: true, configurable: true });
   }
-  // What each global name held before the program ran: a name is the candidate's when
-  // its value differs (a program may define its own `escape` or `parseInt`).
-  const names0 = ownNames(G);
-  for (let i = 0; i < names0.length; i++) {
-    const d = Reflect.getOwnPropertyDescriptor(G, names0[i]);
-    builtins[names0[i]] = d && 'value' in d ? d.value : undefined;
+  /** Node's globals, then a note of what each global name held before the program ran. */
+  function install(host, optionsJson) {
+    const surface = nodeSurface(host, print, optionsJson);
+    lazyGlobals = surface.lazy;
+    exitCalled = surface.exit;
+    // A name is the candidate's when its value differs (a program may define its own
+    // `escape` or `parseInt`).
+    const names0 = ownNames(G);
+    for (let i = 0; i < names0.length; i++) {
+      const d = getOwnPropertyDescriptor(G, names0[i]);
+      builtins[names0[i]] = d && 'value' in d ? d.value : undefined;
+    }
   }
 
   function quote(s) {
@@ -195,6 +217,9 @@ function harness(createWire) {
     const list = [];
     function add(name, thunk) {
       if (name === '__crucible$' || functions[name] !== undefined) return;
+      // Node's lazy globals (Buffer...) are not the program's, and reading one would taint.
+      const d = getOwnPropertyDescriptor(G, name);
+      if (d !== undefined && d.get !== undefined && d.get === lazyGlobals[name]) return;
       let v;
       try {
         v = thunk();
@@ -303,6 +328,9 @@ function harness(createWire) {
     }
     thrown = undefined;
     if (overflow) reply = failure('OutputLimit', 'printed more than ' + limits.outputBytes + ' bytes', 'output');
+    // The process would be gone: node runs nothing after process.exit, caught or not.
+    const exit = exitCalled();
+    if (exit !== null) reply = failure('ProcessExit', 'process.exit(' + StringCtor(exit.code) + ') was called', '');
     return reply;
   }
 
@@ -312,6 +340,7 @@ function harness(createWire) {
     configure(limitsJson) {
       limits = jsonParse(limitsJson);
     },
+    install,
     put(text) {
       pending = text;
     },
@@ -326,7 +355,10 @@ function harness(createWire) {
   return freeze(step);
 }
 
-const HARNESS = new vm.Script(`const __crucible$ = (${harness})(${createWire});\n__crucible$.control`, { filename: 'crucible-harness.js' });
+const HARNESS = new vm.Script(`const __crucible$ = (${harness})(${createWire}, ${nodeSurface});\n__crucible$.control`, {
+  filename: 'crucible-harness.js',
+});
+const SURFACE_OPTIONS = JSON.stringify(surfaceOptions());
 
 // Words that cannot be read as a variable (the names probe is plain script code).
 const RESERVED = new Set(RESERVED_WORDS);
@@ -386,6 +418,8 @@ class Execution {
     });
     this.control = HARNESS.runInContext(this.context, { displayErrors: false });
     this.makeError = vm.runInContext('(message) => new TypeError(message)', this.context);
+    this.tainted = false;
+    this.control.install(createHostBridge(this), SURFACE_OPTIONS);
     // A reply is one V8 string: it cannot be longer than V8's limit (2^29 - 24 characters).
     const replyBytes = Math.min(Number(limits.replyBytes) || 16 << 20, 2 ** 28);
     this.control.configure(JSON.stringify({ outputBytes: Number(limits.outputBytes) || 1 << 20, replyBytes }));
@@ -394,25 +428,25 @@ class Execution {
   /** Runs candidate code under a timeout: {value} | {timeout} | {thrown: value} | {host: error}. */
   timed(script, timeoutMs) {
     const ms = Math.max(1, Math.min(Math.ceil(Number(timeoutMs) || 10000), Math.ceil(this.budgetMs)));
-    const t0 = process.hrtime.bigint();
+    const t0 = hrtime();
     try {
-      return { value: script.runInContext(this.context, { timeout: ms, displayErrors: false }) };
+      return { value: Reflect.apply(runInContext, script, [this.context, { timeout: ms, displayErrors: false }]) };
     } catch (e) {
       const kind = classify(e);
       if (kind === 'timeout') return { timeout: true };
       if (kind === 'host') return { host: e };
       return { thrown: e };
     } finally {
-      this.budgetMs -= Number(process.hrtime.bigint() - t0) / 1e6;
+      this.budgetMs -= Number(hrtime() - t0) / 1e6;
     }
   }
 
   /** The harness's reply to `message`, or a timeout reply. */
   step(message, timeoutMs, script = STEP) {
     this.control.put(message);
-    const t0 = process.hrtime.bigint();
+    const t0 = hrtime();
     const r = this.timed(script, timeoutMs);
-    const dt = Number(process.hrtime.bigint() - t0) / 1e9;
+    const dt = Number(hrtime() - t0) / 1e9;
     this.timedOut = Boolean(r.timeout);
     let text;
     if (r.timeout) text = '{"ok":false,"error":"Timeout","message":"time limit exceeded","limit":"timeout"}';
@@ -436,9 +470,10 @@ class Execution {
     }
     const r = this.timed(script, timeoutMs);
     if (r.timeout) return '{"ok":false,"error":"Timeout","message":"loading the program took too long","limit":"timeout"}';
-    if (r.host) return JSON.stringify({ ok: false, error: 'Error', message: `harness failure: ${r.host.message}` });
-    if ('thrown' in r) {
-      this.control.stash(r.thrown);
+    // Once the program holds node's objects, an error of this realm may be its own (fs.readFileSync of a missing file).
+    if (r.host && !this.tainted) return JSON.stringify({ ok: false, error: 'Error', message: `harness failure: ${r.host.message}` });
+    if ('thrown' in r || r.host) {
+      this.control.stash(r.host ?? r.thrown);
       return this.step('{"op":"thrown"}', timeoutMs - (Date.now() - started));
     }
     // Every identifier in the source is a possible top-level name; the probe keeps the
@@ -446,6 +481,17 @@ class Execution {
     const names = [...new Set(String(msg.program).match(IDENTIFIER) ?? [])].filter((n) => !RESERVED.has(n)).slice(0, 50000);
     const probe = namesProbe(names);
     return this.step(JSON.stringify({ op: 'names', names: probe.names }), timeoutMs - (Date.now() - started), probe.script);
+  }
+
+  /**
+   * Called before the program gets any of this worker's own objects: from then on it could
+   * change this process, so Crucible is told now (it replaces the worker after this run),
+   * on a channel the program can no longer take back.
+   */
+  taint(why) {
+    if (this.tainted) return;
+    this.tainted = true;
+    reply({ op: 'tainted', why: String(why).slice(0, 200) });
   }
 
   /** Serves the judge; returns when the judge ends the execution or goes away. */
@@ -490,29 +536,30 @@ class Execution {
 }
 
 function runCandidate(msg) {
-  const cpu0 = process.cpuUsage();
+  const cpu0 = cpuUsage();
   const execution = new Execution(msg.limits ?? {});
   reply({ op: 'started' });
   let toJudge;
   let fromJudge;
   try {
-    toJudge = fs.openSync(`${IPC}/c2j`, 'w');
-    fromJudge = fs.openSync(`${IPC}/j2c`, 'r');
+    toJudge = openSync(`${IPC}/c2j`, 'w');
+    fromJudge = openSync(`${IPC}/j2c`, 'r');
     execution.serve(toJudge, fromJudge);
   } catch (e) {
     // The judge went away (EPIPE) or a FIFO failed: this execution is over either way.
     if (!['EPIPE', 'EOF', 'ECONNRESET'].includes(e && e.code)) process.stderr.write(`candidate worker: ${e && e.stack}\n`);
   } finally {
-    for (const fd of [toJudge, fromJudge]) if (fd !== undefined) fs.closeSync(fd);
+    for (const fd of [toJudge, fromJudge]) if (fd !== undefined) closeSync(fd);
   }
-  const cpu = process.cpuUsage(cpu0);
+  const cpu = cpuUsage(cpu0);
   reply({
     op: 'exited',
     code: 0,
     signal: null,
     outputBytes: execution.outputBytes,
+    tainted: execution.tainted,
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
-    maxRssBytes: process.resourceUsage().maxRSS * 1024,
+    maxRssBytes: resourceUsage().maxRSS * 1024,
   });
 }
 

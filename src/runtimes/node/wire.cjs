@@ -354,7 +354,16 @@ function createWire() {
 }
 
 // --- Blocking line I/O, used by both workers on stdin/stdout and the FIFOs (host realm only).
+// A candidate lent node's own objects (node-surface.cjs) can reach fs and Buffer, which
+// --frozen-intrinsics does not freeze; what this worker uses after a candidate loads is
+// captured here, so the program cannot break the worker's replies to the judge for itself.
 const fs = require('fs');
+const { apply } = Reflect;
+const { readSync, writeSync } = fs;
+const bufferFrom = Buffer.from;
+const bufferAlloc = Buffer.alloc;
+const bufferConcat = Buffer.concat;
+const { indexOf: bufferIndexOf, toString: bufferToString, subarray: bufferSubarray } = Buffer.prototype;
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
 function sleep(ms) {
@@ -363,11 +372,11 @@ function sleep(ms) {
 
 /** Writes all of `text`, waiting when a non-blocking descriptor is full. */
 function writeAll(fd, text) {
-  const data = Buffer.from(text);
+  const data = apply(bufferFrom, Buffer, [text]);
   let offset = 0;
   while (offset < data.length) {
     try {
-      offset += fs.writeSync(fd, data, offset, data.length - offset);
+      offset += writeSync(fd, data, offset, data.length - offset);
     } catch (e) {
       if (e.code !== 'EAGAIN') throw e;
       sleep(0.2);
@@ -384,23 +393,23 @@ class LineReader {
   constructor(fd) {
     this.fd = fd;
     this.chunks = [];
-    this.buffer = Buffer.alloc(1 << 20);
+    this.buffer = apply(bufferAlloc, Buffer, [1 << 20]);
   }
 
   next(deadline = Infinity) {
     let idle = 0;
     for (;;) {
       const last = this.chunks.length ? this.chunks[this.chunks.length - 1] : null;
-      const nl = last ? last.indexOf(10) : -1;
+      const nl = last ? apply(bufferIndexOf, last, [10]) : -1;
       if (nl >= 0) {
-        const all = this.chunks.length === 1 ? last : Buffer.concat(this.chunks);
+        const all = this.chunks.length === 1 ? last : apply(bufferConcat, Buffer, [this.chunks]);
         const at = all.length - last.length + nl;
-        this.chunks = at + 1 < all.length ? [all.subarray(at + 1)] : [];
-        return all.toString('utf8', 0, at);
+        this.chunks = at + 1 < all.length ? [apply(bufferSubarray, all, [at + 1])] : [];
+        return apply(bufferToString, all, ['utf8', 0, at]);
       }
       let n;
       try {
-        n = fs.readSync(this.fd, this.buffer, 0, this.buffer.length, null);
+        n = readSync(this.fd, this.buffer, 0, this.buffer.length, null);
       } catch (e) {
         if (e.code !== 'EAGAIN') {
           if (e.code === 'EOF') return null;
@@ -412,7 +421,7 @@ class LineReader {
       }
       if (n === 0) return null;
       idle = 0;
-      this.chunks.push(Buffer.from(this.buffer.subarray(0, n)));
+      this.chunks.push(apply(bufferFrom, Buffer, [apply(bufferSubarray, this.buffer, [0, n])]));
     }
   }
 }
