@@ -34,6 +34,8 @@ import wire  # noqa: E402
 # sample in 3,822 imports it (1.2 ms then).
 import bisect, collections, copy, datetime, decimal, fractions, functools, hashlib, heapq, itertools, math, string, typing  # noqa: E401,E402,F401
 
+wire.pin_builtins(sys.modules[__name__], traceback)
+
 IPC_DIR = os.environ.get("CRUCIBLE_IPC", "/ipc")
 SCRATCH = os.environ.get("CRUCIBLE_SCRATCH", "/tmp")
 WORK_DIR = os.path.join(SCRATCH, "work")

@@ -5,8 +5,12 @@ compares unequal to everything, so a candidate cannot smuggle an object whose
 __eq__ lies into the process that judges it."""
 import array
 import base64
+import builtins
 import collections
 import json
+import json.decoder
+import json.encoder
+import json.scanner
 import math
 import os
 import sys
@@ -266,3 +270,21 @@ def requests(reader, answer):
             answer({"op": "pong"})
         else:
             yield msg
+
+
+def pin_builtins(*modules):
+    """Gives each module its own reference to every built-in as it is now.
+
+    A right program may rebind `builtins.len` or `builtins.isinstance` for its own use;
+    code of ours that runs in its process afterwards (this module, the candidate worker,
+    json and base64, which both call) must still get the originals. A module's globals
+    come before builtins in name lookup, so a copy there is enough. Names a module defines
+    itself are left alone; so are dunder names, which the interpreter looks up elsewhere."""
+    originals = {k: v for k, v in vars(builtins).items() if not k.startswith("__")}
+    for module in modules:
+        namespace = vars(module)
+        for name, value in originals.items():
+            namespace.setdefault(name, value)
+
+
+pin_builtins(sys.modules[__name__], json, json.decoder, json.encoder, json.scanner, base64)
