@@ -1,4 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { checkNodePath } from '../runtimes/javascript-runtime.js';
 import { Harness } from '../verify/harness.js';
 import type { SandboxMode } from '../runtimes/sandbox.js';
 
@@ -10,6 +11,7 @@ export interface HarnessFlags {
   readonly memoryMb?: number;
   readonly typeCheck?: boolean;
   readonly strictTypes?: boolean;
+  readonly nodePath?: string[];
 }
 
 export function harnessFromFlags(flags: HarnessFlags): Harness {
@@ -26,6 +28,7 @@ export function harnessFromFlags(flags: HarnessFlags): Harness {
     ...(flags.memoryMb ? { limits: { memoryBytes: flags.memoryMb * 1024 * 1024 } } : {}),
     typeCheck: flags.typeCheck !== false,
     strictTypes: Boolean(flags.strictTypes),
+    ...(flags.nodePath?.length ? { nodePath: checkNodePath(flags.nodePath) } : {}),
   });
 }
 
@@ -48,7 +51,12 @@ export function withHarnessOptions(command: Command): Command {
     .option('--time-factor <x>', 'time limit = max(floor, x × the reference time)', positiveNumber)
     .option('--memory-mb <mb>', 'memory limit per candidate in MiB (default: 4096 Python, 512 JavaScript/TypeScript)', positiveInt)
     .option('--no-type-check', 'do not type-check TypeScript candidates')
-    .option('--strict-types', 'TypeScript type errors fail a candidate (default: reported only)');
+    .option('--strict-types', 'TypeScript type errors fail a candidate (default: reported only)')
+    .option(
+      '--node-path <dir>',
+      'a node_modules folder whose packages JavaScript/TypeScript candidates may require, read-only (repeatable; npm install --prefix DIR js-md5 fills DIR/node_modules)',
+      (dir: string, previous: string[] = []) => [...previous, dir],
+    );
 }
 
 

@@ -19,10 +19,12 @@ export interface HarnessOptions {
   readonly typeCheck?: boolean;
   /** TypeScript type errors fail a candidate (default: reported only). */
   readonly strictTypes?: boolean;
+  /** node_modules folders whose packages JavaScript and TypeScript candidates may require (as NODE_PATH). */
+  readonly nodePath?: readonly string[];
   /** Supplies runtimes; defaults to the built-in ones (tests may pass their own). */
   readonly runtimeFactory?: (
     language: Language,
-    options: { workers?: number; sandbox: SandboxMode; limits: Limits; memoryChosen?: boolean },
+    options: RuntimeChoices,
   ) => Runtime;
 }
 
@@ -156,7 +158,8 @@ export class Harness {
       const sandbox = this.options.sandbox ?? 'bwrap';
       const factory = this.options.runtimeFactory ?? defaultRuntime;
       const memoryChosen = this.options.limits?.memoryBytes !== undefined;
-      runtime = factory(language, { workers: this.workerCount, sandbox, limits: this.limits, memoryChosen });
+      const nodePath = this.options.nodePath?.length ? { nodePath: this.options.nodePath } : {};
+      runtime = factory(language, { workers: this.workerCount, sandbox, limits: this.limits, memoryChosen, ...nodePath });
       this.runtimes.set(language, runtime);
     }
     return runtime;
@@ -175,10 +178,16 @@ export class Harness {
  */
 const JAVASCRIPT_DEFAULT_MEMORY = 512 * 2 ** 20;
 
-function defaultRuntime(
-  language: Language,
-  options: { workers?: number; sandbox: SandboxMode; limits: Limits; memoryChosen?: boolean },
-): Runtime {
+/** What the Harness tells a runtime factory. */
+export interface RuntimeChoices {
+  readonly workers?: number;
+  readonly sandbox: SandboxMode;
+  readonly limits: Limits;
+  readonly memoryChosen?: boolean;
+  readonly nodePath?: readonly string[];
+}
+
+function defaultRuntime(language: Language, options: RuntimeChoices): Runtime {
   const nodeOptions = options.memoryChosen
     ? options
     : { ...options, limits: { ...options.limits, memoryBytes: Math.min(options.limits.memoryBytes, JAVASCRIPT_DEFAULT_MEMORY) } };
