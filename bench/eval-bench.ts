@@ -18,7 +18,7 @@ import { loadLabelledSamples } from '../src/bench/samples.js';
 import type { Candidate, Task } from '../src/core/task.js';
 import { resolvePython } from '../src/runtimes/python-runtime.js';
 import { Harness } from '../src/verify/harness.js';
-import { spawnPerSample } from './baselines.js';
+import { spawnPerSample } from '../src/runtimes/testing/fresh-interpreter.js';
 import { trackPeakMemory } from './process-tree-memory.js';
 
 const DATA = resolve(process.env.CRUCIBLE_DATASETS ?? join(import.meta.dirname, '../../shared/datasets'));

@@ -14,7 +14,7 @@ import { exampleTexts } from '../src/verify/differential.js';
 import { generateInputs, inputSpace } from '../src/verify/generate/inputs.js';
 import { Harness } from '../src/verify/harness.js';
 import { expectedJsonOf, judgeOn, observe } from '../src/verify/probe.js';
-import { spawnPerSample } from './baselines.js';
+import { spawnPerSample } from '../src/runtimes/testing/fresh-interpreter.js';
 
 const DATASETS = join(import.meta.dirname, '..', '..', 'shared', 'datasets');
 const HUMANEVAL_PLUS = join(DATASETS, 'evalplus', 'HumanEvalPlus-v0.1.10.jsonl.gz');

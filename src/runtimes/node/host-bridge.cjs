@@ -55,8 +55,7 @@ const packageRoots = process.argv
 /** The options node-surface.cjs reads (one JSON text for every candidate of this worker). */
 function surfaceOptions() {
   const fresh = new Set(vm.runInContext('Object.getOwnPropertyNames(globalThis)', vm.createContext(vm.constants.DONT_CONTEXTIFY)));
-  const modules = new Set(Module.builtinModules);
-  const hostGlobals = Object.getOwnPropertyNames(globalThis).filter((n) => !fresh.has(n) && !modules.has(n) && !OWN_GLOBALS.has(n));
+  const hostGlobals = Object.getOwnPropertyNames(globalThis).filter((n) => !fresh.has(n) && !OWN_GLOBALS.has(n));
   return {
     version: process.version,
     versions: { ...process.versions },

@@ -345,11 +345,29 @@ function failureOfException(e, run, source) {
   return f;
 }
 
-function runScript(spec, run, names, record) {
+/**
+ * Datasets run program and test code as one file (MultiPL-E, HumanEvalPack), so an early
+ * error of that file fails the program there before anything runs: a program that declares
+ * `const assert` when the test does too. Compiling is all this does; nothing runs here.
+ */
+function sharedFileError(program, source) {
+  try {
+    new vm.Script(`${program}\n${source}`, { filename: 'program-and-test.js' });
+    return null;
+  } catch (e) {
+    return e instanceof SyntaxError ? e : null;
+  }
+}
+
+function runScript(spec, run, names, record, program) {
   const limit = Number(spec.limit ?? 10);
   const start = Date.now();
   run.startSuite(limit);
   const source = `${spec.code}\n${spec.invoke ?? ''}\n`;
+  const early = sharedFileError(program, source);
+  if (early) {
+    return suiteResult(spec, 'fail', 0, 1, failure(`SyntaxError: ${early.message} (the program and the test code run as one file, as the dataset runs them)`));
+  }
   const params = ['require', 'console', 'module', 'exports', ...names];
   let factory;
   try {
@@ -526,7 +544,7 @@ function handleRun(msg) {
         result.suites.push(suiteResult(spec, 'skipped', 0, 0));
         continue;
       }
-      const res = spec.kind === 'io' ? runIo(spec, run, record) : runScript(spec, run, names, record);
+      const res = spec.kind === 'io' ? runIo(spec, run, record) : runScript(spec, run, names, record, String(msg.program));
       if (res.kill) result.kill = true;
       delete res.kill;
       // After a timeout the candidate's state is suspect; later suites are skipped, as in Python.

@@ -5,10 +5,12 @@ import { join } from 'node:path';
 
 /**
  * The way SandboxFusion and MultiPL-E judge: write program + tests to a file, start a
- * fresh interpreter, read the exit code (and, for console.assert, stderr).
+ * fresh interpreter, read the exit code (and, for console.assert, stderr). The reference
+ * verdict that the benchmarks and the differential tests compare Crucible with; it runs
+ * only programs we trust (dataset references and our own corpora), without a sandbox.
  */
 export async function spawnPerSample(
-  jobs: ReadonlyArray<{ interpreter: string; args?: string[]; source: string; suffix: string }>,
+  jobs: ReadonlyArray<{ interpreter: string; args?: string[]; source: string; suffix: string; env?: NodeJS.ProcessEnv }>,
   parallel: number,
   timeoutMs = 10_000,
 ): Promise<boolean[]> {
@@ -22,7 +24,11 @@ export async function spawnPerSample(
       const file = join(dir, `sample-${i}${job.suffix}`);
       writeFileSync(file, job.source);
       verdicts[i] = await new Promise<boolean>((resolve) => {
-        const child = spawn(job.interpreter, [...(job.args ?? []), file], { stdio: ['ignore', 'ignore', 'pipe'] });
+        const child = spawn(job.interpreter, [...(job.args ?? []), file], {
+          stdio: ['ignore', 'ignore', 'pipe'],
+          cwd: dir,
+          ...(job.env ? { env: { ...process.env, ...job.env } } : {}),
+        });
         let stderr = '';
         child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
         const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
