@@ -4,7 +4,9 @@
  *    against a fresh interpreter per sample (as SandboxFusion and MultiPL-E do).
  * 2. Heavy tests: HumanEval+ references on all inputs, against a bare warm loop; 1 vs 2 workers.
  * 3. Peak memory of all workers together.
- * 4. Opt-in (BENCH_SECTIONS=python-ceiling,javascript-ceiling): what a harness with no fixed
+ * 4. node-surface: what node's surface costs a JavaScript candidate, and agreement with node on
+ *    a large corpus of programs that use it (eval-node-surface.ts).
+ * 5. Opt-in (BENCH_SECTIONS=python-ceiling,javascript-ceiling): what a harness with no fixed
  *    cost could reach on the same samples (see ceiling()).
  * Data comes from CRUCIBLE_DATASETS (default ../shared/datasets); sections without data are skipped.
  */
@@ -19,6 +21,7 @@ import type { Candidate, Task } from '../src/core/task.js';
 import { resolvePython } from '../src/runtimes/python-runtime.js';
 import { Harness } from '../src/verify/harness.js';
 import { spawnPerSample } from '../src/runtimes/testing/fresh-interpreter.js';
+import { nodeSurfaceSection } from './eval-node-surface.js';
 import { trackPeakMemory } from './process-tree-memory.js';
 
 const DATA = resolve(process.env.CRUCIBLE_DATASETS ?? join(import.meta.dirname, '../../shared/datasets'));
@@ -216,7 +219,7 @@ async function heavyTests() {
 }
 
 // The ceilings run only when asked for: BENCH_SECTIONS=python-ceiling,javascript-ceiling (about a minute).
-const sections = (process.env.BENCH_SECTIONS ?? 'python,javascript,heavy').split(',');
+const sections = (process.env.BENCH_SECTIONS ?? 'python,javascript,heavy,node-surface').split(',');
 for (const [name, load] of [['python', pythonWorkload], ['javascript', javascriptWorkload]] as const) {
   if (!sections.includes(name) && !sections.includes(`${name}-ceiling`)) continue;
   const workload = await load();
@@ -224,4 +227,5 @@ for (const [name, load] of [['python', pythonWorkload], ['javascript', javascrip
   if (workload && sections.includes(`${name}-ceiling`)) await ceiling(workload);
 }
 if (sections.includes('heavy')) await heavyTests();
+if (sections.includes('node-surface')) await nodeSurfaceSection(DATA, report);
 process.stdout.write(`\nmachine: ${cores} cores, node ${process.version}\n`);

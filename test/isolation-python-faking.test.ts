@@ -86,10 +86,11 @@ describe('patching', () => {
     it(`${label}: fail`, () => expectVerdict(h, program, 'fail', { suites: ['fail', 'fail'] }));
   }
 
-  // Its own replies are built with them (json uses isinstance): it breaks only itself.
-  it('builtins its own worker code needs (len, isinstance): error', async () => {
-    await expectVerdict(h, 'import builtins\nbuiltins.len = lambda x: 1\n' + WRONG_ADD, 'error');
-    await expectVerdict(h, 'import builtins\nbuiltins.isinstance = lambda *a: True\n' + WRONG_ADD, 'error');
+  // The worker's own code (its replies, json) keeps the originals: the program is judged on what it returns.
+  it('builtins its own worker code uses (len, isinstance): judged on what it returns', async () => {
+    await expectVerdict(h, 'import builtins\nbuiltins.len = lambda x: 1\n' + WRONG_ADD, 'fail');
+    await expectVerdict(h, 'import builtins\nbuiltins.isinstance = lambda *a: True\n' + WRONG_ADD, 'fail');
+    await expectVerdict(h, 'import builtins\nbuiltins.len = lambda x: 1\nbuiltins.isinstance = lambda *a: True\n' + RIGHT, 'pass');
   });
 
   it('the wire module (unknown tags): error, not a judge failure', () =>

@@ -147,9 +147,11 @@ function harness(createWire, nodeSurface) {
   }
   /** Node's globals, then a note of what each global name held before the program ran. */
   function install(host, optionsJson) {
-    const surface = nodeSurface(host, print, optionsJson);
-    lazyGlobals = surface.lazy;
-    exitCalled = surface.exit;
+    if (host !== null) {
+      const surface = nodeSurface(host, print, optionsJson);
+      lazyGlobals = surface.lazy;
+      exitCalled = surface.exit;
+    }
     // A name is the candidate's when its value differs (a program may define its own
     // `escape` or `parseInt`).
     const names0 = ownNames(G);
@@ -401,7 +403,8 @@ function namesProbe(names) {
 
 /** One candidate: a fresh context, served over the FIFOs until `end` or EOF. */
 class Execution {
-  constructor(limits) {
+  /** `surface: false` leaves node's surface out: bench:eval measures what it costs per candidate. */
+  constructor(limits, surface = true) {
     this.limits = limits;
     this.budgetMs = (Number(limits.cpuSeconds) || 120) * 1000;
     // Dynamic import() in the context must fail with an error of the context's realm;
@@ -419,7 +422,7 @@ class Execution {
     this.control = HARNESS.runInContext(this.context, { displayErrors: false });
     this.makeError = vm.runInContext('(message) => new TypeError(message)', this.context);
     this.tainted = false;
-    this.control.install(createHostBridge(this), SURFACE_OPTIONS);
+    this.control.install(surface ? createHostBridge(this) : null, SURFACE_OPTIONS);
     // A reply is one V8 string: it cannot be longer than V8's limit (2^29 - 24 characters).
     const replyBytes = Math.min(Number(limits.replyBytes) || 16 << 20, 2 ** 28);
     this.control.configure(JSON.stringify({ outputBytes: Number(limits.outputBytes) || 1 << 20, replyBytes }));
@@ -564,4 +567,5 @@ function runCandidate(msg) {
 }
 
 // 'kill' only matters while a candidate runs; one arriving between runs is stale.
-serveWorker('candidate worker', 'start', runCandidate);
+if (require.main === module) serveWorker('candidate worker', 'start', runCandidate);
+module.exports = { Execution };
