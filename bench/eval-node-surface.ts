@@ -24,18 +24,29 @@ const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[xs.length >> 1]!;
 const WORKER = fileURLToPath(new URL('../src/runtimes/node/candidate-worker.cjs', import.meta.url));
 const NODE_PATH = fileURLToPath(new URL('../node_modules', import.meta.url));
 
-/** Microseconds to make one candidate context, median of rounds, in a process with the worker's flags. */
-function contextSetupMicros(): { bare: number; surface: number } {
+/**
+ * Microseconds to make one candidate's context, median of rounds, in a process with the
+ * worker's flags: bare (as before node's surface), with the surface for a program that
+ * names none of node's globals (it stays unbuilt), and for one that reads `process` (built).
+ */
+function contextSetupMicros(): { bare: number; unbuilt: number; built: number } {
   const script = `
+    const vm = require('vm');
     const { Execution } = require(${JSON.stringify(WORKER)});
-    const time = (surface) => { const t0 = process.hrtime.bigint(); for (let i = 0; i < 200; i++) new Execution({}, surface); return Number(process.hrtime.bigint() - t0) / 200 / 1e3; };
-    for (let i = 0; i < 3; i++) { time(false); time(true); }
-    const bare = [], surface = [];
-    for (let i = 0; i < 9; i++) { bare.push(time(false)); surface.push(time(true)); }
-    const m = (xs) => xs.sort((a, b) => a - b)[4];
-    console.log(JSON.stringify({ bare: m(bare), surface: m(surface) }));`;
+    const plain = new Set(['function', 'f', 'x', 'return']);
+    const usesProcess = new Set(['function', 'f', 'x', 'return', 'process']);
+    const kinds = {
+      bare: () => new Execution({}, false).installSurface(plain),
+      unbuilt: () => new Execution({}).installSurface(plain),
+      built: () => { const e = new Execution({}); e.installSurface(usesProcess); vm.runInContext('typeof process', e.context); },
+    };
+    const time = (fn) => { const t0 = process.hrtime.bigint(); for (let i = 0; i < 200; i++) fn(); return Number(process.hrtime.bigint() - t0) / 200 / 1e3; };
+    for (let i = 0; i < 3; i++) for (const fn of Object.values(kinds)) time(fn);
+    const out = {};
+    for (const [k, fn] of Object.entries(kinds)) { const xs = []; for (let i = 0; i < 9; i++) xs.push(time(fn)); out[k] = xs.sort((a, b) => a - b)[4]; }
+    console.log(JSON.stringify(out));`;
   const flags = ['--experimental-vm-modules', '--disallow-code-generation-from-strings', '--frozen-intrinsics', '--no-warnings'];
-  return JSON.parse(execFileSync(process.execPath, [...flags, '-e', script], { encoding: 'utf8' })) as { bare: number; surface: number };
+  return JSON.parse(execFileSync(process.execPath, [...flags, '-e', script], { encoding: 'utf8' })) as { bare: number; unbuilt: number; built: number };
 }
 
 const oneCall = (id: string, program: string): Task => ({
@@ -53,7 +64,7 @@ const oneCall = (id: string, program: string): Task => ({
 export async function nodeSurfaceSection(data: string, report: (line: string) => void): Promise<void> {
   const setup = contextSetupMicros();
   report(
-    `javascript node surface: one candidate's context ${setup.bare.toFixed(0)} µs bare (before) -> ${setup.surface.toFixed(0)} µs with node's surface (+${(setup.surface - setup.bare).toFixed(0)} µs)`,
+    `javascript node surface: one candidate's context ${setup.bare.toFixed(0)} µs bare (before) | ${setup.unbuilt.toFixed(0)} µs with node's surface, unused (+${(setup.unbuilt - setup.bare).toFixed(0)} µs) | ${setup.built.toFixed(0)} µs when the program reads process (+${(setup.built - setup.bare).toFixed(0)} µs)`,
   );
 
   const programs = {

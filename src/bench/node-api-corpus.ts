@@ -106,11 +106,6 @@ const EXERCISES: ReadonlyArray<{ name: string; prelude: string; around: (call: s
   { name: 'performance and process.hrtime', prelude: '', around: (call) => `const t0 = performance.now(); const h = process.hrtime.bigint(); const r = ${call}; if (performance.now() < t0 || process.hrtime.bigint() < h) throw new Error('time went back'); return r;` },
 ];
 
-/** `name(...)` of a MultiPL-E prompt: the function the tests call. */
-function promptFunction(prompt: string): string | undefined {
-  return /function\s+([A-Za-z_$][\w$]*)\s*\([^)]*\)\s*\{\s*$/.exec(prompt.trimEnd())?.[1];
-}
-
 /**
  * The large corpus: for each MultiPL-E JavaScript task, HumanEvalPack's reference and its
  * buggy program for the same HumanEval problem, called through each wrapper of EXERCISES
@@ -121,9 +116,8 @@ export function multiplECorpus(multiplE: readonly Task[], pack: readonly Task[])
   const packByNumber = new Map(pack.map((t) => [/\/(\d+)$/.exec(t.id)?.[1], t]));
   const out: CorpusProgram[] = [];
   for (const task of multiplE) {
-    const number = /HumanEval_(\d+)_/.exec(task.id)?.[1];
-    const known = packByNumber.get(number);
-    const name = promptFunction(task.prompt);
+    const known = packByNumber.get(/\/(\d+)$/.exec(task.id)?.[1]);
+    const name = task.entryPoint;
     const suite = task.suites[0];
     if (!known || !name || !known.reference || !suite || suite.kind !== 'script') continue;
     const programs: Array<[string, string]> = [['reference', known.reference]];

@@ -17,7 +17,7 @@ const vm = require('vm');
 const { types } = require('util');
 const { createWire, LineReader, writeAll, serveWorker, RESERVED_WORDS } = require('./wire.cjs');
 const { nodeSurface } = require('./node-surface.cjs');
-const { createHostBridge, surfaceOptions } = require('./host-bridge.cjs');
+const { createHostBridge, surfaceNames, surfaceOptions } = require('./host-bridge.cjs');
 
 const IPC = process.env.CRUCIBLE_IPC || '/ipc';
 // Taken before any candidate can be lent node's objects (see wire.cjs).
@@ -145,20 +145,61 @@ function harness(createWire, nodeSurface) {
   for (let i = 0; i < globals.length; i++) {
     defineProperty(G, globals[i][0], { __proto__: null, value: globals[i][1], writable: true, configurable: true });
   }
-  /** Node's globals, then a note of what each global name held before the program ran. */
-  function install(host, optionsJson) {
+  // Node's surface is built when the program first reads one of its globals: most programs
+  // read none, and building it costs more than the rest of a candidate's context. Until
+  // then each global the program's text names is an accessor that builds it.
+  const installers = { __proto__: null };
+  let surfaceArgs = null;
+  function ours(name) {
+    const d = getOwnPropertyDescriptor(G, name);
+    return d !== undefined && d.get !== undefined && (d.get === installers[name] || d.get === lazyGlobals[name]);
+  }
+  function note(name) {
+    const d = getOwnPropertyDescriptor(G, name);
+    builtins[name] = d && 'value' in d ? d.value : undefined;
+  }
+  function buildSurface() {
+    if (surfaceArgs === null) return;
+    const host = surfaceArgs[0];
+    const optionsJson = surfaceArgs[1];
+    surfaceArgs = null;
+    const surface = nodeSurface(host, print, optionsJson, (name) => getOwnPropertyDescriptor(G, name) === undefined || ours(name));
+    lazyGlobals = surface.lazy;
+    exitCalled = surface.exit;
+    for (let i = 0; i < surface.defined.length; i++) note(surface.defined[i]);
+  }
+  function installer(name) {
+    const get = function () {
+      buildSurface();
+      const d = getOwnPropertyDescriptor(G, name);
+      if (d !== undefined && d.get === get) {
+        deleteProperty(G, name);
+        return undefined;
+      }
+      return G[name];
+    };
+    installers[name] = get;
+    defineProperty(G, name, {
+      __proto__: null,
+      get,
+      set(x) {
+        defineProperty(G, name, { __proto__: null, value: x, writable: true, configurable: true, enumerable: true });
+      },
+      configurable: true,
+    });
+  }
+
+  /** Node's globals that `namesJson` lists (lazily), then a note of what each global held before the program ran. */
+  function install(host, optionsJson, namesJson) {
     if (host !== null) {
-      const surface = nodeSurface(host, print, optionsJson);
-      lazyGlobals = surface.lazy;
-      exitCalled = surface.exit;
+      surfaceArgs = [host, optionsJson];
+      const names = jsonParse(namesJson);
+      for (let i = 0; i < names.length; i++) if (getOwnPropertyDescriptor(G, names[i]) === undefined) installer(names[i]);
     }
     // A name is the candidate's when its value differs (a program may define its own
     // `escape` or `parseInt`).
     const names0 = ownNames(G);
-    for (let i = 0; i < names0.length; i++) {
-      const d = getOwnPropertyDescriptor(G, names0[i]);
-      builtins[names0[i]] = d && 'value' in d ? d.value : undefined;
-    }
+    for (let i = 0; i < names0.length; i++) note(names0[i]);
   }
 
   function quote(s) {
@@ -219,9 +260,8 @@ function harness(createWire, nodeSurface) {
     const list = [];
     function add(name, thunk) {
       if (name === '__crucible$' || functions[name] !== undefined) return;
-      // Node's lazy globals (Buffer...) are not the program's, and reading one would taint.
-      const d = getOwnPropertyDescriptor(G, name);
-      if (d !== undefined && d.get !== undefined && d.get === lazyGlobals[name]) return;
+      // Node's lazy globals (Buffer...) are not the program's, and reading one would build or taint.
+      if (ours(name)) return;
       let v;
       try {
         v = thunk();
@@ -361,6 +401,9 @@ const HARNESS = new vm.Script(`const __crucible$ = (${harness})(${createWire}, $
   filename: 'crucible-harness.js',
 });
 const SURFACE_OPTIONS = JSON.stringify(surfaceOptions());
+const SURFACE_NAMES = surfaceNames();
+/** Words through which a program can reach a global without naming it. */
+const DYNAMIC_GLOBAL_ACCESS = ['globalThis', 'global', 'eval', 'Function', 'require', 'import', 'window', 'self'];
 
 // Words that cannot be read as a variable (the names probe is plain script code).
 const RESERVED = new Set(RESERVED_WORDS);
@@ -422,10 +465,19 @@ class Execution {
     this.control = HARNESS.runInContext(this.context, { displayErrors: false });
     this.makeError = vm.runInContext('(message) => new TypeError(message)', this.context);
     this.tainted = false;
-    this.control.install(surface ? createHostBridge(this) : null, SURFACE_OPTIONS);
+    this.surface = surface;
     // A reply is one V8 string: it cannot be longer than V8's limit (2^29 - 24 characters).
     const replyBytes = Math.min(Number(limits.replyBytes) || 16 << 20, 2 ** 28);
     this.control.configure(JSON.stringify({ outputBytes: Number(limits.outputBytes) || 1 << 20, replyBytes }));
+  }
+
+  /**
+   * Node's globals for this program: those its text names, or all of them when it could
+   * reach globals by a computed name (globalThis[...], eval) or loads modules (require).
+   */
+  installSurface(identifiers) {
+    const names = !this.surface ? [] : DYNAMIC_GLOBAL_ACCESS.some((w) => identifiers.has(w)) ? SURFACE_NAMES : SURFACE_NAMES.filter((n) => identifiers.has(n));
+    this.control.install(this.surface ? createHostBridge(this) : null, SURFACE_OPTIONS, JSON.stringify(names));
   }
 
   /** Runs candidate code under a timeout: {value} | {timeout} | {thrown: value} | {host: error}. */
@@ -463,6 +515,8 @@ class Execution {
     const timeoutMs = Number(msg.timeoutMs) || 10000;
     const started = Date.now();
     let script;
+    const identifiers = new Set(String(msg.program).match(IDENTIFIER) ?? []);
+    this.installSurface(identifiers);
     try {
       script = new vm.Script(String(msg.program), { filename: 'candidate.js', ...this.importOption });
     } catch (e) {
@@ -481,7 +535,7 @@ class Execution {
     }
     // Every identifier in the source is a possible top-level name; the probe keeps the
     // ones that are bound to functions in the global scope (let/const included).
-    const names = [...new Set(String(msg.program).match(IDENTIFIER) ?? [])].filter((n) => !RESERVED.has(n)).slice(0, 50000);
+    const names = [...identifiers].filter((n) => !RESERVED.has(n)).slice(0, 50000);
     const probe = namesProbe(names);
     return this.step(JSON.stringify({ op: 'names', names: probe.names }), timeoutMs - (Date.now() - started), probe.script);
   }

@@ -129,6 +129,12 @@ function compile(filename, context) {
   return script.runInContext(context, { displayErrors: false });
 }
 
+/** Every global the surface defines (its own and node's lent ones). */
+function surfaceNames() {
+  const own = [...OWN_GLOBALS].filter((n) => !['module', 'exports', 'console', 'WebAssembly', 'FinalizationRegistry'].includes(n));
+  return [...own, ...surfaceOptions().hostGlobals];
+}
+
 const encoder = new TextEncoder();
 const decoders = new Map();
 
@@ -189,4 +195,4 @@ function createHostBridge(execution) {
   });
 }
 
-module.exports = { createHostBridge, surfaceOptions, FILENAME };
+module.exports = { createHostBridge, surfaceNames, surfaceOptions, FILENAME };

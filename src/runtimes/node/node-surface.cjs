@@ -26,10 +26,12 @@
  * `host` (the worker's functions, see hostBridge in candidate-worker.cjs) only ever returns
  * primitives, functions compiled in this context, or — after tainting — node's objects.
  * `print(text, stream)` counts output against the cap (the harness's console does too).
- * Returns the getters of the lazy globals (which must not be mistaken for the program's
- * functions) and whether the program called process.exit.
+ * `mayDefine(name)` says whether a global is still free (the program may have defined its
+ * own `fetch` before this runs). Returns the names defined, the getters of the lazy globals
+ * (which must not be mistaken for the program's functions) and whether the program called
+ * process.exit.
  */
-function nodeSurface(host, print, optionsJson) {
+function nodeSurface(host, print, optionsJson, mayDefine) {
   'use strict';
   const G = globalThis;
   const R = Reflect;
@@ -638,8 +640,13 @@ function nodeSurface(host, print, optionsJson) {
     performance,
     fetch,
   };
+  const defined = [];
   const gks = ownKeys(globals);
-  for (let i = 0; i < gks.length; i++) value(G, gks[i], globals[gks[i]]);
+  for (let i = 0; i < gks.length; i++) {
+    if (!mayDefine(gks[i])) continue;
+    value(G, gks[i], globals[gks[i]]);
+    defined[defined.length] = gks[i];
+  }
   defineProperty(TextEncoder, toStringTag, { __proto__: null, value: 'TextEncoder' });
 
   // Node's other globals (Buffer, URL, crypto, AbortController...) are the worker's own:
@@ -647,6 +654,7 @@ function nodeSurface(host, print, optionsJson) {
   const hostGlobals = options.hostGlobals;
   for (let i = 0; i < hostGlobals.length; i++) {
     const name = hostGlobals[i];
+    if (!mayDefine(name)) continue;
     let got = false;
     let v;
     const get = function () {
@@ -666,7 +674,7 @@ function nodeSurface(host, print, optionsJson) {
       configurable: true,
     });
   }
-  return { lazy, exit: () => exit };
+  return { defined, lazy, exit: () => exit };
 }
 
 module.exports = { nodeSurface };
