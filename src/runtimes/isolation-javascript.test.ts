@@ -444,9 +444,10 @@ describe('the worker killed from outside', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
       pids = descendants('candidate-worker.cjs').filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('/usr/bin/node'));
     }
-    assert.equal(pids.length, 1, 'one candidate worker in this pool');
+    // One worker runs the candidate; after a tainted run the pool also keeps a spare.
+    assert.ok(pids.length >= 1 && pids.length <= 2, `${pids.length} candidate workers in this pool`);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    process.kill(pids[0]!, 'SIGKILL');
+    for (const pid of pids) process.kill(pid, 'SIGKILL');
     const r = await running;
     assert.equal(statusOf(r), 'crashed', JSON.stringify(r));
     await nextCandidateIsJudged();

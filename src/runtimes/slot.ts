@@ -35,6 +35,11 @@ export class Slot {
   private candidateCommand: string | undefined;
   /** A replacement candidate worker being started (after a tainted run): its ping. */
   private candidateStarting: Promise<string | undefined> | undefined;
+  /**
+   * From the first run that tainted its worker on, the slot keeps one started worker in
+   * reserve, so the next such run swaps it in instead of waiting for a worker to boot.
+   */
+  private spare: { process: LineProcess; ready: Promise<string | undefined>; command: string } | undefined;
   private judge: LineProcess | undefined;
   private readonly seccompPath: string | undefined;
 
@@ -65,6 +70,10 @@ export class Slot {
     if (starting && !stale) {
       const error = await starting;
       if (error) return `candidate worker did not start: ${error}`;
+    }
+    if (stale) {
+      this.spare?.process.kill();
+      this.spare = undefined;
     }
     if (!this.candidate || this.candidate.isClosed || stale) {
       this.candidate?.kill();
@@ -181,27 +190,38 @@ export class Slot {
     };
   }
 
-  /** Kills a candidate worker and starts its replacement now, so the next run need not wait for all of it. */
+  private startCandidate(command: string): { process: LineProcess; ready: Promise<string | undefined>; command: string } {
+    const process = this.spawn(JSON.parse(command) as string[], this.recipe.seccompOnWorker);
+    return { process, ready: pingWorker(process, START_SECONDS * 1000), command };
+  }
+
+  /** Kills a tainted candidate worker; the spare takes its place and a new spare starts. */
   private replaceCandidate(old: LineProcess): void {
     old.kill();
     this.candidate = undefined;
-    if (this.candidateCommand === undefined) return;
-    const fresh = this.spawn(JSON.parse(this.candidateCommand) as string[], this.recipe.seccompOnWorker);
-    this.candidate = fresh;
-    this.candidateStarting = pingWorker(fresh, START_SECONDS * 1000);
+    const command = this.candidateCommand;
+    if (command === undefined) return;
+    const spare = this.spare;
+    const next = spare && spare.command === command && !spare.process.isClosed ? spare : this.startCandidate(command);
+    if (spare && spare !== next) spare.process.kill();
+    this.candidate = next.process;
+    this.candidateStarting = next.ready;
+    this.spare = this.startCandidate(command);
   }
 
   /** Kill both workers; the next run starts fresh ones. */
   reset(): void {
     this.candidate?.kill();
     this.judge?.kill();
+    this.spare?.process.kill();
     this.candidate = undefined;
     this.judge = undefined;
     this.candidateStarting = undefined;
+    this.spare = undefined;
   }
 
   async close(): Promise<void> {
-    const exits = [this.candidate?.exited, this.judge?.exited];
+    const exits = [this.candidate?.exited, this.judge?.exited, this.spare?.process.exited];
     this.reset();
     await Promise.all(exits);
     rmSync(this.dir, { recursive: true, force: true });
