@@ -324,6 +324,20 @@ describe("node's own objects taint the worker, which is replaced before the next
     await nextCandidateIsJudged();
   });
 
+  test('process.stdout.write counts against the output cap', async () => {
+    const r = await run("function f() { const line = 'x'.repeat(1023) + '\\n'; for (let i = 0; i < 3000; i++) process.stdout.write(line); return 1 }", 'f()', 5);
+    assert.equal(statusOf(r), 'output-limit', JSON.stringify(r));
+    await nextCandidateIsJudged();
+  });
+
+  test("require reaches only the allowed package folders: the harness's own files and absolute paths are not found", async () => {
+    for (const target of ['/crucible/node/wire.cjs', '../crucible/node/wire.cjs', './candidate-worker.cjs', '/etc/passwd']) {
+      const r = await run(`function f() { try { require(${JSON.stringify(target)}); return 'loaded' } catch (e) { return e.code } }`, "require('node:assert').equal(f(), 'MODULE_NOT_FOUND')", 5);
+      assert.equal(statusOf(r), 'pass', `${target}: ${JSON.stringify(r)}`);
+    }
+    await nextCandidateIsJudged();
+  });
+
   test('process creation is refused and reported as the candidate\'s error; threads are refused', async () => {
     const spawn = await run("function f() { return require('child_process').execSync('echo hi').toString() }", 'f()', 5);
     assert.equal(statusOf(spawn), 'fail', JSON.stringify(spawn));

@@ -423,26 +423,22 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
     const k = decoderFields[i];
     defineProperty(TextDecoder.prototype, k, { __proto__: null, get() { const d = DECODER.get(this); return d ? d[k] : undefined; }, configurable: true });
   }
-  function atob(data) {
-    if (arguments.length === 0) throw nodeError(TypeErrorCtor, 'ERR_MISSING_ARGS', 'The "data" argument must be specified');
-    const r = host.atob(StringCtor(data));
-    if (r === null) {
-      const e = new ErrorCtor('Invalid character');
-      value(e, 'name', 'InvalidCharacterError');
-      throw e;
-    }
-    return r;
+  function base64(name, convert) {
+    const fn = function (data) {
+      if (arguments.length === 0) throw nodeError(TypeErrorCtor, 'ERR_MISSING_ARGS', 'The "data" argument must be specified');
+      const r = convert(StringCtor(data));
+      if (r === null) {
+        const e = new ErrorCtor('Invalid character');
+        value(e, 'name', 'InvalidCharacterError');
+        throw e;
+      }
+      return r;
+    };
+    defineProperty(fn, 'name', { __proto__: null, value: name, configurable: true });
+    return fn;
   }
-  function btoa(data) {
-    if (arguments.length === 0) throw nodeError(TypeErrorCtor, 'ERR_MISSING_ARGS', 'The "data" argument must be specified');
-    const r = host.btoa(StringCtor(data));
-    if (r === null) {
-      const e = new ErrorCtor('Invalid character');
-      value(e, 'name', 'InvalidCharacterError');
-      throw e;
-    }
-    return r;
-  }
+  const atob = base64('atob', host.atob);
+  const btoa = base64('btoa', host.btoa);
 
   /** The HTML structured clone of this realm's values (what node's structuredClone copies). */
   function structuredClone(input) {
