@@ -15,7 +15,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadDataset } from '../src/bench/datasets/index.js';
-import { judgeBothWays, multiplECorpus } from '../src/bench/node-api-corpus.js';
+import { type CorpusProgram, judgeBothWays, multiplECorpus } from '../src/bench/node-api-corpus.js';
 import type { Task } from '../src/core/task.js';
 import { spawnPerSample } from '../src/runtimes/testing/fresh-interpreter.js';
 import { Harness } from '../src/verify/harness.js';
@@ -93,17 +93,20 @@ export async function nodeSurfaceSection(data: string, report: (line: string) =>
   const fresh = (performance.now() - t0) / 30;
   report(`javascript node surface, per candidate (1 worker, median of 60) | ${rows.join(' | ')} | fresh node per sample ${fresh.toFixed(1)} ms`);
 
-  const multiplE = join(data, 'multipl-e-humaneval/humaneval-js.jsonl.gz');
+  const multiplE = ['js', 'ts'].map((l) => join(data, `multipl-e-humaneval/humaneval-${l}.jsonl.gz`));
   const pack = join(data, 'humanevalpack/humanevalpack-js.jsonl.gz');
-  if (!existsSync(multiplE) || !existsSync(pack)) return report('javascript node surface corpus: skipped (data not found)');
-  const corpus = multiplECorpus((await loadDataset(multiplE)).tasks, (await loadDataset(pack)).tasks);
-  const judge = new Harness({ nodePath: [NODE_PATH] });
+  if (!multiplE.every(existsSync) || !existsSync(pack)) return report('javascript node surface corpus: skipped (data not found)');
+  const packTasks = (await loadDataset(pack)).tasks;
+  const corpus: CorpusProgram[] = [];
+  for (const file of multiplE) corpus.push(...multiplECorpus((await loadDataset(file)).tasks, packTasks));
+  // Type checking is not what this measures (its errors never fail a candidate anyway).
+  const judge = new Harness({ nodePath: [NODE_PATH], typeCheck: false });
   const { rows: both, crucibleSeconds, freshSeconds } = await judgeBothWays(corpus, judge, { nodePath: [NODE_PATH], timeoutMs: 3000 });
   await judge.close();
   const agreeing = both.filter((r) => r.agrees).length;
   const passing = both.filter((r) => r.crucible === 'pass').length;
   report(
-    `javascript node surface corpus: ${corpus.length} MultiPL-E programs exercising node's APIs (${passing} pass) | same verdict as a fresh node ${agreeing}/${corpus.length} | crucible ${(corpus.length / crucibleSeconds).toFixed(1)}/s | fresh node ${(corpus.length / freshSeconds).toFixed(1)}/s`,
+    `javascript node surface corpus: ${corpus.length} MultiPL-E JavaScript and TypeScript programs exercising node's APIs (${passing} pass) | same verdict as a fresh node ${agreeing}/${corpus.length} | crucible ${(corpus.length / crucibleSeconds).toFixed(1)}/s | fresh node ${(corpus.length / freshSeconds).toFixed(1)}/s`,
   );
   for (const r of both.filter((x) => !x.agrees).slice(0, 10)) {
     report(`  disagrees: ${r.entry.name}: crucible ${r.crucible}, node ${r.fresh ? 'pass' : 'fail'} ${r.message?.split('\n')[0] ?? ''}`);

@@ -107,10 +107,11 @@ const EXERCISES: ReadonlyArray<{ name: string; prelude: string; around: (call: s
 ];
 
 /**
- * The large corpus: for each MultiPL-E JavaScript task, HumanEvalPack's reference and its
- * buggy program for the same HumanEval problem, called through each wrapper of EXERCISES
- * under the MultiPL-E name. The prompt's own function body delegates to the known
- * program, so a right program must pass and a buggy one fail exactly as under node.
+ * The large corpus: for each MultiPL-E JavaScript (or TypeScript) task, HumanEvalPack's
+ * JavaScript reference and its buggy program for the same HumanEval problem, called through
+ * each wrapper of EXERCISES under the MultiPL-E name (the JavaScript program is valid
+ * TypeScript to transpile; its type errors never fail it). A right program must pass and a buggy
+ * one fail exactly as under node.
  */
 export function multiplECorpus(multiplE: readonly Task[], pack: readonly Task[]): CorpusProgram[] {
   const packByNumber = new Map(pack.map((t) => [/\/(\d+)$/.exec(t.id)?.[1], t]));
@@ -130,7 +131,7 @@ export function multiplECorpus(multiplE: readonly Task[], pack: readonly Task[])
           `const __known = (() => {\n${program}\nreturn ${known.entryPoint};\n})();`,
           `function ${name}(...args) {\n  ${exercise.around('__known(...args)')}\n}`,
         ].join('\n');
-        out.push({ name: `${task.id} ${kind}: ${exercise.name}`, language: 'javascript', program: wrapped, test: `${suite.code}\n${suite.invoke ?? ''}\n` });
+        out.push({ name: `${task.language} ${task.id} ${kind}: ${exercise.name}`, language: task.language, program: wrapped, test: `${suite.code}\n${suite.invoke ?? ''}\n` });
       }
     }
   }
