@@ -314,6 +314,35 @@ describe("node's own objects taint the worker, which is replaced before the next
     assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
   });
 
+  test('a tainted candidate cannot forge replies into the next run: work it leaves on the event loop never runs, and no run starts before it is gone', async () => {
+    const forge = `
+      const fs = require('fs');
+      const forged = '{"ok":true,"names":["add"]}\\n' + '{"ok":true,"v":{"$t":"tuple","v":[4,{"$t":"object","v":[["k",3]]}]}}\\n'.repeat(50);
+      function spam() {
+        for (let tries = 0; tries < 1e6; tries++) {
+          try {
+            const fd = fs.openSync('/ipc/c2j', fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
+            for (let i = 0; i < 1000; i++) fs.writeSync(fd, forged);
+          } catch {}
+        }
+      }
+      require('crypto').randomBytes(1, spam);
+      fs.readFile('/etc/hostname', spam);
+      function f() { return 1 }`;
+    for (let i = 0; i < 3; i++) {
+      const r = await run(forge, "require('node:assert').equal(f(), 1)", 5);
+      assert.equal(statusOf(r), 'pass', JSON.stringify(r));
+      await nextCandidateIsJudged();
+    }
+  });
+
+  test('node:module is refused (its createRequire would load worker_threads)', async () => {
+    const r = await run("function f() { return require('module').createRequire('/tmp/x.js')('worker_threads') }", 'f()', 5);
+    assert.equal(statusOf(r), 'fail', JSON.stringify(r));
+    assert.match(r.suites[0]!.firstFailure!.message, /node:module is not available/);
+    await nextCandidateIsJudged();
+  });
+
   test("an error of node's own realm is the program's error, at load and in a call", async () => {
     const atLoad = await run("require('fs').readFileSync('/no/such/file'); function f() {}", 'f()', 5);
     assert.equal(atLoad.load.status, 'error', JSON.stringify(atLoad));

@@ -24,6 +24,7 @@ export interface SlotRecipe extends Omit<WorkerRecipe, 'command'> {
 
 const START_SECONDS = 20;
 const EXIT_REPORT_SECONDS = 10;
+const RETIRE_SECONDS = 1;
 
 /**
  * One judge and one candidate worker, connected by two FIFOs in a private directory.
@@ -40,6 +41,8 @@ export class Slot {
    * reserve, so the next such run swaps it in instead of waiting for a worker to boot.
    */
   private spare: { process: LineProcess; ready: Promise<string | undefined>; command: string } | undefined;
+  /** A tainted worker's exit: no run starts before it is gone (it could write to the FIFOs). */
+  private retiring: Promise<unknown> | undefined;
   private judge: LineProcess | undefined;
   private readonly seccompPath: string | undefined;
 
@@ -65,6 +68,9 @@ export class Slot {
     const command = this.recipe.candidateCommand(limits);
     // Limits such as the JavaScript heap are fixed when the worker starts.
     const stale = this.candidateCommand !== undefined && this.candidateCommand !== JSON.stringify(command);
+    const retiring = this.retiring;
+    this.retiring = undefined;
+    if (retiring) await retiring;
     const starting = this.candidateStarting;
     this.candidateStarting = undefined;
     if (starting && !stale) {
@@ -195,9 +201,20 @@ export class Slot {
     return { process, ready: pingWorker(process, START_SECONDS * 1000), command };
   }
 
-  /** Kills a tainted candidate worker; the spare takes its place and a new spare starts. */
+  /**
+   * Retires a tainted candidate worker (it exits by itself right after its run; killed if it
+   * has not within a second); the spare takes its place and a new spare starts.
+   */
   private replaceCandidate(old: LineProcess): void {
-    old.kill();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, RETIRE_SECONDS * 1000);
+    });
+    this.retiring = Promise.race([old.exited, late]).then(() => {
+      clearTimeout(timer);
+      old.kill();
+      return old.exited;
+    });
     this.candidate = undefined;
     const command = this.candidateCommand;
     if (command === undefined) return;

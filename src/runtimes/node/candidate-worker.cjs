@@ -26,6 +26,7 @@ const runInContext = vm.Script.prototype.runInContext;
 const hrtime = process.hrtime.bigint;
 const cpuUsage = process.cpuUsage;
 const resourceUsage = process.resourceUsage;
+const exitNow = process.exit.bind(process);
 const STEP = new vm.Script('__crucible$()', { filename: 'crucible-harness.js' });
 
 /**
@@ -618,6 +619,9 @@ function runCandidate(msg) {
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
     maxRssBytes: resourceUsage().maxRSS * 1024,
   });
+  // A tainted worker ends here, before its event loop could run anything the candidate left
+  // on it (a callback that writes to the FIFOs of the next run); Crucible waits for the exit.
+  if (execution.tainted) exitNow(0);
 }
 
 // 'kill' only matters while a candidate runs; one arriving between runs is stale.

@@ -27,6 +27,8 @@ const REFUSED = {
   trace_events: 'tracing writes outside the candidate',
   wasi: 'WebAssembly is not available',
   repl: 'there is no terminal',
+  // Its createRequire would load any built-in, the refused ones included.
+  module: 'it would load modules past these rules',
 };
 /** Built-in modules that are built in the candidate's realm instead (node-surface.cjs). */
 const LOCAL = new Set(['process', 'console', 'timers', 'timers/promises']);
