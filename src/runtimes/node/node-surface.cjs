@@ -126,7 +126,8 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
     value(this, '_repeat', repeat);
     value(this, 'id', ++lastTimer);
   }
-  methods(Timeout.prototype, {
+  // ref/unref keep nothing alive here: the handles only answer as node's do.
+  const handleMethods = {
     ref() {
       return this;
     },
@@ -136,6 +137,9 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
     hasRef() {
       return true;
     },
+  };
+  methods(Timeout.prototype, handleMethods);
+  methods(Timeout.prototype, {
     refresh() {
       return this;
     },
@@ -149,17 +153,7 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
   function Immediate() {
     value(this, 'id', ++lastTimer);
   }
-  methods(Immediate.prototype, {
-    ref() {
-      return this;
-    },
-    unref() {
-      return this;
-    },
-    hasRef() {
-      return true;
-    },
-  });
+  methods(Immediate.prototype, handleMethods);
   const timers = {
     setTimeout(callback) {
       callbackArgument(callback, 'callback');
