@@ -1,5 +1,5 @@
 /** Starting a warm worker in its sandbox and checking it answers: shared by the slots (candidate and judge workers) and the program workers. */
-import { closeSync, openSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { isMessage, LineProcess, type Message, type NoMessage } from './line-process.js';
 import { sandboxArgv, type SandboxMode } from './sandbox.js';
@@ -26,12 +26,18 @@ export interface WorkerSpawn extends WorkerRecipe {
   readonly mode: SandboxMode;
 }
 
+let spawned = 0;
+
 export function spawnWorker(spec: WorkerSpawn): LineProcess {
   let fd: number | undefined;
   if (spec.seccompOnWorker && seccompSupported && spec.mode === 'bwrap') {
-    const path = join(spec.dir, 'worker-seccomp.bpf');
+    // A file of its own per spawn: a slot starts a spare while another worker of it is still
+    // starting, and rewriting a shared file under a bwrap that is reading it gave bwrap a
+    // truncated filter (EINVAL). The open descriptor outlives the name.
+    const path = join(spec.dir, `worker-seccomp-${++spawned}.bpf`);
     writeFileSync(path, buildSeccompFilter({ forbidExec: false }));
     fd = openSync(path, 'r');
+    unlinkSync(path);
   }
   const argv = sandboxArgv(
     {
