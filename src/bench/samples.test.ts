@@ -85,7 +85,7 @@ const normalized = (taskId: string, code: string, form: 'body' | 'full', passed:
   passed,
 });
 
-test('normalized llm-samples records: code_form, labels, filters, numbering after filtering', async () => {
+test('normalized llm-samples records: code_form, labels, filters; index is the position in the file, filtered or not', async () => {
   const path = await files.write('norm.jsonl.gz', [
     normalized('T/0', '    return 1\n', 'body', true, 'HumanEval-ET extended tests'),
     normalized('T/0', 'def f():\n    return 2\n', 'full', 'False', 'original hidden tests (field test)'),
@@ -107,7 +107,7 @@ test('normalized llm-samples records: code_form, labels, filters, numbering afte
   assert.deepEqual(
     original.candidates.map((c) => [c.taskId, c.index]),
     [
-      ['T/0', 0],
+      ['T/0', 1],
       ['T/1', 0],
     ],
   );

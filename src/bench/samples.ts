@@ -105,8 +105,16 @@ function unknownWarning(unknown: Map<string, number>, dataset: Dataset): string[
   return [`skipped ${lines} sample${lines === 1 ? '' : 's'} for ${ids.length} task id${ids.length === 1 ? '' : 's'} not in ${dataset.name}: ${shown}`];
 }
 
-/** Turns lines into candidates numbered per task; lines for unknown tasks are counted, not kept. */
-function numberSamples<T extends Line>(lines: readonly T[], dataset: Dataset): { kept: { line: T; candidate: Candidate }[]; warnings: string[] } {
+/**
+ * Turns lines into candidates numbered per task by their position among that task's lines
+ * in the file, so results join back to it; `keep` then selects lines (a label filter) without
+ * renumbering. Lines for unknown tasks are counted, not kept.
+ */
+function numberSamples<T extends Line>(
+  lines: readonly T[],
+  dataset: Dataset,
+  keep: (line: T) => boolean = () => true,
+): { kept: { line: T; candidate: Candidate }[]; warnings: string[] } {
   const find = resolver(dataset);
   const next = new Map<string, number>();
   const unknown = new Map<string, number>();
@@ -114,12 +122,12 @@ function numberSamples<T extends Line>(lines: readonly T[], dataset: Dataset): {
   for (const line of lines) {
     const task = find(line.taskId);
     if (!task) {
-      unknown.set(line.taskId, (unknown.get(line.taskId) ?? 0) + 1);
+      if (keep(line)) unknown.set(line.taskId, (unknown.get(line.taskId) ?? 0) + 1);
       continue;
     }
     const index = next.get(task.id) ?? 0;
     next.set(task.id, index + 1);
-    kept.push({ line, candidate: { taskId: task.id, index, program: line.body(task) } });
+    if (keep(line)) kept.push({ line, candidate: { taskId: task.id, index, program: line.body(task) } });
   }
   return { kept, warnings: unknownWarning(unknown, dataset) };
 }
@@ -158,12 +166,12 @@ function matcher(filter: LabelFilter | undefined): (label: SampleLabel, taskId: 
 
 /**
  * Samples with the labels their authors gave them, for checking our verdicts against
- * theirs. Every line must carry `passed` (or `is_solved`). `filter` selects lines before
- * they are numbered.
+ * theirs. Every line must carry `passed` (or `is_solved`). `filter` selects lines; `index`
+ * stays each line's position among its task's lines in the file.
  */
 export async function loadLabelledSamples(path: string, dataset: Dataset, filter?: LabelFilter): Promise<LabelledSamples> {
   const keep = matcher(filter);
-  const lines: (Line & { label: SampleLabel })[] = [];
+  const lines: (Line & { label: SampleLabel; matches: boolean })[] = [];
   const seen = new Map<string, Set<string>>();
   let total = 0;
   for (const line of await readSampleLines(path)) {
@@ -173,10 +181,10 @@ export async function loadLabelledSamples(path: string, dataset: Dataset, filter
       const value = label[key];
       if (value !== undefined) seen.set(key, (seen.get(key) ?? new Set()).add(value));
     }
-    if (keep(label, line.taskId)) lines.push({ ...line, label });
+    lines.push({ ...line, label, matches: keep(label, line.taskId) });
   }
-  const { kept, warnings } = numberSamples(lines, dataset);
-  if (total > 0 && lines.length === 0 && filter !== undefined && typeof filter !== 'function') {
+  const { kept, warnings } = numberSamples(lines, dataset, (line) => line.matches);
+  if (total > 0 && !lines.some((line) => line.matches) && filter !== undefined && typeof filter !== 'function') {
     const values = [...seen].map(([key, set]) => `${key}: ${[...set].slice(0, 10).map((v) => JSON.stringify(v)).join(', ')}`);
     warnings.push(`no sample of ${total} matches the filter ${JSON.stringify(filter)}; values seen: ${values.join('; ') || 'none'}`);
   }

@@ -140,7 +140,7 @@ export async function loadReplayRecording(source: ReplaySource): Promise<ReplayR
   const programs = new Map<string, string[]>();
   for (const c of loaded.candidates) {
     const list = programs.get(c.taskId) ?? [];
-    list[c.index] = c.program;
+    list.push(c.program); // file order (a label filter leaves gaps in the indices)
     programs.set(c.taskId, list);
   }
   return { tasks: dataset.tasks, programs, warnings: loaded.warnings };
