@@ -73,6 +73,21 @@ test('bad input gets a message that says what to do, and a non-zero exit', async
   assert.match(workers.stderr, /whole number/);
 });
 
+test('an output file in a folder that does not exist is refused before any work starts', async () => {
+  for (const args of [
+    ['eval', '--json', join(dir, 'no-such-folder', 'results.json')],
+    ['eval', '--disagreements', join(dir, 'no-such-folder', 'd.jsonl')],
+    ['audit', '--json', join(dir, 'no-such-folder', 'audit.json')],
+    ['eval', '--json', dir],
+  ]) {
+    const r = await crucible(args);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, /does not exist \(create it first|that is a folder/, args.join(' '));
+    // Refused up front: judging the built-in suite first would take seconds more.
+    assert.doesNotMatch(r.stdout, /built-in suite|audit of/);
+  }
+});
+
 test('audit of the built-in suite: references pass, known-wrong programs fail', { timeout: 300_000 }, async () => {
   const { code, stdout } = await crucible(['audit']);
   assert.equal(code, 0, stdout);

@@ -1,3 +1,5 @@
+import { existsSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { Command } from 'commander';
 import { runAudit } from './audit-command.js';
 import { runCalibrate } from './calibrate-command.js';
@@ -63,6 +65,10 @@ export function createCli(): Command {
       .option('--mutants [n]', 'also score each task\'s tests by the mutants of its reference they kill (n per task, default 30; judges up to n more programs per task: about 30 s for the built-in suite, 2 min for HumanEval, 7 min for HumanEval+ on 2 cores)', positiveInt),
   ).action(runAudit);
 
+  // Output files are checked before any work starts: a run of minutes must not end with
+  // nowhere to write its results.
+  program.hook('preAction', (_program, action) => checkOutputPaths(action.opts()));
+
   // Further commands register here, one line each.
   registerRunsCommands(program);
   registerSolveCommand(program);
@@ -70,6 +76,21 @@ export function createCli(): Command {
   registerWorkerCommand(program);
 
   return program;
+}
+
+/** The options that name a file to write. */
+const OUTPUT_OPTIONS = { json: '--json', out: '--out', disagreements: '--disagreements' } as const;
+
+export function checkOutputPaths(options: Record<string, unknown>): void {
+  for (const [key, flag] of Object.entries(OUTPUT_OPTIONS)) {
+    const path = options[key];
+    if (typeof path !== 'string') continue;
+    const folder = dirname(resolve(path));
+    if (!existsSync(folder) || !statSync(folder).isDirectory()) {
+      throw new Error(`${flag} ${path}: the folder ${folder} does not exist (create it first: mkdir -p ${folder})`);
+    }
+    if (existsSync(path) && statSync(path).isDirectory()) throw new Error(`${flag} ${path}: that is a folder; give a file name`);
+  }
 }
 
 export async function main(argv: readonly string[]): Promise<void> {
