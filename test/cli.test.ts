@@ -73,6 +73,27 @@ test('bad input gets a message that says what to do, and a non-zero exit', async
   assert.match(workers.stderr, /whole number/);
 });
 
+test('samples for task ids the dataset does not have are an error naming the nearest ids, unless --allow-missing', { timeout: 120_000 }, async () => {
+  const dataset = join(dir, 'tiny-missing.jsonl');
+  writeFileSync(
+    dataset,
+    JSON.stringify({ task_id: 'HumanEval/0', prompt: 'def one():\n', canonical_solution: '    return 1\n', entry_point: 'one', test: 'def check(c):\n    assert c() == 1\n' }) + '\n',
+  );
+  const samples = join(dir, 'samples-missing.jsonl');
+  writeFileSync(
+    samples,
+    [{ task_id: 'HumanEval/0', completion: '    return 1\n' }, { task_id: 'humaneval/0', completion: '    return 1\n' }, { task_id: 'HumanEval/0 ', completion: '    return 2\n' }]
+      .map((x) => JSON.stringify(x))
+      .join('\n') + '\n',
+  );
+  const refused = await crucible(['eval', '--dataset', dataset, '--samples', samples]);
+  assert.equal(refused.code, 2, refused.stdout);
+  assert.match(refused.stderr, /2 task ids of the samples are not in .*"humaneval\/0" \(nearest: HumanEval\/0\), "HumanEval\/0 " \(nearest: HumanEval\/0\).*--allow-missing/);
+  const allowed = await crucible(['eval', '--dataset', dataset, '--samples', samples, '--allow-missing']);
+  assert.equal(allowed.code, 0, allowed.stderr);
+  assert.match(allowed.stderr, /skipped 2 samples for 2 task ids/);
+});
+
 test('an output file in a folder that does not exist is refused before any work starts', async () => {
   for (const args of [
     ['eval', '--json', join(dir, 'no-such-folder', 'results.json')],

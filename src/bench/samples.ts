@@ -31,6 +31,8 @@ export type LabelFilter =
 export interface LoadedSamples {
   readonly candidates: Candidate[];
   readonly warnings: string[];
+  /** Task ids of kept lines that are not in the dataset (those lines are skipped). */
+  readonly unknownTaskIds: string[];
 }
 
 export interface LabelledSamples extends LoadedSamples {
@@ -114,7 +116,7 @@ function numberSamples<T extends Line>(
   lines: readonly T[],
   dataset: Dataset,
   keep: (line: T) => boolean = () => true,
-): { kept: { line: T; candidate: Candidate }[]; warnings: string[] } {
+): { kept: { line: T; candidate: Candidate }[]; warnings: string[]; unknownTaskIds: string[] } {
   const find = resolver(dataset);
   const next = new Map<string, number>();
   const unknown = new Map<string, number>();
@@ -129,12 +131,12 @@ function numberSamples<T extends Line>(
     next.set(task.id, index + 1);
     if (keep(line)) kept.push({ line, candidate: { taskId: task.id, index, program: line.body(task) } });
   }
-  return { kept, warnings: unknownWarning(unknown, dataset) };
+  return { kept, warnings: unknownWarning(unknown, dataset), unknownTaskIds: [...unknown.keys()] };
 }
 
 export async function loadSamples(path: string, dataset: Dataset): Promise<LoadedSamples> {
-  const { kept, warnings } = numberSamples(await readSampleLines(path), dataset);
-  return { candidates: kept.map((k) => k.candidate), warnings };
+  const { kept, warnings, unknownTaskIds } = numberSamples(await readSampleLines(path), dataset);
+  return { candidates: kept.map((k) => k.candidate), warnings, unknownTaskIds };
 }
 
 function toLabel(line: Line): SampleLabel {
@@ -183,12 +185,12 @@ export async function loadLabelledSamples(path: string, dataset: Dataset, filter
     }
     lines.push({ ...line, label, matches: keep(label, line.taskId) });
   }
-  const { kept, warnings } = numberSamples(lines, dataset, (line) => line.matches);
+  const { kept, warnings, unknownTaskIds } = numberSamples(lines, dataset, (line) => line.matches);
   if (total > 0 && !lines.some((line) => line.matches) && filter !== undefined && typeof filter !== 'function') {
     const values = [...seen].map(([key, set]) => `${key}: ${[...set].slice(0, 10).map((v) => JSON.stringify(v)).join(', ')}`);
     warnings.push(`no sample of ${total} matches the filter ${JSON.stringify(filter)}; values seen: ${values.join('; ') || 'none'}`);
   }
-  return { candidates: kept.map((k) => k.candidate), labels: kept.map((k) => k.line.label), warnings };
+  return { candidates: kept.map((k) => k.candidate), labels: kept.map((k) => k.line.label), warnings, unknownTaskIds };
 }
 
 /**

@@ -9,6 +9,8 @@ export interface InputFlags {
   readonly dataset?: string;
   readonly samples?: string;
   readonly labelSuite?: string;
+  /** Skip samples whose task id is not in the dataset (else that is an error). */
+  readonly allowMissing?: boolean;
 }
 
 export interface Inputs {
@@ -37,12 +39,59 @@ export async function readInputs(flags: InputFlags): Promise<Inputs> {
     () => undefined,
   );
   if (labelled && labelled.candidates.length > 0) {
+    refuseUnknown(labelled.unknownTaskIds, dataset.tasks, dataset.name, flags);
     for (const warning of labelled.warnings) process.stderr.write(`crucible: ${warning}\n`);
     return { name: dataset.name, tasks: dataset.tasks, candidates: labelled.candidates, labels: labelled.labels };
   }
-  const { candidates, warnings } = await loadSamples(flags.samples, dataset);
+  const { candidates, warnings, unknownTaskIds } = await loadSamples(flags.samples, dataset);
+  refuseUnknown(unknownTaskIds, dataset.tasks, dataset.name, flags);
   for (const warning of warnings) process.stderr.write(`crucible: ${warning}\n`);
   if (candidates.length === 0) throw new Error(`no sample in ${flags.samples} matches a task of ${dataset.name}`);
   return { name: dataset.name, tasks: dataset.tasks, candidates };
 }
 
+
+/**
+ * Samples for tasks the dataset does not have would leave pass@k averaged over what matched:
+ * an error naming them and the nearest real ids, unless --allow-missing.
+ */
+function refuseUnknown(unknown: readonly string[], tasks: readonly Task[], datasetName: string, flags: InputFlags): void {
+  if (unknown.length === 0 || flags.allowMissing) return;
+  const ids = tasks.map((t) => t.id);
+  const shown = unknown.slice(0, 5).map((id) => {
+    const near = nearest(id, ids);
+    return `${JSON.stringify(id)}${near ? ` (nearest: ${near})` : ''}`;
+  });
+  const more = unknown.length > 5 ? `, … (${unknown.length - 5} more)` : '';
+  throw new Error(
+    `${unknown.length} task id${unknown.length === 1 ? '' : 's'} of the samples ${unknown.length === 1 ? 'is' : 'are'} not in ${datasetName}: ${shown.join(', ')}${more}. ` +
+      'Fix the ids, or pass --allow-missing to skip those samples.',
+  );
+}
+
+/** The dataset id closest to `id` by edit distance (ignoring case and spaces), if any is close. */
+function nearest(id: string, ids: readonly string[]): string | undefined {
+  const norm = (s: string) => s.toLowerCase().replace(/\s+/g, '');
+  const target = norm(id);
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of ids) {
+    const d = editDistance(target, norm(candidate), bestDistance);
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = candidate;
+    }
+  }
+  return bestDistance <= Math.max(2, Math.floor(target.length / 3)) ? best : undefined;
+}
+
+function editDistance(a: string, b: string, cap: number): number {
+  if (Math.abs(a.length - b.length) >= cap) return cap;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = row;
+  }
+  return previous[b.length]!;
+}

@@ -24,6 +24,7 @@ export function createCli(): Command {
       .option('--dataset <file>', 'HumanEval, HumanEval+/MBPP+, MultiPL-E, HumanEvalPack or QuixBugs JSONL (.gz ok)')
       .option('--samples <file>', 'JSONL of {task_id, solution | completion}; labelled samples are compared with their labels')
       .option('--label-suite <text>', 'with labelled samples: use only labels whose test_suite starts with this text')
+      .option('--allow-missing', 'skip samples whose task id is not in the dataset (default: an error that names them)')
       .option('--json <file>', 'write all results as JSON (schema in README)')
       .option('--disagreements <file>', 'with labelled samples: where to write each disagreement (default: next to --json)')
       .option('--augment', 'add generated inputs to each task with a reference (judged against the reference); failures are shrunk to a minimal input')
@@ -38,6 +39,7 @@ export function createCli(): Command {
       .requiredOption('--dataset <file>', 'the tasks (their hidden tests and references are not used)')
       .requiredOption('--samples <file>', 'JSONL of {task_id, solution | completion}, several per task')
       .option('--threshold <file>', 'a threshold from crucible calibrate: abstain below it')
+      .option('--allow-missing', 'skip samples whose task id is not in the dataset (default: an error that names them)')
       .option('--inputs <n>', 'generated inputs per task (default 100, plus 50 from the disagreement hunt)', positiveInt)
       .option('--seed <n>', 'seed for generated inputs (printed on every run; replays it)', seedNumber)
       .option('--json <file>', 'write every decision as JSON (schema in README)'),
@@ -50,6 +52,7 @@ export function createCli(): Command {
       .requiredOption('--dataset <file>', 'calibration tasks with tests (used to label each selection right or wrong)')
       .requiredOption('--samples <file>', 'JSONL of {task_id, solution | completion}, several per task')
       .requiredOption('--out <file>', 'where to write the threshold (read by select --threshold)')
+      .option('--allow-missing', 'skip samples whose task id is not in the dataset (default: an error that names them)')
       .option('--alpha <a>', 'the largest acceptable share of wrong answers among answered tasks', probability, 0.1)
       .option('--delta <d>', 'the allowed probability that the guarantee fails', probability, 0.1)
       .option('--inputs <n>', 'generated inputs per task (default 100)', positiveInt)
