@@ -401,8 +401,9 @@ function harness(createWire, nodeSurface) {
 const HARNESS = new vm.Script(`const __crucible$ = (${harness})(${createWire}, ${nodeSurface});\n__crucible$.control`, {
   filename: 'crucible-harness.js',
 });
-const SURFACE_OPTIONS = JSON.stringify(surfaceOptions());
-const SURFACE_NAMES = surfaceNames();
+const SURFACE = surfaceOptions();
+const SURFACE_OPTIONS = JSON.stringify(SURFACE);
+const SURFACE_NAMES = surfaceNames(SURFACE);
 /** Words through which a program can reach a global without naming it. */
 const DYNAMIC_GLOBAL_ACCESS = ['globalThis', 'global', 'eval', 'Function', 'require', 'import', 'window', 'self'];
 

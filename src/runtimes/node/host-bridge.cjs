@@ -131,10 +131,10 @@ function compile(filename, context) {
   return script.runInContext(context, { displayErrors: false });
 }
 
-/** Every global the surface defines (its own and node's lent ones). */
-function surfaceNames() {
+/** Every global the surface defines (its own and node's lent ones), from surfaceOptions(). */
+function surfaceNames(options) {
   const own = [...OWN_GLOBALS].filter((n) => !['module', 'exports', 'console', 'WebAssembly', 'FinalizationRegistry'].includes(n));
-  return [...own, ...surfaceOptions().hostGlobals];
+  return [...own, ...options.hostGlobals];
 }
 
 const encoder = new TextEncoder();
@@ -157,8 +157,7 @@ function createHostBridge(execution) {
     hrtime: () => process.hrtime.bigint(),
     now: () => performance.now(),
     memoryUsage: () => JSON.stringify(process.memoryUsage()),
-    encodeInto: quietly((s, bytes) => encoder.encodeInto(String(s), bytes).written, 0),
-    encodeIntoPair: quietly((s, bytes) => {
+    encodeInto: quietly((s, bytes) => {
       const r = encoder.encodeInto(String(s), bytes);
       return [r.read, r.written];
     }, [0, 0]),

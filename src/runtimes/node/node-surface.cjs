@@ -23,7 +23,7 @@
  * returns the module wrapper compiled in this context), so their values are the
  * candidate's own.
  *
- * `host` (the worker's functions, see hostBridge in candidate-worker.cjs) only ever returns
+ * `host` (the worker's functions, createHostBridge in host-bridge.cjs) only ever returns
  * primitives, functions compiled in this context, or — after tainting — node's objects.
  * `print(text, stream)` counts output against the cap (the harness's console does too).
  * `mayDefine(name)` says whether a global is still free (the program may have defined its
@@ -77,8 +77,8 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
   const stringLastIndexOf = String.prototype.lastIndexOf;
   const regExpSource = gopd(RegExp.prototype, 'source').get;
   const regExpFlags = gopd(RegExp.prototype, 'flags').get;
-  const viewBuffer = gopd(getPrototypeOf(Uint8Array.prototype), 'buffer').get;
-  const viewOffset = gopd(getPrototypeOf(Uint8Array.prototype), 'byteOffset').get;
+  const viewBuffer = gopd(TYPED_ARRAY_PROTO, 'buffer').get;
+  const viewOffset = gopd(TYPED_ARRAY_PROTO, 'byteOffset').get;
   const dataViewBuffer = gopd(DataView.prototype, 'buffer').get;
   const dataViewOffset = gopd(DataView.prototype, 'byteOffset').get;
   const dataViewLength = gopd(DataView.prototype, 'byteLength').get;
@@ -177,7 +177,7 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
     setTimeout: never,
     setImmediate: never,
     setInterval() {
-      return { next: never, return: () => PromiseCtor.resolve({ value: undefined, done: true }), [Symbol.asyncIterator]() { return this; } };
+      return { next: never, return: () => promiseResolve({ value: undefined, done: true }), [Symbol.asyncIterator]() { return this; } };
     },
     scheduler: { wait: never, yield: never },
   });
@@ -382,12 +382,11 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
     encode(input = '') {
       const s = StringCtor(input);
       const bytes = new Uint8ArrayCtor(s.length * 3);
-      const written = host.encodeInto(s, bytes);
-      return apply(typedArraySubarray, bytes, [0, written]);
+      return apply(typedArraySubarray, bytes, [0, host.encodeInto(s, bytes)[1]]);
     },
     encodeInto(input, target) {
       const s = StringCtor(input);
-      const pair = host.encodeIntoPair(s, target);
+      const pair = host.encodeInto(s, target);
       return { read: pair[0], written: pair[1] };
     },
   });
