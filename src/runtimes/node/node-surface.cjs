@@ -636,7 +636,8 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
     value(G, gks[i], globals[gks[i]]);
     defined[defined.length] = gks[i];
   }
-  defineProperty(TextEncoder, toStringTag, { __proto__: null, value: 'TextEncoder' });
+  defineProperty(TextEncoder.prototype, toStringTag, { __proto__: null, value: 'TextEncoder', configurable: true });
+  defineProperty(TextDecoder.prototype, toStringTag, { __proto__: null, value: 'TextDecoder', configurable: true });
 
   // Node's other globals (Buffer, URL, crypto, AbortController...) are the worker's own:
   // tainting, on first read. A program may still define its own under the same name.
