@@ -12,7 +12,7 @@ import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Harness } from '../src/verify/harness.js';
-import { expectProbeClean, expectVerdict, newHarness, py } from './isolation-python-support.js';
+import { expectNextJudged, expectProbeClean, expectVerdict, newHarness, py, summary, TASK } from './isolation-python-support.js';
 
 // Set before any worker exists: no worker may inherit it.
 const SECRET = `crucible-secret-${process.pid}-${Date.now()}`;
@@ -266,6 +266,121 @@ describe('other processes and the kernel', () => {
         "attempt('unshare mount', lambda: libc.unshare(0x00020000) == 0 or False)",
         "attempt('bpf', lambda: libc.syscall(321, 0, None, 0) >= 0 or False)",
         "attempt('userfaultfd', lambda: libc.syscall(323, 0) >= 0 or False)",
+      ].join('\n'),
+    ));
+
+  // What a candidate inherits from its worker (forked from it): nice value, CPUs, scheduling
+  // policy and I/O priority, of itself and of the worker (PID 1).
+  const INHERITED = [
+    'import ctypes, os',
+    'def state(pid):',
+    '    ioprio = ctypes.CDLL(None).syscall(252, 1, pid)  # ioprio_get(IOPRIO_WHO_PROCESS)',
+    '    return (os.getpriority(os.PRIO_PROCESS, pid), sorted(os.sched_getaffinity(pid)), os.sched_getscheduler(pid), ioprio)',
+    'STATE = [state(0), state(1)]',
+    'def add(a, b):',
+    '    return STATE',
+    '',
+  ].join('\n');
+
+  it("cannot lower its worker's priority, CPUs, scheduling policy or I/O priority, which later candidates inherit", async () => {
+    const before = await h.judge(TASK, INHERITED);
+    assert.ok(before.firstFailure?.actual, summary(before));
+    await expectProbeClean(
+      h,
+      [
+        'import struct',
+        'libc = ctypes.CDLL(None, use_errno=True)',
+        "attempt('setpriority of pid 1', lambda: os.setpriority(os.PRIO_PROCESS, 1, 19))",
+        "attempt('setpriority of its process group', lambda: os.setpriority(os.PRIO_PGRP, 0, 19))",
+        "attempt('setpriority of its user', lambda: os.setpriority(os.PRIO_USER, 0, 19))",
+        "attempt('sched_setaffinity of pid 1', lambda: os.sched_setaffinity(1, {min(os.sched_getaffinity(1))}))",
+        "attempt('sched_setscheduler of pid 1', lambda: os.sched_setscheduler(1, os.SCHED_IDLE, os.sched_param(0)))",
+        "attempt('sched_setparam of pid 1', lambda: os.sched_setparam(1, os.sched_param(0)))",
+        // struct sched_attr: size, policy SCHED_IDLE, flags, nice 19, priority, runtime, deadline, period.
+        "attempt('sched_setattr of pid 1', lambda: libc.syscall(314, 1, struct.pack('IIQiIQQQ', 48, 5, 0, 19, 0, 0, 0, 0), 0) == 0 or False)",
+        // ioprio_set(IOPRIO_WHO_PROCESS / _PGRP / _USER, who, the idle class).
+        "attempt('ioprio_set of pid 1', lambda: libc.syscall(251, 1, 1, 3 << 13) == 0 or False)",
+        "attempt('ioprio_set of its process group', lambda: libc.syscall(251, 2, 0, 3 << 13) == 0 or False)",
+        "attempt('ioprio_set of its user', lambda: libc.syscall(251, 3, 0, 3 << 13) == 0 or False)",
+        // Its own, which no later candidate inherits.
+        "works('os.nice', lambda: os.nice(1))",
+        "works('sched_setaffinity of itself', lambda: os.sched_setaffinity(0, os.sched_getaffinity(0)))",
+        "works('ioprio_set of itself', lambda: libc.syscall(251, 1, 0, 3 << 13) == 0)",
+      ].join('\n'),
+    );
+    await expectVerdict(h, INHERITED, 'fail', { actual: before.firstFailure!.actual! });
+  });
+
+  it('cannot signal its worker or its process group (kill, tkill, tgkill, sigqueue, pidfds, SIGIO owners)', () =>
+    expectProbeClean(
+      h,
+      [
+        'import fcntl, struct, threading',
+        'libc = ctypes.CDLL(None, use_errno=True)',
+        // Signal 0 tests the permission and delivers nothing.
+        "attempt('kill pid 1', lambda: os.kill(1, 0))",
+        "attempt('kill its process group', lambda: os.kill(0, 0))",
+        "attempt('kill(-1)', lambda: os.kill(-1, 0))",
+        "attempt('tkill pid 1', lambda: libc.syscall(200, 1, 0) == 0 or False)",
+        "attempt('tgkill pid 1', lambda: libc.syscall(234, 1, 1, 0) == 0 or False)",
+        // A siginfo with si_code SI_QUEUE, as sigqueue() sends.
+        "info = struct.pack('iii', 0, 0, -1) + bytes(116)",
+        "attempt('rt_sigqueueinfo pid 1', lambda: libc.syscall(129, 1, 0, info) == 0 or False)",
+        "attempt('rt_tgsigqueueinfo pid 1', lambda: libc.syscall(297, 1, 1, 0, info) == 0 or False)",
+        "attempt('pidfd_open pid 1', lambda: os.pidfd_open(1))",
+        "attempt('pidfd_send_signal to /proc/1', lambda: signal.pidfd_send_signal(os.open('/proc/1', os.O_RDONLY | os.O_DIRECTORY), 0))",
+        // The owner of a file receives its SIGIO (or the signal F_SETSIG names).
+        'def owned(set_owner):',
+        '    a, b = socket.socketpair()',
+        '    set_owner(a.fileno())',
+        "attempt('F_SETOWN pid 1', lambda: owned(lambda fd: fcntl.fcntl(fd, 8, 1)))",
+        "attempt('F_SETOWN its process group', lambda: owned(lambda fd: fcntl.fcntl(fd, 8, -1)))",
+        "attempt('F_SETOWN_EX pid 1', lambda: owned(lambda fd: fcntl.fcntl(fd, 15, struct.pack('ii', 1, 1))))",
+        "attempt('FIOSETOWN pid 1', lambda: owned(lambda fd: fcntl.ioctl(fd, 0x8901, struct.pack('i', 1))))",
+        "attempt('SIOCSPGRP pid 1', lambda: owned(lambda fd: fcntl.ioctl(fd, 0x8902, struct.pack('i', 1))))",
+        // Itself (its pid is 2 or more), as threads, timeouts and crashes do.
+        "works('kill itself', lambda: os.kill(os.getpid(), 0))",
+        "works('pthread_kill of its thread', lambda: signal.pthread_kill(threading.get_ident(), 0))",
+        'got = []',
+        'signal.signal(signal.SIGUSR1, lambda *a: got.append(1))',
+        "works('raise_signal', lambda: signal.raise_signal(signal.SIGUSR1) or got[0])",
+        "works('fcntl F_GETFL', lambda: fcntl.fcntl(0, fcntl.F_GETFL))",
+      ].join('\n'),
+    ));
+
+  const selfKills: Array<[string, string]> = [
+    ['os.kill(os.getpid(), SIGTERM)', 'os.kill(os.getpid(), signal.SIGTERM)'],
+    ['os.kill(os.getpid(), SIGKILL)', 'os.kill(os.getpid(), signal.SIGKILL)'],
+    ['signal.raise_signal(SIGSEGV)', 'signal.raise_signal(signal.SIGSEGV)'],
+    ['os.abort()', 'os.abort()'],
+  ];
+  for (const [label, line] of selfKills) {
+    it(`can still end itself with a signal (${label}): error, as a crash`, async () => {
+      const verdict = await h.judge(TASK, `import os, signal\ndef add(a, b):\n    ${line}\n    return a + b\n`);
+      assert.equal(verdict.status, 'error', summary(verdict));
+      assert.match(verdict.suites[0]?.firstFailure?.message ?? '', /killed by signal|crashed/, summary(verdict));
+      await expectNextJudged(h);
+    });
+  }
+
+  it('cannot open sockets other than between processes, io_uring or memory files', () =>
+    expectProbeClean(
+      h,
+      [
+        'libc = ctypes.CDLL(None, use_errno=True)',
+        "attempt('AF_INET socket', lambda: socket.socket(socket.AF_INET, socket.SOCK_STREAM))",
+        "attempt('AF_INET6 socket', lambda: socket.socket(socket.AF_INET6, socket.SOCK_DGRAM))",
+        "attempt('AF_NETLINK socket', lambda: socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0))",
+        "attempt('AF_VSOCK socket', lambda: socket.socket(40, socket.SOCK_STREAM))",
+        "attempt('AF_PACKET socket', lambda: socket.socket(17, socket.SOCK_RAW, 0))",
+        "attempt('AF_ALG socket', lambda: socket.socket(38, socket.SOCK_SEQPACKET, 0))",
+        "attempt('socketpair AF_INET', lambda: libc.socketpair(2, 1, 0, ctypes.create_string_buffer(8)) == 0 or False)",
+        // struct io_uring_params is 120 bytes.
+        "attempt('io_uring_setup', lambda: libc.syscall(425, 4, ctypes.create_string_buffer(120)) >= 0 or False)",
+        "attempt('memfd_create', lambda: os.memfd_create('crucible'))",
+        "attempt('memfd_secret', lambda: libc.syscall(447, 0) >= 0 or False)",
+        "works('AF_UNIX socket', lambda: socket.socket(socket.AF_UNIX, socket.SOCK_STREAM))",
+        "works('socketpair', lambda: socket.socketpair())",
       ].join('\n'),
     ));
 });

@@ -91,9 +91,10 @@ export async function expectNextJudged(h: Harness): Promise<void> {
 }
 
 /**
- * A probe: Python `body` calls attempt(label, fn) for each thing the sandbox must refuse;
- * `add` returns the labels of the attempts that worked. A control attempt that must work
- * shows the probe itself ran. The verdict is `fail` with exactly ['control'] returned.
+ * A probe: Python `body` calls attempt(label, fn) for each thing the sandbox must refuse,
+ * and works(label, fn) for each it must allow; `add` returns the labels of the attempts that
+ * worked and of the refusals. A control attempt that must work shows the probe itself ran.
+ * The verdict is `fail` with exactly ['control'] returned.
  */
 export function probe(body: string): string {
   return [
@@ -106,6 +107,14 @@ export function probe(body: string): string {
     '        return',
     '    if ok is not False:',
     '        leaks.append(label)',
+    // What must keep working (the candidate's own process): a refusal is reported as a leak is.
+    'def works(label, fn):',
+    '    try:',
+    '        ok = fn()',
+    '    except Exception as exc:',
+    '        ok = exc',
+    '    if ok is False or isinstance(ok, Exception):',
+    "        leaks.append('refused %s: %r' % (label, ok))",
     "attempt('control', lambda: open('/tmp/work/control', 'w').write('x'))",
     body,
     'def add(a, b):',

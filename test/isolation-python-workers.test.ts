@@ -67,7 +67,8 @@ describe('worker death', () => {
   it('a candidate cannot kill, stop or interrupt its worker from inside', async () => {
     const before = workerPid('candidate_worker.py');
     for (const sig of ['SIGKILL', 'SIGSTOP', 'SIGTERM', 'SIGINT', 'SIGHUP', 'SIGUSR1']) {
-      const program = `import os, signal\nos.kill(os.getppid(), signal.${sig})\nos.kill(1, signal.${sig})\ndef add(a, b):\n    return a - b\n`;
+      // Refused (PermissionError, the seccomp filter) or, were it sent, dropped by the kernel.
+      const program = `import os, signal\nfor pid in (os.getppid(), 1):\n    try:\n        os.kill(pid, signal.${sig})\n    except PermissionError:\n        pass\ndef add(a, b):\n    return a - b\n`;
       const verdict = await h.judge(TASK, program);
       assert.equal(verdict.status, 'fail', `${sig}: ${summary(verdict)}`);
     }
