@@ -11,6 +11,8 @@ export interface SampleResult {
   readonly first_failure: Failure | null;
   readonly time_ms: number;
   readonly type_errors?: readonly string[];
+  /** TypeScript: why the type check was not done (the compiler ran past its time or heap). */
+  readonly type_check_not_done?: string;
   /** With generated inputs (--augment): the failing generated input shrunk to a minimal one. */
   readonly counterexample?: Failure & { readonly original: string; readonly shrunk: string; readonly rounds: number };
 }
@@ -91,6 +93,7 @@ export function toSampleResult(candidate: Candidate, verdict: Verdict): SampleRe
     first_failure: verdict.firstFailure,
     time_ms: Math.round(verdict.timeMs * 10) / 10,
     ...(verdict.typeErrors?.length ? { type_errors: verdict.typeErrors } : {}),
+    ...(verdict.typeCheckNotDone ? { type_check_not_done: verdict.typeCheckNotDone } : {}),
   };
 }
 

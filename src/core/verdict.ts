@@ -29,6 +29,8 @@ export interface Verdict {
   readonly timeMs: number;
   /** TypeScript diagnostics; they fail a candidate only when asked (--strict-types). */
   readonly typeErrors?: readonly string[];
+  /** Why the type check was not done: the compiler ran past its time or memory limit. */
+  readonly typeCheckNotDone?: string;
 }
 
 /** The overall status: the first suite that did not pass decides, so base failures come first. */

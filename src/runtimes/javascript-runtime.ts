@@ -6,7 +6,8 @@ import { SlotPool, type PoolOptions } from './pool.js';
 import type { Limits, RunRequest, RunResult, Runtime, TimedSuite } from './runtime.js';
 import { interpreterPaths } from './sandbox.js';
 import type { SlotRecipe } from './slot.js';
-import { transpile } from './typescript.js';
+import type { Transpiled } from './typescript.js';
+import { compilerStopped, typescriptService, type TranspileOutcome, type TypeScriptService } from './typescript-service.js';
 
 const HARNESS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'node');
 const PRLIMIT = '/usr/bin/prlimit';
@@ -25,6 +26,8 @@ export type NodeRuntimeOptions = PoolOptions & {
    * read-only inside the sandbox. Packages run in the candidate's own context.
    */
   readonly nodePath?: readonly string[];
+  /** TypeScript: the compiler processes (default: the process-wide ones). */
+  readonly compiler?: TypeScriptService;
 };
 
 /** Checks each --node-path folder; the error says what to do. */
@@ -93,33 +96,43 @@ export function createJavaScriptRuntime(options: NodeRuntimeOptions = {}): Runti
 }
 
 /**
- * TypeScript: the program and script-suite test code are transpiled to JavaScript here
- * and run by a JavaScript pool. A program that does not parse is a load error; type
- * errors are not checked here (see typeCheck in typescript.ts).
+ * TypeScript: the program and script-suite test code are transpiled to JavaScript by the
+ * compiler processes (typescript-service.ts) and run by a JavaScript pool. A program that
+ * does not parse is a load error, as is one that the compiler cannot finish within its
+ * limits; type errors are not checked here (the harness reports them).
  */
 export function createTypeScriptRuntime(options: NodeRuntimeOptions = {}): Runtime {
-  return new TypeScriptRuntime(new SlotPool('typescript', nodeRecipe(options), options));
+  return new TypeScriptRuntime(new SlotPool('typescript', nodeRecipe(options), options), options.compiler ?? typescriptService());
 }
 
 class TypeScriptRuntime implements Runtime {
   readonly language: Language = 'typescript';
   /** Test code is the same for every sample of a task. */
-  private readonly testCache = new Map<string, ReturnType<typeof transpile>>();
+  private readonly testCache = new Map<string, Promise<TranspileOutcome>>();
 
-  constructor(private readonly pool: SlotPool) {}
+  constructor(
+    private readonly pool: SlotPool,
+    private readonly compiler: TypeScriptService,
+  ) {}
 
-  private transpileTest(code: string) {
+  private transpileTest(code: string): Promise<TranspileOutcome> {
     let out = this.testCache.get(code);
     if (!out) {
-      out = transpile(code, 'test.ts');
+      out = this.compiler.transpile(code, 'test.ts');
       if (this.testCache.size > 2000) this.testCache.clear();
       this.testCache.set(code, out);
+      // A stopped compile is not kept: the next sample tries again.
+      void out.then((outcome) => compilerStopped(outcome) && this.testCache.delete(code));
     }
     return out;
   }
 
   async run(request: RunRequest): Promise<RunResult> {
-    const program = transpile(request.program);
+    const program = await this.compiler.transpile(request.program, 'candidate.ts');
+    if (compilerStopped(program)) {
+      const status = program.stopped === 'failed' ? 'error' : program.stopped;
+      return { load: { ok: false, status, message: program.message }, suites: [] };
+    }
     if (program.errors.length > 0) {
       return { load: { ok: false, status: 'error', message: `SyntaxError: ${program.errors.join('\n')}`.slice(0, 2000) }, suites: [] };
     }
@@ -129,14 +142,14 @@ class TypeScriptRuntime implements Runtime {
         suites.push(suite);
         continue;
       }
-      const code = this.transpileTest(suite.code);
-      const invoke = suite.invoke ? this.transpileTest(suite.invoke) : undefined;
-      const errors = [...code.errors, ...(invoke?.errors ?? [])];
-      if (errors.length > 0) {
-        const why = `the test code of suite ${suite.name} does not parse: ${errors.join('; ')}`;
+      const parts = await Promise.all([suite.code, suite.invoke, suite.helpers].map((code) => (code ? this.transpileTest(code) : undefined)));
+      const problems = parts.flatMap((part) => (!part ? [] : compilerStopped(part) ? [part.message] : part.errors));
+      if (problems.length > 0) {
+        const why = `the test code of suite ${suite.name} does not compile: ${problems.join('; ')}`;
         return { load: { ok: false, status: 'no-verdict', message: why }, suites: [], noVerdict: why };
       }
-      suites.push({ ...suite, code: code.code, ...(invoke ? { invoke: invoke.code } : {}) });
+      const [code, invoke, helpers] = parts as Array<Transpiled | undefined>;
+      suites.push({ ...suite, code: code!.code, ...(invoke ? { invoke: invoke.code } : {}), ...(helpers ? { helpers: helpers.code } : {}) });
     }
     return this.pool.run({ ...request, program: program.code, suites });
   }

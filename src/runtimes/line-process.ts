@@ -14,6 +14,8 @@ export interface LineProcessOptions {
   readonly env: NodeJS.ProcessEnv;
   /** Extra file descriptors for the child from fd 3 on (e.g. a seccomp program). */
   readonly extraFds?: readonly number[];
+  /** Longest line accepted; a process that writes more without a newline is killed (it is not trusted). */
+  readonly maxLineBytes?: number;
 }
 
 const STDERR_TAIL = 8192;
@@ -41,6 +43,16 @@ export class LineProcess {
     this.child.stderr!.on('data', (chunk: string) => {
       this.stderr = (this.stderr + chunk).slice(-STDERR_TAIL);
     });
+    const maxLineBytes = options.maxLineBytes;
+    if (maxLineBytes !== undefined) {
+      // readline would buffer an endless line until Crucible ran out of memory.
+      let pending = 0;
+      this.child.stdout!.on('data', (chunk: Buffer) => {
+        const newline = chunk.lastIndexOf(10);
+        pending = newline < 0 ? pending + chunk.length : chunk.length - newline - 1;
+        if (pending > maxLineBytes) this.kill();
+      });
+    }
     const lines = createInterface({ input: this.child.stdout!, crlfDelay: Infinity });
     lines.on('line', (line) => {
       let message: Message;

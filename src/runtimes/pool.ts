@@ -8,6 +8,12 @@ export interface PoolOptions {
   /** Worker pairs; default one per core. */
   readonly workers?: number;
   readonly sandbox?: SandboxMode;
+  /**
+   * The test code comes from someone Crucible does not trust (a request over HTTP): every run
+   * gets a judge process of its own, under the candidates' seccomp filter and memory limit,
+   * which is killed when the run ends, so nothing the test code does outlives its request.
+   */
+  readonly untrustedTests?: boolean;
 }
 
 /** A warm pool of judge/candidate pairs: each request takes a free pair, or waits for one. */
@@ -25,7 +31,7 @@ export class SlotPool implements Runtime {
   ) {
     this.size = Math.max(1, options.workers ?? availableParallelism());
     for (let i = 0; i < this.size; i++) {
-      const slot = new Slot(recipe, options.sandbox ?? 'bwrap');
+      const slot = new Slot(recipe, options.sandbox ?? 'bwrap', Boolean(options.untrustedTests));
       this.all.push(slot);
       this.free.push(slot);
     }

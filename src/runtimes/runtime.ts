@@ -23,7 +23,17 @@ export const DEFAULT_LIMITS: Limits = {
 };
 
 /** A suite with its time limits: per input for io suites, for the whole script otherwise. */
-export type TimedSuite = Suite & { readonly limits?: readonly number[]; readonly limit?: number; readonly expectedJson?: string };
+export type TimedSuite = Suite & {
+  readonly limits?: readonly number[];
+  readonly limit?: number;
+  readonly expectedJson?: string;
+  /**
+   * Script suites: the prompt's own definitions of the helpers the test calls (`poly` in
+   * HumanEval/32), run in the test's scope so that its calls reach them, not a candidate's
+   * redefinition.
+   */
+  readonly helpers?: string;
+};
 
 export interface RunRequest {
   readonly program: string;

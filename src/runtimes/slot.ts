@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { checkJudgeResult } from './judge-result.js';
 import { isMessage, type LineProcess, type Message } from './line-process.js';
 import { DEFAULT_LIMITS, type Limits, type RunRequest, type RunResult, type SuiteOutcome } from './runtime.js';
 import type { SandboxMode } from './sandbox.js';
@@ -25,6 +26,11 @@ export interface SlotRecipe extends Omit<WorkerRecipe, 'command'> {
 const START_SECONDS = 20;
 const EXIT_REPORT_SECONDS = 10;
 const RETIRE_SECONDS = 1;
+const PRLIMIT = '/usr/bin/prlimit';
+/** An untrusted judge's one result line, at most: past it the judge is killed (it writes what it likes). */
+const UNTRUSTED_RESULT_BYTES = 256 << 20;
+/** Address space a judge needs besides the values it holds (node reserves ~0.7 GB at start). */
+const JUDGE_ADDRESS_OVERHEAD = 1 << 30;
 
 /**
  * One judge and one candidate worker, connected by two FIFOs in a private directory.
@@ -44,11 +50,15 @@ export class Slot {
   /** A tainted worker's exit: no run starts before it is gone (it could write to the FIFOs). */
   private retiring: Promise<unknown> | undefined;
   private judge: LineProcess | undefined;
+  /** Untrusted tests: the judge for the next run, started while this one runs. */
+  private spareJudge: { process: LineProcess; ready: Promise<string | undefined>; command: string } | undefined;
   private readonly seccompPath: string | undefined;
 
   constructor(
     private readonly recipe: SlotRecipe,
     private readonly mode: SandboxMode,
+    /** Each run's test code may be hostile: a fresh, filtered judge per run (PoolOptions.untrustedTests). */
+    private readonly untrustedTests = false,
   ) {
     this.dir = mkdtempSync(join(tmpdir(), 'crucible-slot-'));
     execFileSync('mkfifo', ['-m', '666', join(this.dir, 'j2c'), join(this.dir, 'c2j')]);
@@ -59,9 +69,52 @@ export class Slot {
     }
   }
 
-  private spawn(command: readonly string[], seccompOnWorker: boolean): LineProcess {
+  private spawn(command: readonly string[], seccompOnWorker: boolean, maxLineBytes?: number): LineProcess {
     const { readOnly, harnessDir, scratchBytes, binds } = this.recipe;
-    return spawnWorker({ command, readOnly, harnessDir, scratchBytes, dir: this.dir, mode: this.mode, seccompOnWorker, ...(binds ? { binds } : {}) });
+    return spawnWorker({
+      command,
+      readOnly,
+      harnessDir,
+      scratchBytes,
+      dir: this.dir,
+      mode: this.mode,
+      seccompOnWorker,
+      ...(binds ? { binds } : {}),
+      ...(maxLineBytes ? { maxLineBytes } : {}),
+    });
+  }
+
+  /** A judge for untrusted test code: the no-new-processes filter from bwrap, the candidates' memory limit. */
+  private untrustedJudgeCommand(limits: Limits): string[] {
+    const command = this.recipe.judgeCommand;
+    if (!existsSync(PRLIMIT)) return command;
+    return [PRLIMIT, `--as=${limits.memoryBytes + JUDGE_ADDRESS_OVERHEAD}`, '--core=0', '--', ...command];
+  }
+
+  private startUntrustedJudge(limits: Limits): { process: LineProcess; ready: Promise<string | undefined>; command: string } {
+    const command = this.untrustedJudgeCommand(limits);
+    const process = this.spawn(command, true, UNTRUSTED_RESULT_BYTES);
+    return { process, ready: pingWorker(process, START_SECONDS * 1000), command: JSON.stringify(command) };
+  }
+
+  /** The spare if it fits these limits, else a new judge; either way it has answered a ping. */
+  private async untrustedJudge(limits: Limits): Promise<string | undefined> {
+    let next = this.spareJudge;
+    this.spareJudge = undefined;
+    if (!next || next.process.isClosed || next.command !== JSON.stringify(this.untrustedJudgeCommand(limits))) {
+      next?.process.kill();
+      next = this.startUntrustedJudge(limits);
+    }
+    this.judge = next.process;
+    const error = await next.ready;
+    return error ? `judge worker did not start: ${error}` : undefined;
+  }
+
+  /** An untrusted judge serves one run: it is killed (and the next one started) as the run ends. */
+  private retireUntrustedJudge(limits: Limits): void {
+    this.judge?.kill();
+    this.judge = undefined;
+    this.spareJudge ??= this.startUntrustedJudge(limits);
   }
 
   private async ensureWorkers(limits: Limits): Promise<string | undefined> {
@@ -88,6 +141,7 @@ export class Slot {
       const error = await pingWorker(this.candidate, START_SECONDS * 1000);
       if (error) return `candidate worker did not start: ${error}`;
     }
+    if (this.untrustedTests) return this.untrustedJudge(limits);
     if (!this.judge || this.judge.isClosed) {
       this.judge?.kill();
       this.judge = this.spawn(this.recipe.judgeCommand, false);
@@ -99,6 +153,15 @@ export class Slot {
 
   async run(request: RunRequest): Promise<RunResult> {
     const limits: Limits = { ...DEFAULT_LIMITS, ...request.limits };
+    if (!this.untrustedTests) return this.runWith(request, limits);
+    try {
+      return await this.runWith(request, limits);
+    } finally {
+      this.retireUntrustedJudge(limits);
+    }
+  }
+
+  private async runWith(request: RunRequest, limits: Limits): Promise<RunResult> {
     const startError = await this.ensureWorkers(limits);
     if (startError) {
       this.reset();
@@ -126,6 +189,8 @@ export class Slot {
       replyBytes: limits.replyBytes,
       connectSeconds: START_SECONDS,
       suites: request.suites.map((suite) => toJudgeSuite(suite)),
+      // An untrusted judge's Python also installs the candidates' own, stricter filter on itself.
+      ...(this.untrustedTests && this.seccompPath ? { seccomp: sandboxPath('seccomp.bpf') } : {}),
     });
     // Expected outputs (JSON the judges themselves wrote when recording the reference) join
     // the line as JSON, not as a string in it: escaping and unescaping hundreds of MB twice
@@ -150,6 +215,17 @@ export class Slot {
       this.reset();
       if (hung) return { load: { ok: true }, suites: [], hung: true };
       return { load: { ok: false, status: 'no-verdict', message: why }, suites: [], noVerdict: why };
+    }
+    // Nothing an untrusted judge writes after its result is read; its end closes the FIFOs, so
+    // the candidate's execution ends too. What it wrote is checked before it is believed.
+    if (this.untrustedTests) {
+      judge.kill();
+      const checked = checkJudgeResult(result);
+      if (typeof checked === 'string') {
+        this.candidate?.kill();
+        this.candidate = undefined;
+        return { load: { ok: false, status: 'no-verdict', message: checked }, suites: [], noVerdict: checked };
+      }
     }
     if (result.kill && this.recipe.killWorkerToStop) {
       candidate.kill();
@@ -231,6 +307,8 @@ export class Slot {
     this.candidate?.kill();
     this.judge?.kill();
     this.spare?.process.kill();
+    this.spareJudge?.process.kill();
+    this.spareJudge = undefined;
     this.candidate = undefined;
     this.judge = undefined;
     this.candidateStarting = undefined;
@@ -238,7 +316,7 @@ export class Slot {
   }
 
   async close(): Promise<void> {
-    const exits = [this.candidate?.exited, this.judge?.exited, this.spare?.process.exited];
+    const exits = [this.candidate?.exited, this.judge?.exited, this.spare?.process.exited, this.spareJudge?.process.exited];
     this.reset();
     await Promise.all(exits);
     rmSync(this.dir, { recursive: true, force: true });
@@ -259,7 +337,7 @@ function toJudgeSuite(suite: RunRequest['suites'][number]): Message {
       limit: suite.limit ?? 10,
     };
   }
-  return { kind: 'script', name: suite.name, code: suite.code, invoke: suite.invoke ?? null, limit: suite.limit ?? 10 };
+  return { kind: 'script', name: suite.name, code: suite.code, invoke: suite.invoke ?? null, helpers: suite.helpers ?? null, limit: suite.limit ?? 10 };
 }
 
 /** Past this, Crucible stops the pair from outside: every per-test limit plus slack. */

@@ -24,6 +24,8 @@ export interface WorkerSpawn extends WorkerRecipe {
   /** The worker's private directory (/ipc inside the sandbox). */
   readonly dir: string;
   readonly mode: SandboxMode;
+  /** A worker that writes a longer line is killed (one that runs code Crucible does not trust). */
+  readonly maxLineBytes?: number;
 }
 
 let spawned = 0;
@@ -50,7 +52,11 @@ export function spawnWorker(spec: WorkerSpawn): LineProcess {
     },
     spec.mode,
   );
-  const process = new LineProcess({ ...argv, ...(fd !== undefined ? { extraFds: [fd] } : {}) });
+  const process = new LineProcess({
+    ...argv,
+    ...(fd !== undefined ? { extraFds: [fd] } : {}),
+    ...(spec.maxLineBytes ? { maxLineBytes: spec.maxLineBytes } : {}),
+  });
   if (fd !== undefined) closeSync(fd);
   return process;
 }

@@ -3,10 +3,11 @@ import type { Language, Suite, Task } from '../core/task.js';
 import { combineStatuses, type Verdict } from '../core/verdict.js';
 import { createJavaScriptRuntime, createTypeScriptRuntime } from '../runtimes/javascript-runtime.js';
 import { createPythonRuntime } from '../runtimes/python-runtime.js';
-import { typeCheck } from '../runtimes/typescript.js';
+import { compilerStopped, type CompilerLimits, TypeScriptService, typescriptService } from '../runtimes/typescript-service.js';
 import { DEFAULT_LIMITS, type Limits, type RunResult, type Runtime, type TimedSuite } from '../runtimes/runtime.js';
 import { assertSandboxUsable, type SandboxMode } from '../runtimes/sandbox.js';
 import { suiteVerdicts } from './outcome.js';
+import { promptHelpers } from './prompt-helpers.js';
 import { callLimit, DEFAULT_TIME_POLICY, scriptLimit, type TimePolicy } from './time-limits.js';
 
 export interface HarnessOptions {
@@ -21,12 +22,20 @@ export interface HarnessOptions {
   readonly strictTypes?: boolean;
   /** node_modules folders whose packages JavaScript and TypeScript candidates may require (as NODE_PATH). */
   readonly nodePath?: readonly string[];
+  /** Deadlines and heap of the TypeScript compiler processes (default: the process-wide ones, DEFAULT_COMPILER_LIMITS). */
+  readonly compilerLimits?: Partial<CompilerLimits>;
+  /** The tests come from someone not trusted (a request over HTTP): each run gets a fresh, filtered judge. */
+  readonly untrustedTests?: boolean;
   /** Supplies runtimes; defaults to the built-in ones (tests may pass their own). */
   readonly runtimeFactory?: (
     language: Language,
     options: RuntimeChoices,
   ) => Runtime;
 }
+
+/** Starts the no-verdict message of every candidate of a task whose reference ran out of time. */
+const REFERENCE_SECONDS = 180;
+export const REFERENCE_OUT_OF_TIME = `the reference ran past its time limit of ${REFERENCE_SECONDS}s`;
 
 /** What running the reference told us: expected outputs and how long it took. */
 interface Baseline {
@@ -50,18 +59,22 @@ export class Harness {
   readonly limits: Limits;
   /** Worker pairs per language. */
   readonly workerCount: number;
+  private readonly compiler: TypeScriptService;
+  private readonly ownsCompiler: boolean;
 
   constructor(private readonly options: HarnessOptions = {}) {
     this.time = { ...DEFAULT_TIME_POLICY, ...options.time };
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.workerCount = options.workers ?? availableParallelism();
+    this.ownsCompiler = options.compilerLimits !== undefined;
+    this.compiler = options.compilerLimits ? new TypeScriptService({ processes: this.workerCount, limits: options.compilerLimits }) : typescriptService();
     assertSandboxUsable(options.sandbox ?? 'bwrap');
   }
 
   async judge(task: Task, program: string): Promise<Verdict> {
     const started = performance.now();
     const baseline = await this.baseline(task);
-    const suites = task.suites.map((suite) => this.timed(suite, baseline));
+    const suites = task.suites.map((suite) => this.timed(task, suite, baseline));
     const missing = suites.find((suite) => suite.kind === 'io' && suite.expectedJson === undefined);
     if (missing) {
       const message = baseline.problem ?? `suite ${missing.name} needs expected outputs, but the task has no reference solution`;
@@ -77,9 +90,20 @@ export class Harness {
     return task.language === 'typescript' && this.options.typeCheck !== false ? this.withTypeErrors(verdict, program) : verdict;
   }
 
-  /** Type errors are a separate check: reported always, failing the candidate only with strictTypes. */
-  private withTypeErrors(verdict: Verdict, program: string): Verdict {
-    const typeErrors = typeCheck(program);
+  /**
+   * Type errors are a separate check: reported always, failing the candidate only with
+   * strictTypes. A check the compiler could not finish within its limits is reported as not
+   * done (and, with strictTypes, fails a candidate that needs it: its types are too costly).
+   */
+  private async withTypeErrors(verdict: Verdict, program: string): Promise<Verdict> {
+    const checked = await this.compiler.typeCheck(program);
+    if (compilerStopped(checked)) {
+      const typeCheckNotDone = checked.message;
+      if (!this.options.strictTypes || verdict.status !== 'pass') return { ...verdict, typeCheckNotDone };
+      const failure = { input: null, expected: null, actual: null, message: `type check not done: ${typeCheckNotDone}` };
+      return { ...verdict, status: 'fail', firstFailure: failure, typeCheckNotDone };
+    }
+    const typeErrors = checked.errors;
     if (typeErrors.length === 0) return verdict;
     if (!this.options.strictTypes || verdict.status !== 'pass') return { ...verdict, typeErrors };
     const failure = { input: null, expected: null, actual: null, message: `type error: ${typeErrors[0]}` };
@@ -106,7 +130,8 @@ export class Harness {
     if (task.reference === undefined) return { suites: new Map() };
     // Generous: a reference is trusted, and one of MBPP+'s (Mbpp/255) builds a 957 MB output,
     // which takes over a minute on a busy machine.
-    const generous = task.suites.map((suite): TimedSuite => ({ ...suite, limit: 180 }));
+    const helpers = promptHelpers(task);
+    const generous = task.suites.map((suite): TimedSuite => ({ ...suite, limit: REFERENCE_SECONDS, ...(helpers && suite.kind === 'script' ? { helpers } : {}) }));
     const result = await this.runtime(task.language).run({ program: task.reference, suites: generous, record: true, limits: this.limits });
     const suites = new Map<string, { expectedJson?: string; times?: readonly number[]; elapsed?: number }>();
     for (const outcome of result.suites) {
@@ -121,13 +146,15 @@ export class Harness {
       ? `the reference could not be run: ${result.noVerdict}`
       : !result.load.ok
         ? `the reference does not load: ${result.load.message ?? result.load.status}`
-        : failed
-          ? `the reference fails suite ${failed.name}: ${failed.firstFailure?.message ?? failed.status}`
-          : undefined;
+        : failed?.status === 'timeout'
+          ? `${REFERENCE_OUT_OF_TIME} in suite ${failed.name} (a busy machine can cause it; run again with fewer --workers)`
+          : failed
+            ? `the reference fails suite ${failed.name}: ${failed.firstFailure?.message ?? failed.status}`
+            : undefined;
     return { suites, ...(problem ? { problem } : {}), ...(result.noVerdict ? { sandboxFailed: true } : {}) };
   }
 
-  private timed(suite: Suite, baseline: Baseline): TimedSuite {
+  private timed(task: Task, suite: Suite, baseline: Baseline): TimedSuite {
     const recorded = baseline.suites.get(suite.name);
     if (suite.kind === 'io') {
       const times = recorded?.times;
@@ -137,7 +164,8 @@ export class Harness {
         ...(times ? { limits: times.map((t) => callLimit(this.time, t)) } : { limit: callLimit(this.time, undefined) }),
       };
     }
-    return { ...suite, limit: scriptLimit(this.time, recorded?.elapsed) };
+    const helpers = promptHelpers(task);
+    return { ...suite, limit: scriptLimit(this.time, recorded?.elapsed), ...(helpers ? { helpers } : {}) };
   }
 
   private verdictOf(task: Task, result: RunResult, started: number): Verdict {
@@ -159,7 +187,8 @@ export class Harness {
       const factory = this.options.runtimeFactory ?? defaultRuntime;
       const memoryChosen = this.options.limits?.memoryBytes !== undefined;
       const nodePath = this.options.nodePath?.length ? { nodePath: this.options.nodePath } : {};
-      runtime = factory(language, { workers: this.workerCount, sandbox, limits: this.limits, memoryChosen, ...nodePath });
+      const untrustedTests = this.options.untrustedTests ? { untrustedTests: true } : {};
+      runtime = factory(language, { workers: this.workerCount, sandbox, limits: this.limits, memoryChosen, compiler: this.compiler, ...nodePath, ...untrustedTests });
       this.runtimes.set(language, runtime);
     }
     return runtime;
@@ -168,6 +197,7 @@ export class Harness {
   async close(): Promise<void> {
     await Promise.all([...this.runtimes.values()].map((runtime) => runtime.close()));
     this.runtimes.clear();
+    if (this.ownsCompiler) this.compiler.close();
   }
 }
 
@@ -185,6 +215,8 @@ export interface RuntimeChoices {
   readonly limits: Limits;
   readonly memoryChosen?: boolean;
   readonly nodePath?: readonly string[];
+  readonly compiler?: TypeScriptService;
+  readonly untrustedTests?: boolean;
 }
 
 function defaultRuntime(language: Language, options: RuntimeChoices): Runtime {

@@ -244,6 +244,18 @@ function candidateError(r) {
   return e;
 }
 
+const DECODE_TIMEOUT = Symbol('decoding ran past the deadline');
+
+/** A candidate's output, decoded by its call's deadline: colliding keys make filling a Set quadratic. */
+function decodeOutput(v, deadline) {
+  try {
+    return W.decodeBy(v, deadline);
+  } catch (e) {
+    if (e instanceof W.WireError && e.kind === 'timeout') return DECODE_TIMEOUT;
+    throw e;
+  }
+}
+
 class Run {
   constructor(channel) {
     this.ch = channel;
@@ -271,7 +283,10 @@ class Run {
     let encoded;
     try {
       encoded = args.map((a) => W.encode(a, true));
-    } catch {
+    } catch (e) {
+      // Only the test's own values (callbacks) are run inline; a candidate's value that could
+      // not cross fails the test here, as calling with it would (Python: wire.OpaqueValue).
+      if (e instanceof W.WireError && e.kind === 'opaque') throw new TypeError(e.message);
       this.needsInline = true;
       throw NEEDS_INLINE;
     }
@@ -285,7 +300,8 @@ class Run {
         if (Object.hasOwn(LIMIT_STATUS, r.limit)) this.stop(LIMIT_STATUS[r.limit], `${r.error}: ${r.message}`);
         throw candidateError(r);
       }
-      const value = W.decodeParsed(r.v);
+      const value = decodeOutput(r.v, this.deadline + GRACE_MS);
+      if (value === DECODE_TIMEOUT) this.stop('timeout', 'time limit exceeded (decoding the output)', true);
       this.last.value = value;
       this.last.returned = true;
       return value;
@@ -359,6 +375,28 @@ function sharedFileError(program, source) {
   }
 }
 
+/**
+ * The test code as a function of the program's names. Test code runs as a function body, so
+ * its own declarations may shadow candidate names; the prompt's helpers (encodeCyclic in
+ * HumanEvalPack JS/38) sit in a scope between the two, so the test's calls reach the prompt's
+ * definitions, never a candidate's. Helpers that do not compile are left out.
+ */
+function testFactory(params, source, helpers) {
+  const head = `(function (${params.join(', ')}) {\nreturn function () {\n`;
+  if (helpers) {
+    const lines = helpers.split('\n').length;
+    try {
+      return vm.runInThisContext(`${head}${helpers}\nreturn (function () {\n${source}})();\n};\n})`, {
+        filename: 'test.js',
+        lineOffset: -(3 + lines),
+      });
+    } catch (e) {
+      if (!(e instanceof SyntaxError)) throw e;
+    }
+  }
+  return vm.runInThisContext(`${head}${source}};\n})`, { filename: 'test.js', lineOffset: -2 });
+}
+
 function runScript(spec, run, names, record, program) {
   const limit = Number(spec.limit ?? 10);
   const start = Date.now();
@@ -371,11 +409,7 @@ function runScript(spec, run, names, record, program) {
   const params = ['require', 'console', 'module', 'exports', ...names];
   let factory;
   try {
-    // Test code runs as a function body here, so its own declarations may shadow candidate names.
-    factory = vm.runInThisContext(`(function (${params.join(', ')}) {\nreturn function () {\n${source}};\n})`, {
-      filename: 'test.js',
-      lineOffset: -2,
-    });
+    factory = testFactory(params, source, spec.helpers);
   } catch (e) {
     return suiteResult(spec, 'error', 0, 1, failure(`the test code does not compile: ${e}`));
   }
@@ -447,8 +481,9 @@ function runIo(spec, run, record) {
     if (first === null) firstAt = i; // settles on the input where the first failure happens
     const shownExpected = () => (record ? null : show(expected[i]));
     let r;
+    const deadline = Date.now() + limits[i] * 1000;
     try {
-      r = run.ch.recv(Date.now() + limits[i] * 1000 + GRACE_MS);
+      r = run.ch.recv(deadline + GRACE_MS);
     } catch (e) {
       if (e instanceof Timeout) {
         status = 'timeout';
@@ -488,7 +523,13 @@ function runIo(spec, run, record) {
       passed++;
       continue;
     }
-    const out = W.decodeParsed(r.v);
+    const out = decodeOutput(r.v, deadline + GRACE_MS);
+    if (out === DECODE_TIMEOUT) {
+      status = 'timeout';
+      kill = true;
+      first ??= failure(`time limit of ${limits[i].toFixed(2)}s exceeded (decoding the output)`, shownInput(), shownExpected());
+      break;
+    }
     const [ok, why] = matches(out, expected[i], decodedInputs[i], state, spec.oracle ?? null);
     if (ok) passed++;
     else if (first === null) {

@@ -52,7 +52,12 @@ function createWire() {
   const dateGetTime = DateProto.getTime;
   const dateToISOString = DateProto.toISOString;
   const stringSlice = StringCtor.prototype.slice;
+  const dateNow = DateCtor.now;
   const MAX_DEPTH = 200;
+  // Hashed containers are filled checking the clock every this many items: keys can be chosen
+  // to collide, which makes filling a Set or Map quadratic (decodeBy bounds it by the call's deadline).
+  const HASHED_STEP = 1024;
+  let decodeDeadline = Infinity;
 
   /** Thrown by a strict encode (an argument that cannot cross) or when a budget runs out. */
   class WireError extends ErrorCtor {
@@ -240,6 +245,11 @@ function createWire() {
         const t = apply(dateGetTime, x, []);
         return tagged('date', t === t ? apply(dateToISOString, x, []) : null);
       }
+      if (strict && proto === Opaque.prototype) {
+        // A candidate's value that did not cross as data, passed back by the test: the
+        // candidate's failure, never a reason to run the test beside the candidate.
+        throw new WireError('opaque', 'the candidate returned a ' + x.$opaque + ', which is not plain data');
+      }
       return opaqueOf(x, typeName(x), opaqueText(x));
     }
     const text = jsonStringify(mirror(x, 0));
@@ -253,6 +263,7 @@ function createWire() {
   function plainObject(pairs) {
     const o = {};
     for (let i = 0; i < pairs.length; i++) {
+      checkDeadline(i);
       const k = '' + pairs[i][0];
       if (k === '__proto__') defineProperty(o, k, { __proto__: null, value: pairs[i][1], writable: true, enumerable: true, configurable: true });
       else o[k] = pairs[i][1];
@@ -269,6 +280,12 @@ function createWire() {
       if (item !== null && typeof item === 'object') v[i] = decodeParsed(item);
     }
     return v;
+  }
+
+  function checkDeadline(i) {
+    if (i % HASHED_STEP === HASHED_STEP - 1 && decodeDeadline !== Infinity && dateNow() > decodeDeadline) {
+      throw new WireError('timeout', 'decoding the value took past its time limit');
+    }
   }
 
   function decodePairs(v) {
@@ -312,13 +329,19 @@ function createWire() {
       case 'frozenset': {
         const s = new SetCtor();
         const list = decodeList(v);
-        for (let i = 0; i < list.length; i++) apply(setAdd, s, [list[i]]);
+        for (let i = 0; i < list.length; i++) {
+          apply(setAdd, s, [list[i]]);
+          checkDeadline(i);
+        }
         return s;
       }
       case 'map': {
         const m = new MapCtor();
         const pairs = decodePairs(v);
-        for (let i = 0; i < pairs.length; i++) apply(mapSet, m, [pairs[i][0], pairs[i][1]]);
+        for (let i = 0; i < pairs.length; i++) {
+          apply(mapSet, m, [pairs[i][0], pairs[i][1]]);
+          checkDeadline(i);
+        }
         return m;
       }
       case 'object':
@@ -333,7 +356,10 @@ function createWire() {
         }
         if (simple) return plainObject(pairs);
         const m = new MapCtor();
-        for (let i = 0; i < pairs.length; i++) apply(mapSet, m, [pairs[i][0], pairs[i][1]]);
+        for (let i = 0; i < pairs.length; i++) {
+          apply(mapSet, m, [pairs[i][0], pairs[i][1]]);
+          checkDeadline(i);
+        }
         return m;
       }
       case 'date':
@@ -350,7 +376,17 @@ function createWire() {
     return decodeParsed(jsonParse(text));
   }
 
-  return freeze({ encode, decode, decodeParsed, Opaque, WireError, __proto__: null });
+  /** decodeParsed(x), stopped with a WireError of kind 'timeout' past `deadline` (Date.now()). */
+  function decodeBy(x, deadline) {
+    decodeDeadline = deadline;
+    try {
+      return decodeParsed(x);
+    } finally {
+      decodeDeadline = Infinity;
+    }
+  }
+
+  return freeze({ encode, decode, decodeParsed, decodeBy, Opaque, WireError, __proto__: null });
 }
 
 // --- Blocking line I/O, used by both workers on stdin/stdout and the FIFOs (host realm only).

@@ -154,11 +154,14 @@ class Channel:
             raise self.breach("error", "the candidate wrote a malformed reply")
         return r
 
-    def value(self, r):
-        """The value in a call reply. Whatever fails to decode (unknown tags, bad ints,
-        unhashable keys, missing fields) is a forged reply, not a judge failure."""
+    def value(self, r, deadline):
+        """The value in a call reply, decoded by the call's deadline (past it, the call timed
+        out). Whatever fails to decode (unknown tags, bad ints, unhashable keys, missing
+        fields) is a forged reply, not a judge failure."""
         try:
-            return wire.decode(r["v"])
+            return wire.decode_by(r["v"], deadline)
+        except wire.DecodeTimeout:
+            raise self.note(Timeout())
         except Exception:
             raise self.breach("error", "the candidate wrote a malformed value")
 

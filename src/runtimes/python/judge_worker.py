@@ -76,7 +76,7 @@ class Run:
             r = run.ch.recv(deadline_ref[0])
             if not r.get("ok"):
                 raise_candidate_error(r, run.ch)
-            value = run.ch.value(r)
+            value = run.ch.value(r, deadline_ref[0])
             run.last_call = (name, args, kwargs, value)
             return value
 
@@ -135,6 +135,7 @@ def run_script(spec, run, names, record):
     run.ch.incident = None  # a memory error in an earlier suite is that suite's
     for n in visible_names(names, spec.get("invoke")):
         namespace[n] = run.proxy(n, deadline)
+    run_helpers(spec.get("helpers"), namespace)
     source = spec["code"] + "\n" + (spec.get("invoke") or "") + "\n"
     linecache.cache["<test>"] = (len(source), None, source.splitlines(True), "<test>")
     try:
@@ -169,6 +170,19 @@ def incident_result(spec, run, exc, limit, **extra):
     if isinstance(exc, Breach):
         return suite_result(spec, exc.status, 0, 1, blank, kill=True, **extra)
     return suite_result(spec, "crashed", 0, 1, blank, **extra)
+
+
+def run_helpers(helpers, namespace):
+    """The prompt's helper definitions (poly, encode_cyclic), run in the test's namespace after
+    the candidate's names: a test that calls a helper the prompt defines gets the prompt's,
+    never a candidate's redefinition (a poly that returns 0 would pass any find_zero). A
+    prompt whose helpers do not run here leaves the candidate's names as they are."""
+    if not helpers:
+        return
+    try:
+        exec(compile(helpers, "<prompt>", "exec"), namespace)
+    except Exception:
+        pass
 
 
 def run_inline(spec, run, deadline):
@@ -271,8 +285,9 @@ def run_io(spec, run, record):
     kill = False
     for i, inp in enumerate(inputs):
         t0 = time.monotonic()
+        deadline = t0 + limits[i] + transfer_allowance(None if record else expected_raw[i])
         try:
-            line = run.ch.recv_raw(t0 + limits[i] + transfer_allowance(None if record else expected_raw[i]))
+            line = run.ch.recv_raw(deadline)
         except Timeout:
             status, kill = "timeout", True
             first_at = i if first is None else first_at
@@ -317,7 +332,13 @@ def run_io(spec, run, record):
             # A candidate can write its own lines to the FIFO: whatever does not parse or
             # decode is a broken protocol (error, candidate stopped), never a judge failure.
             r = run.ch.parse(line)
-            out = run.ch.value(r) if r.get("ok") else None
+            out = run.ch.value(r, deadline) if r.get("ok") else None
+        except Timeout:
+            status, kill = "timeout", True
+            first_at = i if first is None else first_at
+            first = first or {"input": short(inp), "expected": short(expected(i)), "actual": None,
+                              "message": "time limit of %.2fs exceeded (decoding the output)" % limits[i]}
+            break
         except Breach as exc:
             status, kill = exc.status, True
             first_at = i if first is None else first_at
@@ -355,6 +376,12 @@ def run_io(spec, run, record):
 
 def handle_run(msg):
     record = bool(msg.get("record"))
+    if msg.get("seccomp"):
+        # Test code Crucible does not trust runs in this process (a fresh one, used once): it gets
+        # the candidates' own filter (no new processes, no programs).
+        import candidate_worker
+
+        candidate_worker.install_seccomp(candidate_worker.load_seccomp(msg["seccomp"]))
     try:
         # The candidate's own cap on one encoded value, plus room for the reply around it.
         ch = Channel(msg.get("connectSeconds", 10.0), int(msg.get("replyBytes", 64 << 20)) + (1 << 20))

@@ -14,6 +14,7 @@ import json.scanner
 import math
 import os
 import sys
+import time
 import types
 
 MAX_DEPTH = 200
@@ -47,6 +48,38 @@ class Opaque:
 
 class Unencodable(Exception):
     pass
+
+
+class DecodeTimeout(Exception):
+    """Decoding a value ran past the call's deadline: hashing can be made quadratic (60,000
+    ints with one hash take minutes to put in a set), so the decode is timed like the call."""
+
+
+class ItemsIterator:
+    """An iterator that crossed as its items (a candidate's generator, drained where it ran).
+
+    It crosses back the same way, so a test that passes a candidate's iterator on to the
+    candidate sends data, never a reason to run the test beside the candidate."""
+
+    __slots__ = ("items", "at")
+
+    def __init__(self, items):
+        self.items = items
+        self.at = 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self.at >= len(self.items):
+            raise StopIteration
+        self.at += 1
+        return self.items[self.at - 1]
+
+    def take_rest(self):
+        rest = self.items[self.at:]
+        self.at = len(self.items)
+        return rest
 
 
 class OpaqueValue(TypeError):
@@ -97,6 +130,9 @@ def encode(x, strict=False, depth=0):
         return {"$t": "dict", "v": [[encode(k, strict, d), encode(v, strict, d)] for k, v in dict.items(x)]}
     if t is collections.deque:
         return {"$t": "deque", "v": [encode(v, strict, d) for v in x]}
+    if t is ItemsIterator:
+        # What crosses is what the receiver would read from it: the iterator here is used up.
+        return {"$t": "iter", "v": [encode(v, strict, d) for v in x.take_rest()]}
     if isinstance(x, tuple) and hasattr(t, "_fields"):  # namedtuple equals the plain tuple
         return {"$t": "tuple", "v": [encode(v, strict, d) for v in tuple.__iter__(x)]}
     if not strict and (t is types.GeneratorType or (t.__module__ in ("builtins", "itertools") and hasattr(t, "__next__"))):
@@ -181,6 +217,31 @@ def _safe_repr(x):
     return r[:200]
 
 
+# Decoding stops past this moment (time.monotonic()); None: no bound. Set by decode_by.
+_deadline = None
+# Containers that hash their items are filled in steps of this many, checking the clock between.
+_HASHED_STEP = 1024
+
+
+def _filled(container, add, items):
+    """Adds items one by one (so the time of a hash flood is bounded), checking the deadline."""
+    for i, item in enumerate(items):
+        add(item)
+        if i % _HASHED_STEP == 0 and _deadline is not None and time.monotonic() > _deadline:
+            raise DecodeTimeout()
+    return container
+
+
+def decode_by(x, deadline):
+    """decode(x), stopped with DecodeTimeout past `deadline` (time.monotonic())."""
+    global _deadline
+    _deadline = deadline
+    try:
+        return decode(x)
+    finally:
+        _deadline = None
+
+
 def decode(x):
     t = type(x)
     if t is list:
@@ -197,15 +258,24 @@ def decode(x):
         if tag == "tuple":
             return tuple(decode(e) for e in v)
         if tag == "dict":
-            return {decode(k): decode(val) for k, val in v}
+            if len(v) <= _HASHED_STEP:
+                return {decode(k): decode(val) for k, val in v}
+            out = {}
+            return _filled(out, lambda kv: out.__setitem__(decode(kv[0]), decode(kv[1])), v)
         if tag == "set":
-            return set(decode(e) for e in v)
+            if len(v) <= _HASHED_STEP:
+                return set(decode(e) for e in v)
+            out = set()
+            return _filled(out, lambda e: out.add(decode(e)), v)
         if tag == "deque":
             return collections.deque(decode(e) for e in v)
         if tag == "iter":
-            return iter([decode(e) for e in v])
+            return ItemsIterator([decode(e) for e in v])
         if tag == "frozenset":
-            return frozenset(decode(e) for e in v)
+            if len(v) <= _HASHED_STEP:
+                return frozenset(decode(e) for e in v)
+            out = set()
+            return frozenset(_filled(out, lambda e: out.add(decode(e)), v))
         if tag == "int":
             return int(x["x"], 16) if "x" in x else int(v)
         if tag == "float":

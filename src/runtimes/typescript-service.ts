@@ -1,0 +1,137 @@
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { isMessage, LineProcess, type Message } from './line-process.js';
+import type { Transpiled } from './typescript.js';
+
+/**
+ * TypeScript compiling and type checking, in processes of their own. A candidate's text is
+ * untrusted input to the compiler: some programs make transpiling exponential (nested default
+ * parameters) or type checking take gigabytes (permutation types). In Crucible's process that
+ * would stall every other client and could take the server down; here each request has a
+ * deadline and the process a heap cap, and a process past either is killed and replaced.
+ */
+export interface CompilerLimits {
+  /** Heap of each compiler process (MB). */
+  readonly heapMb: number;
+  readonly transpileSeconds: number;
+  readonly checkSeconds: number;
+}
+
+export const DEFAULT_COMPILER_LIMITS: CompilerLimits = { heapMb: 1024, transpileSeconds: 10, checkSeconds: 30 };
+
+/** The compiler gave no answer: past its deadline, out of its heap, or failed on the input. */
+export interface CompilerStopped {
+  readonly stopped: 'timeout' | 'memory' | 'failed';
+  readonly message: string;
+}
+
+export type TranspileOutcome = Transpiled | CompilerStopped;
+export type CheckOutcome = { readonly errors: readonly string[] } | CompilerStopped;
+
+export function compilerStopped(outcome: TranspileOutcome | CheckOutcome): outcome is CompilerStopped {
+  return 'stopped' in outcome;
+}
+
+const WORKER = fileURLToPath(new URL('./typescript-worker.ts', import.meta.url));
+const TSX = import.meta.resolve('tsx');
+/** Loading node, tsx and the compiler, on a busy machine. */
+const START_SECONDS = 60;
+
+export class TypeScriptService {
+  private readonly idle: LineProcess[] = [];
+  private readonly waiting: Array<(process: LineProcess | undefined) => void> = [];
+  private running = 0;
+  readonly limits: CompilerLimits;
+  readonly processes: number;
+
+  constructor(options: { processes?: number; limits?: Partial<CompilerLimits> } = {}) {
+    this.limits = { ...DEFAULT_COMPILER_LIMITS, ...options.limits };
+    this.processes = Math.max(1, options.processes ?? availableParallelism());
+  }
+
+  async transpile(source: string, fileName: string): Promise<TranspileOutcome> {
+    const reply = await this.ask({ op: 'transpile', source, fileName }, this.limits.transpileSeconds, 'compiling');
+    if ('stopped' in reply) return reply as CompilerStopped;
+    return { code: String(reply.code), errors: (reply.errors as string[]) ?? [] };
+  }
+
+  async typeCheck(program: string, extra?: string): Promise<CheckOutcome> {
+    const reply = await this.ask({ op: 'check', program, ...(extra !== undefined ? { extra } : {}) }, this.limits.checkSeconds, 'type checking');
+    if ('stopped' in reply) return reply as CompilerStopped;
+    return { errors: (reply.errors as string[]) ?? [] };
+  }
+
+  private async ask(request: Message, seconds: number, what: string): Promise<Message | CompilerStopped> {
+    const process = await this.acquire();
+    if (!process) return { stopped: 'failed', message: `the TypeScript compiler process did not start` };
+    process.send(request);
+    const reply = await process.next(seconds * 1000);
+    if (isMessage(reply) && (reply.op === 'transpiled' || reply.op === 'checked')) {
+      this.release(process);
+      return reply;
+    }
+    this.discard(process);
+    if (isMessage(reply)) return { stopped: 'failed', message: `the TypeScript compiler failed on this program: ${String(reply.message ?? reply.op)}` };
+    if (reply.kind === 'timeout') {
+      return { stopped: 'timeout', message: `${what} took longer than ${seconds}s (the compiler was stopped)` };
+    }
+    await process.exited;
+    const tail = process.stderrTail;
+    if (/heap out of memory|Allocation failed|Fatal process out of memory/i.test(tail)) {
+      return { stopped: 'memory', message: `${what} needed more than the compiler's ${this.limits.heapMb} MB heap` };
+    }
+    return { stopped: 'failed', message: `the TypeScript compiler stopped while ${what}: ${tail.trim().split('\n').pop() ?? ''}`.slice(0, 500) };
+  }
+
+  private async acquire(): Promise<LineProcess | undefined> {
+    const ready = this.idle.pop();
+    if (ready) return ready;
+    if (this.running >= this.processes) return new Promise((resolve) => this.waiting.push(resolve));
+    this.running++;
+    return this.start();
+  }
+
+  private async start(): Promise<LineProcess | undefined> {
+    const child = new LineProcess({
+      file: process.execPath,
+      args: [`--max-old-space-size=${this.limits.heapMb}`, '--no-warnings', '--import', TSX, WORKER],
+      env: process.env,
+    });
+    // Kept for speed, not work to wait for: Crucible may exit while these idle.
+    child.unref();
+    child.send({ op: 'ping' });
+    const pong = await child.next(START_SECONDS * 1000);
+    if (isMessage(pong) && pong.op === 'pong') return child;
+    this.discard(child);
+    return undefined;
+  }
+
+  private release(process: LineProcess): void {
+    const next = this.waiting.shift();
+    if (next) next(process);
+    else this.idle.push(process);
+  }
+
+  /** A process that overran or died is killed; a waiting request gets a new one. */
+  private discard(process: LineProcess): void {
+    process.kill();
+    this.running--;
+    const next = this.waiting.shift();
+    if (next) {
+      this.running++;
+      void this.start().then(next);
+    }
+  }
+
+  close(): void {
+    for (const process of this.idle.splice(0)) process.kill();
+  }
+}
+
+let shared: TypeScriptService | undefined;
+
+/** The process-wide service: compiler processes start on first use and are shared by every runtime. */
+export function typescriptService(): TypeScriptService {
+  shared ??= new TypeScriptService();
+  return shared;
+}
