@@ -148,6 +148,9 @@ describe("the tests' helpers come from the prompt", () => {
     assert.equal(cheat.status, 'fail', summary(cheat));
     const right = await h.judge(findZero, 'def poly(xs, x):\n    return 0\ndef add(xs):\n    return 2.0\n');
     assert.equal(right.status, 'pass', `its own poly is the candidate's business: ${summary(right)}`);
+    // The same with the helper after the entry point's stub in the prompt.
+    const after = { ...findZero, prompt: `def add(xs):\n    """A root of poly(xs)."""\n\n\ndef poly(xs, x):\n    return sum(c * x ** i for i, c in enumerate(xs))\n` };
+    assert.equal((await h.judge(after, 'def poly(xs, x):\n    return 0\ndef add(xs):\n    return 12345.0\n')).status, 'fail');
     await expectNextJudged(h, 'python');
   });
 

@@ -142,14 +142,14 @@ class TypeScriptRuntime implements Runtime {
         suites.push(suite);
         continue;
       }
-      const parts = await Promise.all([suite.code, suite.invoke, suite.helpers].map((code) => (code ? this.transpileTest(code) : undefined)));
+      const parts = await Promise.all([suite.code, suite.invoke, suite.helpers?.code].map((code) => (code ? this.transpileTest(code) : undefined)));
       const problems = parts.flatMap((part) => (!part ? [] : compilerStopped(part) ? [part.message] : part.errors));
       if (problems.length > 0) {
         const why = `the test code of suite ${suite.name} does not compile: ${problems.join('; ')}`;
         return { load: { ok: false, status: 'no-verdict', message: why }, suites: [], noVerdict: why };
       }
       const [code, invoke, helpers] = parts as Array<Transpiled | undefined>;
-      suites.push({ ...suite, code: code!.code, ...(invoke ? { invoke: invoke.code } : {}), ...(helpers ? { helpers: helpers.code } : {}) });
+      suites.push({ ...suite, code: code!.code, ...(invoke ? { invoke: invoke.code } : {}), ...(helpers ? { helpers: { ...suite.helpers!, code: helpers.code } } : {}) });
     }
     return this.pool.run({ ...request, program: program.code, suites });
   }

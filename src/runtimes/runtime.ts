@@ -1,4 +1,5 @@
 import type { Language, Suite } from '../core/task.js';
+import type { PromptHelpers } from '../verify/prompt-helpers.js';
 
 /** Resource limits for one candidate (its whole batch of tests). */
 export interface Limits {
@@ -30,9 +31,9 @@ export type TimedSuite = Suite & {
   /**
    * Script suites: the prompt's own definitions of the helpers the test calls (`poly` in
    * HumanEval/32), run in the test's scope so that its calls reach them, not a candidate's
-   * redefinition.
+   * redefinition (verify/prompt-helpers.ts).
    */
-  readonly helpers?: string;
+  readonly helpers?: PromptHelpers;
 };
 
 export interface RunRequest {

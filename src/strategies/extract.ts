@@ -3,6 +3,7 @@
  * entry point wins), else the whole text; a whole function is a program, anything else is
  * a body that completes the task's prompt.
  */
+import { fences } from '../core/fences.js';
 import type { Task } from '../core/task.js';
 import { withPromptImports } from '../bench/samples.js';
 
@@ -12,10 +13,10 @@ export interface Extracted {
   readonly form: 'function' | 'body';
 }
 
-const FENCE = /```[ \t]*([\w+#.-]*)[^\n]*\n([\s\S]*?)```/g;
-
 export function fencedBlocks(text: string): { lang: string; code: string }[] {
-  return [...text.matchAll(FENCE)].map((m) => ({ lang: m[1]!.toLowerCase(), code: m[2]! }));
+  return fences(text)
+    .filter((fence) => fence.closed)
+    .map((fence) => ({ lang: /^[ \t]*([\w+#.-]*)/.exec(fence.info)![1]!.toLowerCase(), code: fence.code }));
 }
 
 export function definesEntry(task: Pick<Task, 'language' | 'entryPoint'>, code: string): boolean {
@@ -28,8 +29,8 @@ export function definesEntry(task: Pick<Task, 'language' | 'entryPoint'>, code: 
 export function codeOf(task: Pick<Task, 'language' | 'entryPoint'>, text: string): string | undefined {
   const blocks = fencedBlocks(text);
   // An unclosed fence (a reply cut at max tokens) still holds code.
-  const open = /```[ \t]*[\w+#.-]*[^\n]*\n([\s\S]*)$/.exec(text);
-  const code = blocks.find((b) => definesEntry(task, b.code))?.code ?? blocks[0]?.code ?? (open ? open[1] : text);
+  const open = blocks.length === 0 ? fences(text)[0] : undefined;
+  const code = blocks.find((b) => definesEntry(task, b.code))?.code ?? blocks[0]?.code ?? (open ? open.code : text);
   return code && code.trim() ? code.replace(/\s+$/, '') + '\n' : undefined;
 }
 
@@ -50,13 +51,29 @@ function asBody(task: Task, code: string): string {
   return open > 0 ? code + '}\n'.repeat(open) : code;
 }
 
-/** Unclosed braces, ignoring those in strings and comments (roughly: enough for a function body). */
+/**
+ * Unclosed braces, ignoring those in strings and comments (roughly: enough for a function
+ * body). One pass, not regular expressions: `/*` without its end, repeated, made those quadratic.
+ */
 function braceDepth(source: string): number {
-  const stripped = source
-    .replace(/\/\*[\s\S]*?\*\//g, '')
-    .replace(/\/\/[^\n]*/g, '')
-    .replace(/(["'`])(?:\\.|(?!\1)[^\\])*\1/g, '""');
   let depth = 0;
-  for (const c of stripped) depth += c === '{' ? 1 : c === '}' ? -1 : 0;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === '/' && source[i + 1] === '*') {
+      const end = source.indexOf('*/', i + 2);
+      if (end < 0) break;
+      i = end + 1;
+    } else if (c === '/' && source[i + 1] === '/') {
+      const end = source.indexOf('\n', i);
+      if (end < 0) break;
+      i = end;
+    } else if (c === '"' || c === "'" || c === '`') {
+      let j = i + 1;
+      while (j < source.length && source[j] !== c) j += source[j] === '\\' ? 2 : 1;
+      if (j >= source.length) break;
+      i = j;
+    } else if (c === '{') depth++;
+    else if (c === '}') depth--;
+  }
   return depth;
 }

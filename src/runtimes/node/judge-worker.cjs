@@ -409,7 +409,7 @@ function runScript(spec, run, names, record, program) {
   const params = ['require', 'console', 'module', 'exports', ...names];
   let factory;
   try {
-    factory = testFactory(params, source, spec.helpers);
+    factory = testFactory(params, source, typeof spec.helpers?.code === 'string' ? spec.helpers.code : null);
   } catch (e) {
     return suiteResult(spec, 'error', 0, 1, failure(`the test code does not compile: ${e}`));
   }

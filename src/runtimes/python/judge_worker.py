@@ -4,6 +4,7 @@ It runs a task's test code against proxies whose calls go to the candidate proce
 over FIFOs, and compares outputs with the expected ones (EvalPlus semantics). Values
 arrive as plain data decoded by wire.py, so nothing the candidate returns can lie
 about equality, and nothing it does can patch this process."""
+import ast
 import builtins
 import hashlib
 import json
@@ -172,15 +173,42 @@ def incident_result(spec, run, exc, limit, **extra):
     return suite_result(spec, "crashed", 0, 1, blank, **extra)
 
 
+_COMPILED_HELPERS = {}
+
+
+def compiled_helpers(code, entry):
+    """The prompt without its stub of the entry point, compiled (None if it does not parse).
+    A prompt ends in the entry point's docstring, so it parses as it is, or with a body added."""
+    key = (code, entry)
+    if key not in _COMPILED_HELPERS:
+        if len(_COMPILED_HELPERS) >= 256:
+            _COMPILED_HELPERS.clear()
+        compiled = None
+        for source in (code, code + "\n    pass\n"):
+            try:
+                tree = ast.parse(source)
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                continue
+            stub = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+            tree.body = [n for n in tree.body if not (isinstance(n, stub) and n.name == entry)]
+            compiled = compile(tree, "<prompt>", "exec")
+            break
+        _COMPILED_HELPERS[key] = compiled
+    return _COMPILED_HELPERS[key]
+
+
 def run_helpers(helpers, namespace):
     """The prompt's helper definitions (poly, encode_cyclic), run in the test's namespace after
     the candidate's names: a test that calls a helper the prompt defines gets the prompt's,
     never a candidate's redefinition (a poly that returns 0 would pass any find_zero). A
     prompt whose helpers do not run here leaves the candidate's names as they are."""
-    if not helpers:
+    if not isinstance(helpers, dict) or not isinstance(helpers.get("code"), str):
+        return
+    code = compiled_helpers(helpers["code"], helpers.get("entry"))
+    if code is None:
         return
     try:
-        exec(compile(helpers, "<prompt>", "exec"), namespace)
+        exec(code, namespace)
     except Exception:
         pass
 
