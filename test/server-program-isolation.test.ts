@@ -44,6 +44,55 @@ describe('time', () => {
   it('javascript: an interval that never stops', () => expectStatus('javascript', { code: 'setInterval(() => {}, 1);' }, 'timeout'));
 });
 
+describe('deferred work ends with the program (javascript)', () => {
+  // Garbage that reaches the old generation (only a full GC clears a registry's cells),
+  // then a pause without allocation: measured, without it the registry mostly dies with the
+  // program's context before its callbacks are due, and the attack does nothing.
+  const churn = 'let keep = []; for (let k = 0; k < 400; k++) { keep.push(new Array(1e5).fill(k)); if (keep.length > 60) keep = []; } keep = null; const t = Date.now(); while (Date.now() - t < 300);';
+  it('a FinalizationRegistry callback that loops never runs (it would, from the worker\'s event loop, untimed)', async () => {
+    const registry = `globalThis.fr = new FinalizationRegistry(() => { for (;;); });\nfor (let i = 0; i < 1e4; i++) fr.register({ i }, i);\n${churn}\nconsole.log('done');`;
+    // The real constructor, if a patched Reflect.construct could catch it, makes registries of its own.
+    const leak = `let Real; const real = Reflect.construct; Reflect.construct = (t, a, n) => { Real = t; return real(t, a, n) };\nnew FinalizationRegistry(() => {});\n${registry.replace('new FinalizationRegistry', 'new (Real || FinalizationRegistry)')}`;
+    for (const code of [registry, leak, registry]) await expectStatus('javascript', { code, limits: { wallSeconds: 5 } }, 'ok', (r) => assert.equal(r.stdout, 'done\n'));
+  });
+  it('promises settled from outside the program (Atomics.waitAsync) never run their reactions, during or after it', async () => {
+    // As in node, where a pending waitAsync does not keep the process alive: the program is over at its last line.
+    const code = [
+      'const ia = new Int32Array(new SharedArrayBuffer(4));',
+      'let resolve; new Promise((r) => (resolve = r)).then(() => { for (;;); });',
+      'Atomics.waitAsync(ia, 0, 0, 1).value.then(() => { for (;;); });',
+      'Atomics.waitAsync(ia, 0, 0, 50).value.then(resolve);',
+      "console.log('end');",
+    ].join('\n');
+    await expectStatus('javascript', { code }, 'ok', (r) => assert.equal(r.stdout, 'end\n'));
+    await new Promise((resolve) => setTimeout(resolve, 100)); // both timeouts are due now
+    await expectStatus('javascript', { code: 'console.log(1)' }, 'ok');
+  });
+  it('WebAssembly is not there (its compile and instantiate promises would settle from the event loop)', () =>
+    expectStatus('javascript', { code: 'WebAssembly.instantiate(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])).then(() => { for (;;); });' }, 'error', (r) =>
+      assert.match(r.stderr, /WebAssembly is not defined/),
+    ));
+  it('a timeout keeps what was printed, and the promise jobs left queued never run', async () => {
+    // Stopped in its synchronous code, the program leaves its jobs queued; stopped in a job, V8 drops the rest.
+    for (const code of ["console.log('before');\nPromise.resolve().then(() => { for (;;); });\nfor (;;);", "console.log('before');\nconst f = () => queueMicrotask(f);\nf();"]) {
+      await expectStatus('javascript', { code }, 'timeout', (r) => {
+        assert.equal(r.stdout, 'before\n');
+        assert.ok(r.wallSeconds < 3, `took ${r.wallSeconds}s`);
+      });
+    }
+  });
+  it("the outcome is read without running any of the program's code (patched built-ins, exitCode)", async () => {
+    const code = "console.log('x');\nrequire('fs').writeFileSync('o.txt', 'hi');\nArray.prototype.join = String.prototype.slice = Object.prototype.toJSON = function () { for (;;); };";
+    await expectStatus('javascript', { code, fetchFiles: ['o.txt'] }, 'ok', (r) => {
+      assert.equal(r.stdout, 'x\n');
+      assert.deepEqual(r.files, { 'o.txt': Buffer.from('hi').toString('base64') });
+    });
+    // node 20 refuses an exit code that is not an integer when it is set.
+    await expectStatus('javascript', { code: 'process.exitCode = { valueOf() { for (;;); } };' }, 'error', (r) => assert.match(r.stderr, /TypeError: The "code" argument must be of type number/));
+    await expectStatus('javascript', { code: "process.exitCode = '3';" }, 'error', (r) => assert.equal(r.exitCode, 3));
+  });
+});
+
 describe('memory', () => {
   it('python: bytearray(10**10) is memory', () => expectStatus('python', { code: 'x = bytearray(10**10)' }, 'memory'));
   it('python: a list that doubles is memory', () => expectStatus('python', { code: 'x = [0]\nwhile True:\n    x = x + x' }, 'memory', undefined));
@@ -81,6 +130,36 @@ describe('network', () => {
 describe('files', () => {
   it('python: the system is read-only', () => expectStatus('python', { code: 'open("/usr/evil", "w")' }, 'error', (r) => assert.match(r.stderr, /Read-only file system|Permission denied/)));
   it('python: host secrets are not there', () => expectStatus('python', { code: 'print(open("/etc/shadow").read())' }, 'error', (r) => assert.match(r.stderr, /FileNotFoundError|PermissionError/)));
+  // The zygote reads the fetched files after the program: through a link it would read its own.
+  const b64 = (text: string) => Buffer.from(text).toString('base64');
+  it('python: fetch_files follows no link the program made (a directory linked to /proc/1, a file to /proc/self/environ)', () =>
+    expectStatus(
+      'python',
+      {
+        code: 'import os\nos.symlink("/proc/1", "one")\nos.makedirs("d")\nos.symlink("/proc/self/environ", "d/env")\nopen("d/mine.txt", "w").write("mine")\nos.mkfifo("fifo")',
+        fetchFiles: ['one/environ', 'one/cmdline', 'd/env', 'fifo', 'd/mine.txt'],
+      },
+      'ok',
+      (r) => assert.deepEqual(r.files, { 'd/mine.txt': b64('mine') }),
+    ));
+  it('python: nor the working directory replaced by a link; the next request\'s files land in a fresh one', async () => {
+    await expectStatus('python', { code: 'import os\nos.chdir("..")\nos.rename("work", "old")\nos.symlink("/proc/1", "work")', fetchFiles: ['environ', 'cmdline'] }, 'ok', (r) =>
+      assert.deepEqual(r.files, {}),
+    );
+    await expectStatus('python', { code: 'import os\nos.makedirs("../elsewhere")\nos.chdir("..")\nos.rename("work", "old")\nos.symlink("elsewhere", "work")' }, 'ok');
+    const next = await runner.run('python', { code: 'import os\nprint(os.path.islink("/tmp/work"), sorted(os.listdir("/tmp")), os.listdir("."))', files: { 'x.txt': b64('x') } });
+    assert.equal(next.stdout, "False ['work'] ['x.txt']\n", JSON.stringify(next));
+  });
+  it('python: request files stay inside the working directory; one that cannot be made is left out', () =>
+    expectStatus(
+      'python',
+      {
+        code: 'import os\nprint(sorted(os.listdir("/tmp")), sorted(os.listdir(".")), open("in/a.txt").read(), open("a").read())',
+        files: { '../up.txt': b64('x'), '/tmp/abs.txt': b64('x'), 'in/../../up2.txt': b64('x'), 'in/a.txt': b64('in'), a: b64('a'), 'a/b': b64('b') },
+      },
+      'ok',
+      (r) => assert.equal(r.stdout, "['work'] ['a', 'in'] in a\n"),
+    ));
   it('python: what one program writes, the next does not see', async () => {
     const first = await runner.run('python', { code: 'open("left.txt", "w").write("secret")\nimport os\nprint(os.listdir("."))' });
     assert.match(first.stdout, /left\.txt/);

@@ -44,6 +44,7 @@ describe('endless loops are stopped by the time limit', () => {
     synchronous: 'function f() { for (;;); }',
     'promise microtask': 'function f() { Promise.resolve().then(function spin() { for (;;); }); return 1 }',
     'microtask chain': 'function f() { const again = () => Promise.resolve().then(again); again(); return 1 }',
+    'queueMicrotask chain': 'function f() { queueMicrotask(function again() { queueMicrotask(again) }); return 1 }',
     'getter read while encoding the result': 'function f() { return { get x() { for (;;); } } }',
     'Proxy trap while encoding the result': 'function f() { return new Proxy([1], { get() { for (;;); }, ownKeys() { for (;;); } }) }',
     'toString of something printed': 'function f() { console.log({ toString() { for (;;); } }); return 1 }',
@@ -87,6 +88,57 @@ describe('endless loops are stopped by the time limit', () => {
     assert.equal(r.load.status, 'error');
     assert.match(r.load.message!, /Cannot redefine property: code/);
     await nextCandidateIsJudged();
+  });
+});
+
+describe('deferred work ends with the candidate', () => {
+  // Garbage that reaches the old generation (only a full GC clears a registry's cells), then
+  // a pause without allocation (measured: without it the registry mostly dies first).
+  const churn = 'let keep = []; for (let k = 0; k < 400; k++) { keep.push(new Array(1e5).fill(k)); if (keep.length > 60) keep = []; } keep = null; const t = Date.now(); while (Date.now() - t < 300);';
+
+  test('promises settled from outside the candidate (Atomics.waitAsync) never run their reactions, during or after it', async () => {
+    const program = `const ia = new Int32Array(new SharedArrayBuffer(4));
+      let resolve; new Promise((r) => (resolve = r)).then(() => { for (;;); });
+      Atomics.waitAsync(ia, 0, 0, 1).value.then(() => { for (;;); });
+      Atomics.waitAsync(ia, 0, 0, 50).value.then(resolve);
+      function f() { Atomics.waitAsync(ia, 0, 0, 1).value.then(() => { for (;;); }); const t = Date.now(); while (Date.now() - t < 20); return 1 }`;
+    const r = await run(program, "require('node:assert').equal(f(), 1); require('node:assert').equal(f(), 1)", 5);
+    assert.equal(statusOf(r), 'pass', JSON.stringify(r));
+    await new Promise((done) => setTimeout(done, 100)); // every waitAsync timeout is due now
+    const started = Date.now();
+    await nextCandidateIsJudged();
+    assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
+  });
+
+  test('FinalizationRegistry and WebAssembly are not there: a candidate that uses them fails to load', async () => {
+    for (const program of [
+      `new FinalizationRegistry(() => { for (;;); }).register({}, 1); function f() { return 1 }`,
+      'WebAssembly.instantiate(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])).then(() => { for (;;); }); function f() { return 1 }',
+    ]) {
+      const r = await run(program, 'f()', 5);
+      assert.equal(r.load.status, 'error', JSON.stringify(r));
+      assert.match(r.load.message!, /is not defined/);
+      await nextCandidateIsJudged();
+    }
+  });
+
+  test("node's own registries, promise jobs and WebAssembly (a context made by node's vm) never run: the tainted worker is gone first", async () => {
+    const program = `function f() {
+      require('vm').runInNewContext(\`
+        globalThis.fr = new FinalizationRegistry(() => { for (;;); });
+        for (let i = 0; i < 1e4; i++) fr.register({ i }, i);
+        Promise.resolve().then(() => { for (;;); });
+        Atomics.waitAsync(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1).value.then(() => { for (;;); });
+        WebAssembly.instantiate(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])).then(() => { for (;;); });
+      \`);
+      ${churn}
+      return 1;
+    }`;
+    const r = await run(program, "require('node:assert').equal(f(), 1)", 5);
+    assert.equal(statusOf(r), 'pass', JSON.stringify(r));
+    const started = Date.now();
+    await nextCandidateIsJudged();
+    assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
   });
 });
 

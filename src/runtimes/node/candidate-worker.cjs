@@ -73,8 +73,12 @@ function harness(createWire, nodeSurface) {
   for (let i = 0; i < ERROR_CLASSES.length; i++) {
     defineProperty(ERROR_CLASSES[i].prototype, 'code', { __proto__: null, value: undefined, writable: true, configurable: false });
   }
-  // No WebAssembly (huge address-space reservations), and no FinalizationRegistry (its
-  // callbacks would run later from the host's event loop, outside any timeout).
+  // No WebAssembly (huge address-space reservations; its compile and instantiate promises
+  // settle from the host's event loop), and no FinalizationRegistry (its callbacks would
+  // run later from the host's event loop, outside any timeout). Other promises that
+  // something outside the context settles later (Atomics.waitAsync) only queue their
+  // reactions on this context's own microtask queue, which nothing drains once the
+  // candidate is over: the host evaluates nothing more in it.
   deleteProperty(G, 'WebAssembly');
   deleteProperty(G, 'FinalizationRegistry');
 

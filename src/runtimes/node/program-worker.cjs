@@ -26,15 +26,44 @@ function prelude(stdinText, filesJson, cap) {
   // Taken before the program runs: it may replace the globals.
   const stringify = JSON.stringify;
   const parse = JSON.parse;
-  const out = [];
-  const err = [];
+  const StringCtor = String;
+  const isInteger = Number.isInteger;
+  const apply = Reflect.apply;
+  const construct = Reflect.construct;
+  const slice = String.prototype.slice;
+  // What was printed and written, kept in variables and a prototype-less object that the
+  // program cannot reach, so that result() runs none of its code (see run()).
+  let stdoutText = '';
+  let stderrText = '';
   let bytes = 0;
   let overflow = false;
   let exited = false;
   let exitCode = 0;
   let report = null;
   const EXIT = { exit: true };
-  const files = parse(filesJson);
+  const files = { __proto__: null };
+  const given = parse(filesJson);
+  for (const key of Object.keys(given)) files[key] = given[key];
+  // Deferred work must end with the program. Timers are this prelude's own queue and
+  // promise jobs the context's (drained only by evaluations in it, which stop with the
+  // program); WebAssembly's promises would settle from the worker's event loop, and a
+  // FinalizationRegistry callback would run there, after the program and untimed. So no
+  // WebAssembly (as for candidates), and registries whose callbacks are dropped once the
+  // program is over (in practice they never run: the event loop never turns while it does).
+  // The real constructor stays in this closure: with it, a program could make registries
+  // whose callbacks are not dropped.
+  let live = true;
+  delete G.WebAssembly;
+  const Registry = G.FinalizationRegistry;
+  function FinalizationRegistry(cleanup) {
+    if (new.target === undefined) throw new TypeError("Constructor FinalizationRegistry requires 'new'");
+    if (typeof cleanup !== 'function') throw new TypeError('FinalizationRegistry: cleanup must be callable');
+    return construct(Registry, [(held) => live && cleanup(held)], new.target);
+  }
+  Object.defineProperty(FinalizationRegistry, 'prototype', { value: Registry.prototype, writable: false });
+  Object.defineProperty(Registry.prototype, 'constructor', { value: FinalizationRegistry });
+  Object.defineProperty(G, 'FinalizationRegistry', { value: FinalizationRegistry });
+
   const tasks = []; // macrotasks: [due, seq, fn, args]
   let seq = 0;
   let clock = 0;
@@ -48,17 +77,19 @@ function prelude(stdinText, filesJson, cap) {
     }
     return n;
   }
-  function emit(list, s) {
+  /** Prints `s` on stdout (fd 1) or stderr (fd 2). */
+  function emit(fd, s) {
     if (exited || overflow) return;
     const n = utf8Length(s);
-    if (bytes + n > cap) {
-      list.push(s.slice(0, Math.max(0, cap - bytes)));
-      bytes = cap;
+    const full = bytes + n > cap;
+    const piece = full ? s.slice(0, Math.max(0, cap - bytes)) : s;
+    if (fd === 1) stdoutText += piece;
+    else stderrText += piece;
+    bytes = full ? cap : bytes + n;
+    if (full) {
       overflow = true;
       throw new RangeError('output limit of ' + cap + ' bytes exceeded');
     }
-    bytes += n;
-    list.push(s);
   }
   function decodeBytes(b) {
     let s = '';
@@ -112,9 +143,9 @@ function prelude(stdinText, filesJson, cap) {
     return text;
   }
   const console = {};
-  for (const m of ['log', 'info', 'debug', 'dir', 'table']) console[m] = (...a) => emit(out, (a.length ? format(a) : '') + '\n');
-  for (const m of ['error', 'warn', 'trace']) console[m] = (...a) => emit(err, (a.length ? format(a) : '') + '\n');
-  console.assert = (c, ...a) => c || emit(err, 'Assertion failed' + (a.length ? ': ' + format(a) : '') + '\n');
+  for (const m of ['log', 'info', 'debug', 'dir', 'table']) console[m] = (...a) => emit(1, (a.length ? format(a) : '') + '\n');
+  for (const m of ['error', 'warn', 'trace']) console[m] = (...a) => emit(2, (a.length ? format(a) : '') + '\n');
+  console.assert = (c, ...a) => c || emit(2, 'Assertion failed' + (a.length ? ': ' + format(a) : '') + '\n');
   for (const m of ['group', 'groupEnd', 'groupCollapsed', 'time', 'timeEnd', 'timeLog', 'count', 'countReset', 'clear']) console[m] = () => {};
 
   function emitter() {
@@ -217,13 +248,13 @@ function prelude(stdinText, filesJson, cap) {
       yield stdinText;
     }
   };
-  const stream = (list, fd) => ({
+  const stream = (fd) => ({
     fd,
     isTTY: false,
     columns: 80,
     writable: true,
     write(chunk, encoding, callback) {
-      emit(list, typeof chunk === 'string' ? chunk : chunk && typeof chunk.length === 'number' ? decodeBytes(chunk) : String(chunk));
+      emit(fd, typeof chunk === 'string' ? chunk : chunk && typeof chunk.length === 'number' ? decodeBytes(chunk) : String(chunk));
       const cb = typeof encoding === 'function' ? encoding : callback;
       if (typeof cb === 'function') schedule(cb, 0, []);
       return true;
@@ -241,14 +272,13 @@ function prelude(stdinText, filesJson, cap) {
   const process = emitter();
   Object.assign(process, {
     stdin,
-    stdout: stream(out, 1),
-    stderr: stream(err, 2),
+    stdout: stream(1),
+    stderr: stream(2),
     argv: ['/usr/bin/node', '/tmp/main.js'],
     env: {},
     platform: 'linux',
     version: 'v20.0.0',
     versions: { node: '20.0.0' },
-    exitCode: undefined,
     pid: 1,
     cwd: () => '/tmp',
     hrtime: Object.assign(() => [0, 0], { bigint: () => 0n }),
@@ -256,12 +286,26 @@ function prelude(stdinText, filesJson, cap) {
     nextTick: (fn, ...args) => Promise.resolve().then(() => fn(...args)),
     exit(code) {
       if (!exited) {
+        if (arguments.length > 0) setExitCode(code);
         exited = true;
-        exitCode = code === undefined ? Number(process.exitCode) || 0 : Number(code) & 0xff;
+        exitCode = exitStatus();
       }
       throw EXIT;
     },
   });
+  // As in node 20: an integer, a string holding one, undefined or null; anything else
+  // throws, so the status is read later without running any of the program's code.
+  let exitCodeValue;
+  function setExitCode(code) {
+    if (code !== undefined && code !== null && !(typeof code === 'number' ? isInteger(code) : typeof code === 'string' && code !== '' && isInteger(+code))) {
+      const e = typeof code === 'number' ? new RangeError('The value of "code" is out of range. It must be an integer. Received ' + code) : new TypeError('The "code" argument must be of type number. Received type ' + typeof code);
+      e.code = typeof code === 'number' ? 'ERR_OUT_OF_RANGE' : 'ERR_INVALID_ARG_TYPE';
+      throw e;
+    }
+    exitCodeValue = code;
+  }
+  const exitStatus = () => (exitCodeValue === undefined || exitCodeValue === null ? 0 : +exitCodeValue & 0xff);
+  Object.defineProperty(process, 'exitCode', { get: () => exitCodeValue, set: setExitCode, enumerable: true });
 
   function lineReader(options) {
     const rl = emitter();
@@ -294,7 +338,7 @@ function prelude(stdinText, filesJson, cap) {
     rl.resume = () => rl;
     let asked = 0;
     rl.question = (query, cb) => {
-      emit(out, String(query));
+      emit(1, String(query));
       const line = asked < lines.length ? lines[asked++] : '';
       consumed = true;
       schedule(cb, 0, [line]);
@@ -322,7 +366,7 @@ function prelude(stdinText, filesJson, cap) {
     readFileSync,
     writeFileSync(path, data) {
       const key = String(path).replace(/^\.\//, '').replace(/^\/tmp\//, '');
-      const text = String(data);
+      const text = StringCtor(data);
       emitSize(text);
       files[key] = text;
     },
@@ -362,9 +406,13 @@ function prelude(stdinText, filesJson, cap) {
       fn();
     } catch (e) {
       if (e === EXIT || exited || overflow) return;
-      report = { phase: 'run', error: (e && typeof e === 'object' && typeof e.name === 'string' ? e.name : 'Error').slice(0, 100) };
+      let name;
       try {
-        emit(err, describe(e) + '\n');
+        name = e !== null && typeof e === 'object' ? e.name : undefined;
+      } catch {}
+      report = { __proto__: null, phase: 'run', error: typeof name === 'string' ? apply(slice, name, [0, 100]) : 'Error' };
+      try {
+        emit(2, describe(e) + '\n');
       } catch {}
       exited = true;
       exitCode = 1;
@@ -390,9 +438,15 @@ function prelude(stdinText, filesJson, cap) {
       guarded(() => task.fn(...task.args));
       return true;
     },
+    /**
+     * The program's outcome, as JSON text; the program is over from now on. It reads only
+     * this prelude's own strings, numbers and prototype-less objects, so none of the
+     * program's code runs here (the host calls it directly, untimed: see run()).
+     */
     result() {
-      const code = exited ? exitCode : Number(process.exitCode) || 0;
-      return stringify({ stdout: out.join(''), stderr: err.join(''), exitCode: code, overflow, report, files });
+      live = false;
+      const code = exited ? exitCode : exitStatus();
+      return stringify({ __proto__: null, stdout: stdoutText, stderr: stderrText, exitCode: code, overflow, report, files });
     },
   });
 }
@@ -400,7 +454,6 @@ function prelude(stdinText, filesJson, cap) {
 const PRELUDE = new vm.Script(`(${prelude})`, { filename: 'crucible-program-prelude.js' });
 const MAIN = new vm.Script('__crucible$.main(__crucible$main)', { filename: 'crucible-program.js' });
 const PUMP = new vm.Script('__crucible$.pump()', { filename: 'crucible-program.js' });
-const RESULT = new vm.Script('__crucible$.result()', { filename: 'crucible-program.js' });
 
 function isTimeout(e) {
   if (typeof e !== 'object' || e === null || types.isProxy(e) || !types.isNativeError(e)) return false;
@@ -445,10 +498,10 @@ function run(msg) {
     }
   };
   let timedOut = false;
+  let control;
   try {
-    const control = PRELUDE.runInContext(context)(String(msg.stdin ?? ''), JSON.stringify(files), cap);
-    // Names in the context's global scope, read only by the fixed scripts above.
-    // Fixed names the three scripts above read; the program cannot rebind them.
+    control = PRELUDE.runInContext(context)(String(msg.stdin ?? ''), JSON.stringify(files), cap);
+    // Fixed names the two scripts above read; the program cannot rebind them.
     const install = vm.runInContext(
       '(c, w) => { for (const [k, v] of [["__crucible$", c], ["__crucible$main", w]]) Object.defineProperty(globalThis, k, { value: v, writable: false, configurable: false }); }',
       context,
@@ -463,9 +516,12 @@ function run(msg) {
     if (more === 'timeout') timedOut = true;
     else if (more !== true) break;
   }
+  // A direct call, not a script: after evaluating a script, node runs the promise jobs a
+  // timed-out program left queued, until that script's timeout, which then loses its value.
+  // Nothing is evaluated in the context after the program, so none of it runs again.
   let result;
   try {
-    const text = RESULT.runInContext(context, { timeout: 5000 });
+    const text = control.result();
     result = JSON.parse(typeof text === 'string' ? text : '{}');
   } catch {
     result = { stdout: '', stderr: '', exitCode: 1 };

@@ -21,6 +21,7 @@ import os
 import resource
 import select
 import signal
+import stat
 import _signal  # the fork uses it: signal's enum conversions touch pages a fork must copy
 import sys
 import time
@@ -44,14 +45,37 @@ def reply(obj):
         view = view[os.write(1, view):]
 
 
-def safe_path(path):
-    """A relative path inside the work directory, or None."""
-    if not isinstance(path, str) or not path or path.startswith("/"):
+DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+def open_in_work(path, flags, make_dirs=False):
+    """A file descriptor for `path`, relative to the work directory, or None. No step may be
+    a symbolic link, the work directory included: the program may have replaced any of
+    them by one (to /proc/1, whose files are this worker's own), so each is opened with
+    O_NOFOLLOW relative to the one before it."""
+    if not isinstance(path, str) or not path or path.startswith("/") or "\0" in path:
         return None
-    norm = os.path.normpath(path)
-    if norm.startswith("..") or norm == ".":
+    parts = os.path.normpath(path).split("/")
+    if parts[0] in ("..", "."):
         return None
-    return os.path.join(cw.WORK_DIR, norm)
+    fd = None
+    try:
+        fd = os.open(os.path.dirname(cw.WORK_DIR), DIR_FLAGS & ~os.O_NOFOLLOW)
+        for name in [os.path.basename(cw.WORK_DIR)] + parts[:-1]:
+            if make_dirs:
+                try:
+                    os.mkdir(name, 0o777, dir_fd=fd)
+                except FileExistsError:
+                    pass
+            inner = os.open(name, DIR_FLAGS, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+        return os.open(parts[-1], flags | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666, dir_fd=fd)
+    except OSError:
+        return None
+    finally:
+        if fd is not None:
+            os.close(fd)
 
 
 def report(obj):
@@ -88,12 +112,12 @@ def child_main(out_w, err_w, report_w, control_r):
         os.dup2(stdin_fd, 0)
         os.close(stdin_fd)
         for path, b64 in (spec.get("files") or {}).items():
-            target = safe_path(path)
-            if target is None or not isinstance(b64, str):
-                continue
-            os.makedirs(os.path.dirname(target), exist_ok=True)
-            with open(target, "wb") as f:
-                f.write(base64.b64decode(b64))
+            # A path that cannot be made (it leaves the work directory, or goes through a
+            # file another path made) is left out, as fetch leaves out what is not there.
+            fd = open_in_work(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, make_dirs=True) if isinstance(b64, str) else None
+            if fd is not None:
+                with open(fd, "wb") as f:
+                    f.write(base64.b64decode(b64))
         limits = spec.get("limits", {})
         cw.limit(resource.RLIMIT_AS, limits.get("memoryBytes"))
         cw.limit(resource.RLIMIT_CPU, limits.get("cpuSeconds"))
@@ -293,14 +317,18 @@ def read_report(fd):
 
 
 def fetch_files(paths, cap):
+    """The regular files among `paths` the program left, read up to `cap` bytes. The program
+    is gone (no process of it is left to swap a link in); O_NONBLOCK so that a FIFO it
+    left there cannot block this open."""
     out = {}
     for path in paths[:100]:
-        target = safe_path(path)
-        if target is None or os.path.islink(target) or not os.path.isfile(target):
+        fd = open_in_work(path, os.O_RDONLY | os.O_NONBLOCK)
+        if fd is None:
             continue
         try:
-            with open(target, "rb") as f:
-                out[path] = base64.b64encode(f.read(cap)).decode()
+            with open(fd, "rb") as f:
+                if stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                    out[path] = base64.b64encode(f.read(cap)).decode()
         except OSError:
             continue
     return out
