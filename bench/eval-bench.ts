@@ -6,7 +6,9 @@
  * 3. Peak memory of all workers together.
  * 4. node-surface: what node's surface costs a JavaScript candidate, and agreement with node on
  *    a large corpus of programs that use it (eval-node-surface.ts).
- * 5. Opt-in (BENCH_SECTIONS=python-ceiling,javascript-ceiling): what a harness with no fixed
+ * 5. untrusted-tests: a judge of its own per run (how the server runs a request's test code)
+ *    against the shared judge and a fresh interpreter per sample (eval-untrusted.ts).
+ * 6. Opt-in (BENCH_SECTIONS=python-ceiling,javascript-ceiling): what a harness with no fixed
  *    cost could reach on the same samples (see ceiling()).
  * Data comes from CRUCIBLE_DATASETS (default ../shared/datasets); sections without data are skipped.
  */
@@ -22,6 +24,7 @@ import { resolvePython } from '../src/runtimes/python-runtime.js';
 import { Harness } from '../src/verify/harness.js';
 import { spawnPerSample } from '../src/runtimes/testing/fresh-interpreter.js';
 import { nodeSurfaceSection } from './eval-node-surface.js';
+import { untrustedSection } from './eval-untrusted.js';
 import { trackPeakMemory } from './process-tree-memory.js';
 
 const DATA = resolve(process.env.CRUCIBLE_DATASETS ?? join(import.meta.dirname, '../../shared/datasets'));
@@ -219,7 +222,7 @@ async function heavyTests() {
 }
 
 // The ceilings run only when asked for: BENCH_SECTIONS=python-ceiling,javascript-ceiling (about a minute).
-const sections = (process.env.BENCH_SECTIONS ?? 'python,javascript,heavy,node-surface').split(',');
+const sections = (process.env.BENCH_SECTIONS ?? 'python,javascript,heavy,node-surface,untrusted-tests').split(',');
 for (const [name, load] of [['python', pythonWorkload], ['javascript', javascriptWorkload]] as const) {
   if (!sections.includes(name) && !sections.includes(`${name}-ceiling`)) continue;
   const workload = await load();
@@ -228,4 +231,5 @@ for (const [name, load] of [['python', pythonWorkload], ['javascript', javascrip
 }
 if (sections.includes('heavy')) await heavyTests();
 if (sections.includes('node-surface')) await nodeSurfaceSection(DATA, report);
+if (sections.includes('untrusted-tests')) await untrustedSection(DATA, report, cores);
 process.stdout.write(`\nmachine: ${cores} cores, node ${process.version}\n`);

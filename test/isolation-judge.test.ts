@@ -78,18 +78,31 @@ describe("a request's test code cannot outlive its request", () => {
   });
 
   it('a judge made to write a malformed or extra result gets no verdict, and no later run reads its lines', async () => {
-    const forged = script(
-      'python',
-      [
-        'import os, sys',
-        'fd = sys.modules["__main__"].PROTO',
-        'os.write(fd, b\'{"op":"result","load":{"ok":true},"suites":"all passed"}\\n\')',
-        'os.write(fd, b\'{"op":"result","load":{"ok":true},"suites":[{"name":"base","status":"pass","passed":1,"total":1,"firstFailure":null}]}\\n\' * 5)',
-      ].join('\n'),
-    );
-    const verdict = await h.judge(forged, PY.right);
+    const pass = '{"op":"result","load":{"ok":true},"suites":[{"name":"base","status":"pass","passed":1,"total":1,"firstFailure":null}]}';
+    const forged = script('javascript', `const fs = require("node:fs");\nfs.writeSync(1, '{"op":"result","load":{"ok":true},"suites":"all passed"}\\n' + '${pass}\\n'.repeat(5));\n`);
+    const verdict = await h.judge(forged, JS.right);
     assert.equal(verdict.status, 'no-verdict', summary(verdict));
     assert.match(verdict.firstFailure?.message ?? '', /malformed result/);
+    await expectNextJudged(h, 'javascript');
+    // Python's run is a child of a judge that never runs test code: the judge's own stdout is
+    // closed to it, and its result reaches Crucible only once it is dead.
+    const viaStdout = script('python', `import os, sys\ntry:\n    os.write(sys.modules["__main__"].PROTO, b'${pass}\\n' * 5)\nexcept OSError:\n    pass\nassert add(1, 2) == 3\n`);
+    const wrong = await h.judge(viaStdout, PY.wrong);
+    assert.equal(wrong.status, 'fail', summary(wrong));
+    const lingering = script('python', 'import os, time\nos.closerange(3, 4096)\ntime.sleep(60)\n');
+    const started = performance.now();
+    const gone = await h.judge(lingering, PY.right);
+    assert.equal(gone.status, 'no-verdict', summary(gone));
+    assert.ok(performance.now() - started < 30_000, 'a run that closed its result pipe ends then, not when it would have');
+    await expectNextJudged(h, 'python');
+  });
+
+  it('python: nothing a run leaves in its sandbox (files in /tmp) reaches the next run', async () => {
+    const leave = script('python', 'open("/tmp/left-behind", "w").write("secret")\n');
+    assert.equal((await h.judge(leave, PY.right)).status, 'pass');
+    const look = script('python', 'import os\nassert not os.path.exists("/tmp/left-behind"), os.listdir("/tmp")\n');
+    const seen = await h.judge(look, PY.right);
+    assert.equal(seen.status, 'pass', summary(seen));
     await expectNextJudged(h, 'python');
   });
 

@@ -49,6 +49,7 @@ export function createPythonRuntime(options: PoolOptions & { python?: string } =
     {
       candidateCommand: () => [python, '-I', '-S', `${harness}/candidate_worker.py`, ...sitePackages],
       judgeCommand: [python, '-I', '-S', `${harness}/judge_worker.py`],
+      forkingJudgeArgs: ['--fork-per-run'],
       readOnly: [...interpreterPaths(python)],
       harnessDir: HARNESS_DIR,
       seccompOnWorker: false,

@@ -21,6 +21,12 @@ export interface SlotRecipe extends Omit<WorkerRecipe, 'command'> {
    * limit cannot be told to stop: kill the whole worker instead of asking (JavaScript).
    */
   readonly killWorkerToStop?: boolean;
+  /**
+   * Judge arguments that make it run each untrusted run in a process of its own, forked and
+   * gone with the run (Python: `--fork-per-run`). Without them, an untrusted run gets a
+   * whole judge process, killed after it (JavaScript: node cannot fork).
+   */
+  readonly forkingJudgeArgs?: readonly string[];
 }
 
 const START_SECONDS = 20;
@@ -50,7 +56,9 @@ export class Slot {
   /** A tainted worker's exit: no run starts before it is gone (it could write to the FIFOs). */
   private retiring: Promise<unknown> | undefined;
   private judge: LineProcess | undefined;
-  /** Untrusted tests: the judge for the next run, started while this one runs. */
+  /** The untrusted judge's command (its memory limit changes with the run's limits). */
+  private judgeCommand: string | undefined;
+  /** A judge per run: the judge for the next run, started while this one runs. */
   private spareJudge: { process: LineProcess; ready: Promise<string | undefined>; command: string } | undefined;
   private readonly seccompPath: string | undefined;
 
@@ -84,28 +92,41 @@ export class Slot {
     });
   }
 
-  /** A judge for untrusted test code: the no-new-processes filter from bwrap, the candidates' memory limit. */
+  /** A judge for untrusted test code: the candidates' memory limit (and a forking one's arguments). */
   private untrustedJudgeCommand(limits: Limits): string[] {
-    const command = this.recipe.judgeCommand;
+    const command = [...this.recipe.judgeCommand, ...(this.recipe.forkingJudgeArgs ?? [])];
     if (!existsSync(PRLIMIT)) return command;
     return [PRLIMIT, `--as=${limits.memoryBytes + JUDGE_ADDRESS_OVERHEAD}`, '--core=0', '--', ...command];
   }
 
+  /** Untrusted tests in a judge that cannot fork: a whole judge per run, under bwrap's no-new-processes filter. */
+  private get judgePerRun(): boolean {
+    return this.untrustedTests && this.recipe.forkingJudgeArgs === undefined;
+  }
+
   private startUntrustedJudge(limits: Limits): { process: LineProcess; ready: Promise<string | undefined>; command: string } {
     const command = this.untrustedJudgeCommand(limits);
-    const process = this.spawn(command, true, UNTRUSTED_RESULT_BYTES);
+    // A forking judge forks (its children install the candidates' filter on themselves).
+    const process = this.spawn(command, this.judgePerRun, UNTRUSTED_RESULT_BYTES);
     return { process, ready: pingWorker(process, START_SECONDS * 1000), command: JSON.stringify(command) };
   }
 
-  /** The spare if it fits these limits, else a new judge; either way it has answered a ping. */
+  /**
+   * The judge for an untrusted run: a forking judge is kept while its limits hold; otherwise
+   * the spare if it fits these limits, else a new judge. Either way it has answered a ping.
+   */
   private async untrustedJudge(limits: Limits): Promise<string | undefined> {
+    const wanted = JSON.stringify(this.untrustedJudgeCommand(limits));
+    if (!this.judgePerRun && this.judge && !this.judge.isClosed && this.judgeCommand === wanted) return undefined;
+    this.judge?.kill();
     let next = this.spareJudge;
     this.spareJudge = undefined;
-    if (!next || next.process.isClosed || next.command !== JSON.stringify(this.untrustedJudgeCommand(limits))) {
+    if (!next || next.process.isClosed || next.command !== wanted) {
       next?.process.kill();
       next = this.startUntrustedJudge(limits);
     }
     this.judge = next.process;
+    this.judgeCommand = wanted;
     const error = await next.ready;
     return error ? `judge worker did not start: ${error}` : undefined;
   }
@@ -153,7 +174,7 @@ export class Slot {
 
   async run(request: RunRequest): Promise<RunResult> {
     const limits: Limits = { ...DEFAULT_LIMITS, ...request.limits };
-    if (!this.untrustedTests) return this.runWith(request, limits);
+    if (!this.judgePerRun) return this.runWith(request, limits);
     try {
       return await this.runWith(request, limits);
     } finally {
@@ -216,10 +237,11 @@ export class Slot {
       if (hung) return { load: { ok: true }, suites: [], hung: true };
       return { load: { ok: false, status: 'no-verdict', message: why }, suites: [], noVerdict: why };
     }
-    // Nothing an untrusted judge writes after its result is read; its end closes the FIFOs, so
-    // the candidate's execution ends too. What it wrote is checked before it is believed.
+    // Nothing a judge per run writes after its result is read; its end closes the FIFOs, so the
+    // candidate's execution ends too (a forking judge's child is dead before its result is
+    // sent). What an untrusted judge wrote is checked before it is believed.
     if (this.untrustedTests) {
-      judge.kill();
+      if (this.judgePerRun) judge.kill();
       const checked = checkJudgeResult(result);
       if (typeof checked === 'string') {
         this.candidate?.kill();
