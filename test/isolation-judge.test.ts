@@ -136,6 +136,24 @@ describe("a candidate's value that cannot cross never moves the test beside the 
     await expectNextJudged(h, 'python');
   });
 
+  it('a value nested just shallow enough to cross, which the test wraps and passes back, is a failure, never inline', async () => {
+    const wrapBack = (language: Language, code: string) => task(language, [{ kind: 'script', name: 'base', code }]);
+    const python = await h.judge(
+      wrapBack('python', 'assert add([make()]) == 3\n'),
+      `${ALWAYS_EQUAL_PY}def make():\n    x = []\n    for _ in range(199):\n        x = [x]\n    return x\ndef add(v):\n    return Yes()\n`,
+    );
+    assert.equal(python.status, 'fail', summary(python));
+    assert.ok(!python.suites[0]!.inline);
+    const node = await h.judge(
+      wrapBack('javascript', 'if (add([make()]) != 3) throw new Error("wrong");\n'),
+      'function make() { let x = []; for (let i = 0; i < 199; i++) x = [x]; return x; }\nfunction add(v) { return { valueOf() { return 3; } }; }\n',
+    );
+    assert.equal(node.status, 'fail', summary(node));
+    assert.ok(!node.suites[0]!.inline);
+    await expectNextJudged(h, 'python');
+    await expectNextJudged(h, 'javascript');
+  });
+
   it('javascript: a function the test passes back is the candidate\'s failure, never inline', async () => {
     const roundTrip = task('javascript', [{ kind: 'script', name: 'base', code: 'const assert = require("node:assert");\nassert.equal(add(make(3)), 3);\n' }]);
     const lying = await h.judge(roundTrip, 'function make(n) { return () => n; }\nfunction add(f) { return { valueOf() { return 3; }, toString() { return "3"; } } ; }\nglobalThis.assert = { equal() {} };\n');

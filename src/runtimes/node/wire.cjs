@@ -196,7 +196,8 @@ function createWire() {
       }
       if (x === null) return null;
       if (depth > MAX_DEPTH) {
-        if (strict) throw new WireError('unencodable', 'nesting deeper than ' + MAX_DEPTH);
+        // Data, only too deep: a failure (kind 'opaque'), never a reason to run the test inline.
+        if (strict) throw new WireError('opaque', 'a value nested deeper than ' + MAX_DEPTH + ' cannot cross the sandbox boundary');
         return opaqueOf(x, 'deep', 'nesting too deep');
       }
       const d = depth + 1;

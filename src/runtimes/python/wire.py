@@ -101,7 +101,10 @@ def encode(x, strict=False, depth=0):
     (used for arguments the judge sends); otherwise they become opaque markers."""
     if depth > MAX_DEPTH:
         if strict:
-            raise Unencodable("nesting too deep")
+            # Data, only too deep: running the test beside the candidate would not change that,
+            # and a candidate could return a value just shallow enough to make the test's
+            # wrapping of it too deep. A failure, as OpaqueValue is.
+            raise OpaqueValue("a value nested more than %d deep cannot cross the sandbox boundary" % MAX_DEPTH)
         return {"$t": "opaque", "type": "deep", "v": "nesting too deep"}
     t = type(x)
     if x is None or t is bool or t is str:
