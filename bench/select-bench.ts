@@ -190,7 +190,7 @@ const shuffle = <T>(list: readonly T[], next: () => number): T[] => {
   }
   return copy;
 };
-for (const alpha of [0.05, 0.1, 0.2]) {
+for (const alpha of [0.05, 0.1, 0.15, 0.2]) {
   let answered = 0;
   let fdrSum = 0;
   let fdrRuns = 0;

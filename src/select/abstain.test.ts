@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { seededRandom } from '../verify/generate/mutate.js';
-import { calibrateThreshold, decide, ThresholdSchema } from './abstain.js';
+import fc from 'fast-check';
+import { calibrateThreshold, candidateLevels, decide, ThresholdSchema } from './abstain.js';
+import { upperBound } from './clopper-pearson.js';
 
 /** Tasks whose chance of being right rises with the confidence score, as a selector's would. */
 function simulate(n: number, random: () => number) {
@@ -48,4 +50,41 @@ test('decisions say why they abstain, and threshold files validate', () => {
   assert.match((below as { reason: string }).reason, /below the calibrated threshold .*cluster of 2/);
   assert.ok(ThresholdSchema.safeParse(JSON.parse(JSON.stringify(t))).success);
   assert.ok(!ThresholdSchema.safeParse({ ...t, alpha: 2 }).success);
+});
+
+test('property: whenever some candidate threshold certifies α, calibrate returns the smallest one', () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.record({ confidence: fc.constantFrom(0, 0.1, 0.25, 0.4, 0.5, 0.6, 0.75, 0.9, 1), correct: fc.boolean() }), { minLength: 1, maxLength: 120 }),
+      fc.double({ min: 0.01, max: 0.99, noNaN: true }),
+      fc.double({ min: 0.01, max: 0.5, noNaN: true }),
+      (items, alpha, delta) => {
+        const levels = candidateLevels(items);
+        const certifies = levels.filter((tau) => {
+          const answered = items.filter((i) => i.confidence >= tau);
+          const wrong = answered.filter((i) => !i.correct).length;
+          return upperBound(wrong, answered.length, delta / levels.length) <= alpha;
+        });
+        const t = calibrateThreshold(items, alpha, delta, 's');
+        if (certifies.length === 0) return t.threshold === null;
+        return t.threshold === certifies[0] && t.errorBound <= alpha;
+      },
+    ),
+    { seed: 19, numRuns: 500 },
+  );
+});
+
+test('a threshold past which the bound rises again is still found (the case a binary search missed)', () => {
+  // τ = 0.25 answers 60 tasks with 6 wrong; τ = 0.5 answers only 6 (none wrong), whose bound
+  // is far above α; τ = 0.75 answers 2. The bound is not monotone in τ.
+  const items = [
+    ...Array.from({ length: 54 }, (_, i) => ({ confidence: i < 4 ? 0.5 : 0.25, correct: true })),
+    ...Array.from({ length: 6 }, () => ({ confidence: 0.25, correct: false })),
+    ...Array.from({ length: 2 }, () => ({ confidence: 0.75, correct: true })),
+    ...Array.from({ length: 30 }, () => ({ confidence: 0, correct: false })),
+  ];
+  const t = calibrateThreshold(items, 0.3, 0.1, 's');
+  assert.equal(t.threshold, 0.25);
+  assert.equal(t.answered, 62);
+  assert.ok(t.errorBound <= 0.3);
 });

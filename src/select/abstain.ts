@@ -5,9 +5,13 @@
  * probability at least 1 − δ.
  *
  * τ is the smallest threshold whose Clopper–Pearson upper bound on the error among the
- * calibration tasks it answers is at most α. It is found by binary search over the
- * observed confidences, and each bound is taken at δ / ⌈log₂ n⌉ to pay for the search
- * (Bonferroni, as in the paper).
+ * calibration tasks it answers is at most α. Every candidate threshold is tested: the bound
+ * does not fall steadily as τ rises (fewer answered tasks widen it), so a search that assumed
+ * it would (a binary search, as in the paper) missed thresholds that certify α. The
+ * candidates are the distinct confidences (a selector's are few), or MAX_LEVELS evenly spaced
+ * among them when there are more, and each bound is taken at δ / (number of candidates):
+ * with that (Bonferroni) correction, every threshold that passes holds its bound at once
+ * with probability at least 1 − δ, so choosing among them keeps the guarantee.
  */
 import { z } from 'zod';
 import { upperBound } from './clopper-pearson.js';
@@ -41,24 +45,28 @@ export function calibrateThreshold(items: readonly CalibrationItem[], alpha: num
   const n = items.length;
   const base = { kind: 'crucible-threshold', version: 1, alpha, delta, calibrationTasks: n, score } as const;
   if (n === 0) return { ...base, threshold: null, answered: 0, wrong: 0, errorBound: 1 };
-  const levels = [...new Set(items.map((i) => i.confidence))].sort((a, b) => a - b);
-  const perTest = delta / Math.max(1, Math.ceil(Math.log2(n)));
+  const levels = candidateLevels(items);
+  const perTest = delta / levels.length;
   const at = (tau: number) => {
     const answered = items.filter((i) => i.confidence >= tau);
     const wrong = answered.filter((i) => !i.correct).length;
     return { answered: answered.length, wrong, errorBound: upperBound(wrong, answered.length, perTest) };
   };
-  // Smallest level that meets α, assuming (as the paper does) that the bound falls as τ rises.
-  let lo = 0;
-  let hi = levels.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (at(levels[mid]!).errorBound <= alpha) hi = mid;
-    else lo = mid + 1;
+  for (const threshold of levels) {
+    const result = at(threshold);
+    if (result.errorBound <= alpha) return { ...base, threshold, ...result };
   }
-  if (lo === levels.length) return { ...base, threshold: null, answered: 0, wrong: 0, errorBound: 1 };
-  const threshold = levels[lo]!;
-  return { ...base, threshold, ...at(threshold) };
+  return { ...base, threshold: null, answered: 0, wrong: 0, errorBound: 1 };
+}
+
+/** Most thresholds tested: each costs a share of δ, so with more distinct confidences a grid of them is used. */
+export const MAX_LEVELS = 64;
+
+/** The thresholds to test, ascending: the distinct confidences, or MAX_LEVELS evenly spaced among them. */
+export function candidateLevels(items: readonly CalibrationItem[]): number[] {
+  const levels = [...new Set(items.map((i) => i.confidence))].sort((a, b) => a - b);
+  if (levels.length <= MAX_LEVELS) return levels;
+  return Array.from({ length: MAX_LEVELS }, (_, i) => levels[Math.round((i * (levels.length - 1)) / (MAX_LEVELS - 1))]!);
 }
 
 export type Decision = { readonly decision: 'answer' } | { readonly decision: 'abstain'; readonly reason: string };
