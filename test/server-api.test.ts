@@ -6,7 +6,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { batchGroupAdvantages } from '../src/rl/group-advantage.js';
 import { gatedReward } from '../src/rl/gated-reward.js';
-import { checkExposure } from '../src/server/serve.js';
+import { execFile } from 'node:child_process';
+import { lookup } from 'node:dns/promises';
+import { checkExposure, isLoopbackAddress, type Lookup } from '../src/server/serve.js';
+import { BIN } from './cli-support.js';
 import { startTestServer, SUM_RIGHT, SUM_WRONG, type TestServer } from './server-support.js';
 
 let server: TestServer;
@@ -264,10 +267,62 @@ describe('service endpoints', () => {
     }
   });
 
-  it('refuses to listen beyond loopback without a token', () => {
-    assert.throws(() => checkExposure('0.0.0.0', undefined), /without a bearer token/);
-    assert.doesNotThrow(() => checkExposure('0.0.0.0', 'token'));
-    assert.doesNotThrow(() => checkExposure('127.0.0.1', undefined));
+  it('refuses to listen beyond loopback without a token', async () => {
+    await assert.rejects(checkExposure('0.0.0.0', undefined), /refusing to listen on 0\.0\.0\.0 without a bearer token/);
+    await assert.rejects(checkExposure('::', undefined), /without a bearer token/);
+    assert.equal(await checkExposure('0.0.0.0', 'token'), '0.0.0.0');
+    // Loopback needs no token, and the server listens on the address that was checked.
+    assert.equal(await checkExposure('127.0.0.1', undefined), '127.0.0.1');
+    assert.equal(await checkExposure('127.8.9.10', undefined), '127.8.9.10');
+    assert.equal(await checkExposure('::1', undefined), '::1');
+    assert.equal(await checkExposure('::ffff:127.0.0.1', undefined), '::ffff:127.0.0.1');
+    assert.ok(isLoopbackAddress(await checkExposure('localhost', undefined)));
+  });
+
+  it('a name is loopback only if everything it resolves to is, however it is spelled', async () => {
+    // A resolver standing in for DNS, where such names could point anywhere.
+    const dns: Lookup = async (host) => {
+      const table: Record<string, string[]> = {
+        '127.0.0.1.example': ['93.184.215.14'],
+        '127.evil': ['10.1.2.3'],
+        'half.example': ['127.0.0.1', '192.0.2.7'],
+        'mapped.example': ['::ffff:10.0.0.1'],
+        'loop.example': ['127.0.0.1', '::1', '::ffff:127.0.0.2'],
+      };
+      if (!table[host]) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+      return table[host]!.map((address) => ({ address }));
+    };
+    await assert.rejects(checkExposure('127.0.0.1.example', undefined, dns), /^Error: refusing to listen on 127\.0\.0\.1\.example \(93\.184\.215\.14\) without a bearer token.*Pass --token/);
+    await assert.rejects(checkExposure('127.evil', undefined, dns), /refusing to listen on 127\.evil \(10\.1\.2\.3\)/);
+    await assert.rejects(checkExposure('half.example', undefined, dns), /refusing to listen on half\.example \(192\.0\.2\.7\)/);
+    await assert.rejects(checkExposure('mapped.example', undefined, dns), /without a bearer token/);
+    assert.equal(await checkExposure('loop.example', undefined, dns), '127.0.0.1');
+    assert.equal(await checkExposure('127.0.0.1.example', 'token', dns), '93.184.215.14');
+    // The system's resolver (dns.lookup, as listen() uses): these names do not resolve, or not to loopback.
+    for (const host of ['127.0.0.1.example', '127.evil', 'localhost.invalid']) {
+      await assert.rejects(checkExposure(host, undefined), /does not resolve.*Give an IP address such as 127\.0\.0\.1|without a bearer token/, host);
+    }
+    // inet_aton spellings are judged by the address they mean, which is what the server binds.
+    for (const host of ['0x7f.1', '127.1', '2130706433', '0x0a.1']) {
+      const meant = await lookup(host).then(
+        (a) => a.address,
+        () => undefined,
+      );
+      if (meant !== undefined && isLoopbackAddress(meant)) assert.equal(await checkExposure(host, undefined), meant, host);
+      else await assert.rejects(checkExposure(host, undefined), /without a bearer token|does not resolve/, host);
+    }
+  });
+
+  it('crucible serve --host with a name that does not resolve: exit 2 with what to do', async () => {
+    const env = { ...process.env };
+    delete env.CRUCIBLE_TOKEN;
+    const run = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      execFile(process.execPath, [BIN, 'serve', '--host', '127.0.0.1.invalid', '--port', '0'], { env, timeout: 60_000 }, (error, _stdout, stderr) =>
+        resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stderr }),
+      );
+    });
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, /crucible: cannot listen on 127\.0\.0\.1\.invalid: the name does not resolve \([A-Z_]+\)\. Give an IP address such as 127\.0\.0\.1/);
   });
 
   it('body size and request time limits: 413 and 504 with what to do', async () => {

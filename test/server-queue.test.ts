@@ -2,7 +2,8 @@
  * `crucible serve --queue` with real `crucible worker` processes on a private redis-server:
  * a /run_code round trip through the queue; a 1,200-test /v1/verify batch during which one
  * whole worker is SIGKILLed while it holds jobs — every test still gets exactly one verdict;
- * and the server keeping only the first of two results for one job.
+ * the server keeping only the first of two results for one job; and an abandoned request's
+ * job withdrawn while no worker holds it.
  *
  * Needs Debian's redis-server (scripts/setup.sh installs it). Without it this test fails:
  * it does not skip. REDIS_SERVER names another binary.
@@ -177,6 +178,19 @@ it('two results for one job (a worker died after answering, and the retry answer
   assert.match(text, /crucible_queue_duplicate_results_total [1-9]/);
   assert.equal(await redis.llen(resultsKey(executor.id)), 0, 'results are read once: the list is empty');
   await redis.del(`${PREFIX}:${QUEUE_NAME}:wait`);
+});
+
+it('an abandoned request withdraws its job if no worker took it: answered at once, nothing left on Redis', async () => {
+  // The workers are stopped (the test before): the job waits on the queue.
+  const controller = new AbortController();
+  const pending = executor.run({ language: 'python', request: { code: 'print(1)' } }, { signal: controller.signal });
+  const id = await waitUntil('the job on the queue', async () => (await redis.lrange(`${PREFIX}:${QUEUE_NAME}:wait`, 0, -1))[0]);
+  controller.abort();
+  const answer = await Promise.race([pending, new Promise<undefined>((resolve) => setTimeout(resolve, 10_000))]);
+  assert.equal(answer?.cancelled, true, `answered as abandoned: ${JSON.stringify(answer)}`);
+  assert.equal(await redis.exists(`${PREFIX}:${QUEUE_NAME}:${id}`), 0, 'the job is gone from Redis');
+  assert.equal(await redis.llen(`${PREFIX}:${QUEUE_NAME}:wait`), 0);
+  assert.equal(executor.waiting, 0);
 });
 
 it('Redis loses its data (restart without persistence) while a job waits: the job is queued again and answered once', async () => {

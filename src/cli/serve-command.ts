@@ -26,7 +26,7 @@ const port = (value: string) => {
 
 export function withServeOptions(command: Command): Command {
   return command
-    .option('--host <address>', 'address to listen on (without a token only loopback is allowed)', '127.0.0.1')
+    .option('--host <address>', 'address or name to listen on (without a token, everything it resolves to must be loopback: 127.0.0.0/8, ::1)', '127.0.0.1')
     .option('--port <n>', 'port to listen on', port, 8080)
     .option('--token <secret>', 'bearer token required on every request (default: $CRUCIBLE_TOKEN)')
     .option('--workers <n>', 'warm sandboxed workers per language (default: one per core)', positiveInt)

@@ -7,6 +7,7 @@ import { resolvePythonInstall } from './python-runtime.js';
 import { interpreterPaths, type SandboxMode } from './sandbox.js';
 import { transpile } from './typescript.js';
 import {
+  cancelled,
   DEFAULT_PROGRAM_LIMITS,
   noVerdict,
   ProgramWorker,
@@ -108,13 +109,20 @@ export class ProgramLanguagePool {
     return this.all.map((w) => w.pid).filter((pid): pid is number => pid !== undefined);
   }
 
-  async run(request: ProgramRequest, limits: ProgramLimits): Promise<ProgramResult> {
+  /**
+   * Runs one program on a free worker. When `signal` aborts (nobody will read the answer),
+   * a request still waiting leaves the queue without starting, and a running program is
+   * stopped: either way the result is `cancelled` and the worker goes to the next request.
+   */
+  async run(request: ProgramRequest, limits: ProgramLimits, signal?: AbortSignal): Promise<ProgramResult> {
     if (this.closed) return noVerdict(`the ${this.language} program pool is closed`);
-    const worker = this.free.pop() ?? (await new Promise<ProgramWorker>((resolve) => this.waiting.push(resolve)));
+    if (signal?.aborted) return cancelled();
+    const worker = this.free.pop() ?? (await this.waitForWorker(signal));
+    if (!worker) return cancelled();
     this.busy++;
     try {
-      let attempt = await worker.run(request, limits);
-      if (attempt.retry && !this.closed) attempt = await worker.run(request, limits);
+      let attempt = await worker.run(request, limits, signal);
+      if (attempt.retry && !this.closed && !signal?.aborted) attempt = await worker.run(request, limits, signal);
       return attempt.result;
     } finally {
       this.busy--;
@@ -122,6 +130,23 @@ export class ProgramLanguagePool {
       if (next) next(worker);
       else this.free.push(worker);
     }
+  }
+
+  /** The next worker set free, or undefined if `signal` aborts first (then this request is no longer in line). */
+  private waitForWorker(signal: AbortSignal | undefined): Promise<ProgramWorker | undefined> {
+    return new Promise((resolve) => {
+      const take = (worker: ProgramWorker) => {
+        signal?.removeEventListener('abort', leave);
+        resolve(worker);
+      };
+      const leave = () => {
+        const at = this.waiting.indexOf(take);
+        if (at >= 0) this.waiting.splice(at, 1);
+        resolve(undefined);
+      };
+      this.waiting.push(take);
+      signal?.addEventListener('abort', leave, { once: true });
+    });
   }
 
   async close(): Promise<void> {
@@ -156,9 +181,10 @@ export class ProgramRunner {
     return [...this.pools.values()];
   }
 
-  async run(language: Language, request: ProgramRequest): Promise<ProgramResult> {
+  /** Runs one program; `signal` abandons it (see ProgramLanguagePool.run). */
+  async run(language: Language, request: ProgramRequest, signal?: AbortSignal): Promise<ProgramResult> {
     const limits: ProgramLimits = { ...DEFAULT_PROGRAM_LIMITS, ...request.limits };
-    if (language === 'python') return this.pool('python').run(request, limits);
+    if (language === 'python') return this.pool('python').run(request, limits, signal);
     if (language === 'typescript') {
       const out = transpile(request.code, 'main.ts');
       if (out.errors.length > 0) {
@@ -174,9 +200,9 @@ export class ProgramRunner {
           message: 'SyntaxError: the program does not compile',
         };
       }
-      return this.pool('javascript').run({ ...request, code: out.code }, limits);
+      return this.pool('javascript').run({ ...request, code: out.code }, limits, signal);
     }
-    return this.pool('javascript').run(request, limits);
+    return this.pool('javascript').run(request, limits, signal);
   }
 
   async close(): Promise<void> {

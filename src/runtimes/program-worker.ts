@@ -48,6 +48,8 @@ export interface ProgramResult {
   readonly files: Readonly<Record<string, string>>;
   /** Why the sandbox gave no verdict, or which limit stopped the program. */
   readonly message?: string;
+  /** Stopped, or never started, because its request was abandoned (the client left, or was answered 504): nobody reads it. */
+  readonly cancelled?: true;
 }
 
 /** How to start one language's program worker. */
@@ -66,6 +68,31 @@ const SIGXFSZ = 25;
 
 export function noVerdict(message: string): ProgramResult {
   return { status: 'no-verdict', exitCode: null, signal: null, stdout: '', stderr: '', wallSeconds: 0, files: {}, message };
+}
+
+/** The result of a run whose request was abandoned before it ended (`signal` aborted). */
+export function cancelled(): ProgramResult {
+  return { ...noVerdict('stopped: the request was abandoned (the client went away, or it was answered 504)'), cancelled: true };
+}
+
+/** Resolves with `work`'s value, or with undefined as soon as `signal` aborts. */
+function unlessAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T | undefined> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const stop = () => resolve(undefined);
+    signal.addEventListener('abort', stop, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', stop);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', stop);
+        reject(error);
+      },
+    );
+  });
 }
 
 /** Outcome of one attempt; `retry` means the worker died for a reason that is not the program's. */
@@ -105,8 +132,15 @@ export class ProgramWorker {
     return `program worker did not start: ${error}`;
   }
 
-  async run(request: ProgramRequest, limits: ProgramLimits): Promise<Attempt> {
+  /**
+   * Runs one program. When `signal` aborts meanwhile, the worker process is killed (the
+   * worker has no way to stop a program but its own end) and the run is `cancelled`; the
+   * next run starts a fresh process, so it is judged by a worker in a known state.
+   */
+  async run(request: ProgramRequest, limits: ProgramLimits, signal?: AbortSignal): Promise<Attempt> {
+    if (signal?.aborted) return { result: cancelled() };
     const startError = await this.ensureStarted();
+    if (signal?.aborted) return { result: cancelled() };
     if (startError) return { result: noVerdict(startError) };
     const process = this.process!;
     const seccomp = this.childSeccomp ? (this.mode === 'bwrap' ? '/ipc/seccomp.bpf' : this.childSeccomp) : null;
@@ -124,7 +158,11 @@ export class ProgramWorker {
       },
       seccomp,
     });
-    const reply = await process.next(limits.wallSeconds * 1000 + SLACK_MS);
+    const reply = await unlessAborted(process.next(limits.wallSeconds * 1000 + SLACK_MS), signal);
+    if (reply === undefined) {
+      this.kill();
+      return { result: cancelled() };
+    }
     if (isMessage(reply) && reply.op === 'result') return { result: classify(reply, limits) };
     const stderr = process.stderrTail;
     this.kill();

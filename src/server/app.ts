@@ -60,20 +60,41 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): T {
   return result.data;
 }
 
-/** Races `work` against the request time limit; past it the answer is 504 and `abort` fires. */
-async function withinTime<T>(seconds: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const controller = new AbortController();
+/**
+ * Races `work` against the request time limit; past it the answer is 504. The signal given
+ * to `work` aborts then, and as soon as the client goes away (`client`: the request's own
+ * signal), so that work nobody will read stops holding workers: its queued runs never
+ * start and its running programs are stopped.
+ */
+async function withinTime<T>(seconds: number, client: AbortSignal, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const expiry = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      controller.abort();
       reject(new HTTPException(504, { message: `the request took longer than the server's limit of ${seconds}s: send fewer tests per request, or raise --request-timeout` }));
+      expiry.abort();
     }, seconds * 1000);
   });
   try {
-    return await Promise.race([work(controller.signal), expired]);
+    return await Promise.race([work(AbortSignal.any([client, expiry.signal])), expired]);
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/**
+ * Time limits a request sets must fit in the request's own (--request-timeout): a program
+ * allowed longer could only end in a 504, so the request is refused at once, saying so
+ * (not clamped: a shorter limit than asked would turn slow right answers into timeouts).
+ */
+function checkSeconds(limit: number, fields: Record<string, number | null | undefined>): void {
+  for (const [name, value] of Object.entries(fields)) {
+    if (typeof value === 'number' && value > limit) {
+      badRequest(
+        `${name} is ${value} s, more than this server can honour: it answers every request within ${limit} s (its --request-timeout). ` +
+          `Send ${name} of at most ${limit}, or start crucible serve with a larger --request-timeout.`,
+      );
+    }
   }
 }
 
@@ -94,7 +115,8 @@ export function createApp(options: AppOptions): Hono {
   app.use('*', async (c, next) => {
     const started = performance.now();
     await next();
-    metrics.recordRequest(c.req.routePath || c.req.path, c.res.status, (performance.now() - started) / 1000);
+    // 499 (nginx's "client closed request"): the client left before its answer was ready.
+    metrics.recordRequest(c.req.routePath || c.req.path, c.req.raw.signal.aborted ? 499 : c.res.status, (performance.now() - started) / 1000);
   });
   if (options.token) {
     const guard = bearerAuth({ token: options.token, noAuthenticationHeader: { message: { error: 'send Authorization: Bearer <token> (the token given to crucible serve)' } } });
@@ -115,17 +137,19 @@ export function createApp(options: AppOptions): Hono {
   });
   app.get('/v1/ping', (c) => c.text('pong'));
   app.get('/metrics', async (c) => c.text(metrics.render(await executor.load()), 200, { 'Content-Type': 'text/plain; version=0.0.4' }));
-  app.get('/openapi.json', (c) => c.json(openApiDocument(options.version)));
+  app.get('/openapi.json', (c) => c.json(openApiDocument(options.version, options.requestTimeoutSeconds)));
 
   app.post('/run_code', async (c) => {
     const body = parse(RunCodeRequestSchema, await jsonBody(c));
+    checkSeconds(options.requestTimeoutSeconds, { run_timeout: body.run_timeout, compile_timeout: body.compile_timeout });
     const limit = Math.min(options.requestTimeoutSeconds, (body.run_timeout ?? 10) + (body.compile_timeout ?? 10) + 30);
-    return c.json(await withinTime(limit, () => runCode(executor, body)));
+    return c.json(await withinTime(limit, c.req.raw.signal, (signal) => runCode(executor, body, signal)));
   });
 
   app.post('/submit', async (c) => {
     const body = parse(SubmitRequestSchema, await jsonBody(c));
-    return c.json(await withinTime(options.requestTimeoutSeconds, () => submit(executor, body)));
+    checkSeconds(options.requestTimeoutSeconds, { 'config.run_timeout': body.config.run_timeout, 'config.compile_timeout': body.config.compile_timeout });
+    return c.json(await withinTime(options.requestTimeoutSeconds, c.req.raw.signal, (signal) => submit(executor, body, signal)));
   });
 
   app.post('/v1/verify', async (c) => {
@@ -143,14 +167,20 @@ export function createApp(options: AppOptions): Hono {
       run = (hooks) => tasks.verify(body, text, hooks);
     } else {
       const body = parse(VerifyRequestSchema, value);
+      checkSeconds(options.requestTimeoutSeconds, { 'limits.time_seconds': body.limits.time_seconds });
       run = (hooks) => verify(executor, body, hooks);
     }
     const wantsStream = (c.req.header('accept') ?? '').includes('text/event-stream') || c.req.query('stream') === 'true';
-    if (!wantsStream) return c.json(await withinTime(options.requestTimeoutSeconds, (signal) => run({ signal })));
+    if (!wantsStream) return c.json(await withinTime(options.requestTimeoutSeconds, c.req.raw.signal, (signal) => run({ signal })));
     // Progress at most every 200 ms; each candidate's verdict as soon as it is complete.
     return streamSSE(c, async (stream) => {
       const controller = new AbortController();
-      stream.onAbort(() => controller.abort());
+      // Past the time limit, or once the client is gone, the rest of the work is abandoned.
+      const client = c.req.raw.signal;
+      const gone = () => controller.abort();
+      client.addEventListener('abort', gone, { once: true });
+      if (client.aborted) controller.abort();
+      stream.onAbort(gone);
       const timer = setTimeout(() => controller.abort(), options.requestTimeoutSeconds * 1000);
       let lastProgress = 0;
       const pending: Promise<void>[] = [];
@@ -174,6 +204,7 @@ export function createApp(options: AppOptions): Hono {
         if (!(error instanceof VerifyError)) process.stderr.write(`crucible serve: ${error instanceof Error ? error.stack : String(error)}\n`);
       } finally {
         clearTimeout(timer);
+        client.removeEventListener('abort', gone);
         await Promise.allSettled(pending);
       }
     });

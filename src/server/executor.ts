@@ -8,6 +8,15 @@ export interface ProgramJob {
   readonly request: ProgramRequest;
 }
 
+export interface RunOptions {
+  /**
+   * Aborts when nobody will read the result (the client went away, or was answered 504):
+   * a job not started yet never starts, a running one is stopped where the executor can,
+   * and the result is `cancelled`.
+   */
+  readonly signal?: AbortSignal | undefined;
+}
+
 export interface BatchOptions {
   readonly signal?: AbortSignal | undefined;
   readonly skip?: (index: number) => boolean;
@@ -16,10 +25,11 @@ export interface BatchOptions {
 /** Where programs run: the in-process pool, or workers behind a queue (queue.ts). */
 export interface Executor {
   readonly kind: 'local' | 'queue';
-  run(job: ProgramJob): Promise<ProgramResult>;
+  run(job: ProgramJob, options?: RunOptions): Promise<ProgramResult>;
   /**
    * Runs every job and reports each result once, in completion order. Jobs not started
-   * when `signal` aborts, and jobs `skip` says no to when their turn comes, get no callback.
+   * when `signal` aborts, jobs stopped by it, and jobs `skip` says no to when their turn
+   * comes, get no callback.
    */
   runBatch(jobs: readonly ProgramJob[], onResult: (index: number, result: ProgramResult) => void, options?: BatchOptions): Promise<void>;
   /** Jobs waiting for a worker, and jobs running now. */
@@ -63,16 +73,25 @@ export class LocalExecutor implements Executor {
     this.runner = new ProgramRunner(options);
   }
 
-  async run(job: ProgramJob): Promise<ProgramResult> {
+  async run(job: ProgramJob, options: RunOptions = {}): Promise<ProgramResult> {
     const started = performance.now();
-    const result = await this.runner.run(job.language, job.request);
-    this.metrics?.recordExecution(job.language, result.status, (performance.now() - started) / 1000);
+    const result = await this.runner.run(job.language, job.request, options.signal);
+    // An abandoned run is no outcome of the program (nor a sandbox failure to count).
+    if (!result.cancelled) this.metrics?.recordExecution(job.language, result.status, (performance.now() - started) / 1000);
     return result;
   }
 
   async runBatch(jobs: readonly ProgramJob[], onResult: (index: number, result: ProgramResult) => void, options?: BatchOptions): Promise<void> {
     // Twice the workers in flight keeps every worker busy while replies are handled.
-    await runBounded(jobs.length, this.runner.workers * 2, async (i) => onResult(i, await this.run(jobs[i]!)), options);
+    await runBounded(
+      jobs.length,
+      this.runner.workers * 2,
+      async (i) => {
+        const result = await this.run(jobs[i]!, options);
+        if (!result.cancelled) onResult(i, result);
+      },
+      options,
+    );
   }
 
   async load() {

@@ -74,7 +74,7 @@ export class Metrics {
     counter('crucible_executions_total', 'Programs executed, by language and outcome.', this.executions);
     lines.push('# HELP crucible_no_verdict_total Executions where the sandbox failed (not the program).', '# TYPE crucible_no_verdict_total counter', `crucible_no_verdict_total ${this.noVerdicts}`);
     lines.push(...this.executionSeconds.render('crucible_execution_seconds', 'Time to run one program, queueing included.'));
-    counter('crucible_http_requests_total', 'HTTP requests, by route and status code.', this.requests);
+    counter('crucible_http_requests_total', 'HTTP requests, by route and status code (499: the client left before its answer).', this.requests);
     lines.push(...this.requestSeconds.render('crucible_http_request_seconds', 'Time to answer an HTTP request.'));
     gauge('crucible_queue_depth', 'Programs waiting for a worker.', load.queued);
     gauge('crucible_executions_running', 'Programs running now.', load.running);

@@ -5,7 +5,7 @@ import { AnyVerifyRequestSchema, RunCodeRequestSchema, SubmitRequestSchema } fro
 
 const jsonSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
 
-const errorResponse = { description: 'malformed request: `error` says what to fix', content: { 'application/json': { schema: { type: 'object', properties: { error: { type: 'string' } } } } } };
+const errorResponse = { description: 'malformed request (or a time limit above the server\'s --request-timeout): `error` says what to fix', content: { 'application/json': { schema: { type: 'object', properties: { error: { type: 'string' } } } } } };
 
 function post(summary: string, schema: z.ZodType, ok: string, path503 = false) {
   return {
@@ -18,13 +18,13 @@ function post(summary: string, schema: z.ZodType, ok: string, path503 = false) {
         '400': errorResponse,
         '401': { description: 'missing or wrong bearer token' },
         '413': { description: 'body larger than the server accepts' },
-        '504': { description: 'the request took longer than the server allows (retry, or send less)' },
+        '504': { description: 'the request took longer than the server allows (retry, or send less); its programs are stopped' },
       },
     },
   };
 }
 
-export function openApiDocument(version: string) {
+export function openApiDocument(version: string, requestTimeoutSeconds: number) {
   return {
     openapi: '3.1.0',
     info: {
@@ -32,7 +32,10 @@ export function openApiDocument(version: string) {
       version,
       description:
         'Verification as a service: SandboxFusion-compatible /run_code and /submit, batched /v1/verify with gated rewards, and RL advantages. ' +
-        'Outcomes of a program are HTTP 200; the sandbox failing is SandboxError (/run_code) or no-verdict (/v1/verify), never a verdict.',
+        'Outcomes of a program are HTTP 200; the sandbox failing is SandboxError (/run_code) or no-verdict (/v1/verify), never a verdict. ' +
+        `Every request is answered within this server's --request-timeout (${requestTimeoutSeconds} s), waiting for a worker included, or it gets a 504. ` +
+        'A time limit in a request (run_timeout, compile_timeout, config.run_timeout, config.compile_timeout, limits.time_seconds) above that is a 400 saying so; it is not clamped. ' +
+        'Without one a program gets 10 s. A request abandoned (the client disconnects, or it was answered 504) stops its work: runs not started never start, running programs are killed.',
     },
     components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     security: [{ bearer: [] }],

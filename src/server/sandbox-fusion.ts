@@ -82,21 +82,14 @@ export function limitsOf(runTimeout: number | null | undefined, memoryMb: number
   };
 }
 
-export async function runCode(executor: Executor, body: RunCodeRequest): Promise<RunCodeResponse> {
+/** `signal`: the request was abandoned (client gone, or answered 504); the program is stopped. */
+export async function runCode(executor: Executor, body: RunCodeRequest, signal?: AbortSignal): Promise<RunCodeResponse> {
   const language = runtimeFor(body.language);
   if (!language) return sandboxError(`language ${body.language} is not run by this server (it runs ${SUPPORTED.join(', ')})`);
   const files: Record<string, string> = {};
   for (const [path, content] of Object.entries(body.files ?? {})) if (content !== null && content !== 'IGNORE_THIS_FILE') files[path] = content;
-  const result = await executor.run({
-    language,
-    request: {
-      code: body.code,
-      stdin: body.stdin ?? '',
-      files,
-      fetchFiles: body.fetch_files ?? [],
-      limits: limitsOf(body.run_timeout, body.memory_limit_MB),
-    },
-  });
+  const request = { code: body.code, stdin: body.stdin ?? '', files, fetchFiles: body.fetch_files ?? [], limits: limitsOf(body.run_timeout, body.memory_limit_MB) };
+  const result = await executor.run({ language, request }, { signal });
   return toRunCodeResponse(result);
 }
 
@@ -154,7 +147,8 @@ export function stdioMatches(actual: string, expected: string): boolean {
   });
 }
 
-export async function submit(executor: Executor, body: SubmitRequest) {
+/** `signal`: the request was abandoned; the running wave is stopped and no further wave starts. */
+export async function submit(executor: Executor, body: SubmitRequest, signal?: AbortSignal) {
   const config = body.config;
   const language = config.language ?? 'python';
   const extracted = extractCode(body.completion, language);
@@ -168,14 +162,17 @@ export async function submit(executor: Executor, body: SubmitRequest) {
   } else {
     // Fail fast as SandboxFusion does unless run_all_cases: run in waves, stop after a failing wave.
     const wave = runAll ? cases.length : 8;
-    for (let start = 0; start < cases.length; start += wave) {
+    for (let start = 0; start < cases.length && !signal?.aborted; start += wave) {
       const chunk = cases.slice(start, start + wave);
       const results = await Promise.all(
         chunk.map((test) =>
-          executor.run({
-            language: runtime,
-            request: { code: extracted.code, stdin: test.input.stdin, limits: limitsOf(config.run_timeout, undefined) },
-          }),
+          executor.run(
+            {
+              language: runtime,
+              request: { code: extracted.code, stdin: test.input.stdin, limits: limitsOf(config.run_timeout, undefined) },
+            },
+            { signal },
+          ),
         ),
       );
       let failed = false;

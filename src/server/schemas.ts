@@ -12,7 +12,13 @@ export const SANDBOX_FUSION_LANGUAGES = [
   'lean', 'swift', 'racket',
 ] as const;
 
-const seconds = (what: string) => z.number({ error: `${what} must be a number of seconds` }).positive(`${what} must be > 0`).max(3600, `${what} must be at most 3600 seconds`);
+/** Also at most the server's --request-timeout, checked per server (app.ts checkSeconds). */
+const seconds = (what: string) =>
+  z
+    .number({ error: `${what} must be a number of seconds` })
+    .positive(`${what} must be > 0`)
+    .max(3600, `${what} must be at most 3600 seconds`)
+    .describe("seconds; at most the server's --request-timeout (a larger value is a 400)");
 
 const languageField = z
   .string({ error: 'language must be a string such as "python", "nodejs" or "typescript"' })

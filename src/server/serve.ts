@@ -1,5 +1,6 @@
 import { serve, type ServerType } from '@hono/node-server';
-import type { AddressInfo } from 'node:net';
+import { lookup } from 'node:dns/promises';
+import { BlockList, isIP, type AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import { LocalExecutor, type Executor } from './executor.js';
 import { Metrics } from './metrics.js';
@@ -20,6 +21,8 @@ export interface ServeOptions {
    * also with a queue executor). Default: the local executor's workers and sandbox.
    */
   readonly harness?: HarnessOptions;
+  /** Resolves --host (default: dns.lookup, as listen() does); tests give their own. */
+  readonly lookup?: Lookup;
 }
 
 export interface RunningServer {
@@ -28,22 +31,50 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+/** 127.0.0.0/8 and ::1; IPv4-mapped IPv6 addresses (::ffff:127.x.x.x) are checked as IPv4. */
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+/** Whether an IP address (not a name) is a loopback address. */
+export function isLoopbackAddress(address: string): boolean {
+  const family = isIP(address);
+  return family !== 0 && LOOPBACK.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
-/** Without a token the server listens only on loopback: anyone who can reach it runs code. */
-export function checkExposure(host: string, token: string | undefined): void {
-  if (!token && !isLoopback(host)) {
+export type Lookup = (host: string) => Promise<ReadonlyArray<{ address: string }>>;
+
+const systemLookup: Lookup = (host) => lookup(host, { all: true });
+
+/**
+ * The address to listen on for `host`, resolved as listen() would (dns.lookup: /etc/hosts,
+ * then DNS) and then used as it is, so that what was checked is what is bound. Without a
+ * token the server must be reachable only from this machine (anyone who can reach it runs
+ * code): every address the name resolves to must be loopback. A name that looks like one
+ * (127.0.0.1.example) is judged by where it points, not by how it is spelled.
+ */
+export async function checkExposure(host: string, token: string | undefined, resolve: Lookup = systemLookup): Promise<string> {
+  let addresses: ReadonlyArray<{ address: string }>;
+  try {
+    addresses = await resolve(host);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new Error(`cannot listen on ${host}: the name does not resolve (${code}). Give an IP address such as 127.0.0.1, or a name this machine resolves (see /etc/hosts).`);
+  }
+  if (addresses.length === 0) throw new Error(`cannot listen on ${host}: the name resolves to no address. Give an IP address such as 127.0.0.1.`);
+  const exposed = addresses.filter((a) => !isLoopbackAddress(a.address));
+  if (!token && exposed.length > 0) {
+    const where = isIP(host) ? host : `${host} (${exposed.map((a) => a.address).join(', ')})`;
     throw new Error(
-      `refusing to listen on ${host} without a bearer token: anyone who can reach it could run code. ` +
+      `refusing to listen on ${where} without a bearer token: anyone who can reach it could run code. ` +
         'Pass --token <secret> (or set CRUCIBLE_TOKEN), or listen on 127.0.0.1.',
     );
   }
+  return addresses[0]!.address;
 }
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  checkExposure(options.host, options.token);
+  const address = await checkExposure(options.host, options.token, options.lookup);
   const metrics = options.metrics ?? new Metrics();
   const tasks = new TaskVerifier({ harness: options.harness ?? harnessOptionsOf(options.executor), metrics });
   const app = createApp({
@@ -58,7 +89,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   let server: ServerType;
   try {
     server = await new Promise<ServerType>((resolve, reject) => {
-      const s = serve({ fetch: app.fetch, hostname: options.host, port: options.port }, () => resolve(s));
+      const s = serve({ fetch: app.fetch, hostname: address, port: options.port }, () => resolve(s));
       s.once('error', reject);
     });
   } catch (error) {
@@ -68,7 +99,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // Many clients keep connections open (verl's requests, load generators).
   (server as import('node:http').Server).keepAliveTimeout = 65_000;
   const port = (server.address() as AddressInfo).port;
-  const shown = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const shown = address.includes(':') ? `[${address}]` : address;
   return {
     url: `http://${shown}:${port}`,
     port,

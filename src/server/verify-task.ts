@@ -26,6 +26,7 @@ import type { FunctionTask, FunctionVerifyRequest } from './schemas.js';
 import { VerifyError, type CandidateVerdictOf, type TestStatus, type VerifyProgress } from './verify.js';
 
 const SNIPPET = 2000;
+const STOPPED = 'not judged: the request was stopped';
 /** Prepared tasks kept (least recently used first out); each holds its reference's outputs through the harness. */
 const CACHE_SIZE = 128;
 const SYNTAX = /^(SyntaxError|IndentationError|TabError)\b/;
@@ -116,7 +117,7 @@ export class TaskVerifier {
   /** The shared harness, created on first use (creating it checks that the sandbox works). */
   getHarness(): Harness {
     if (this.closed) throw new Error('the server is shutting down');
-    this.harness ??= new Harness({ typeCheck: true, ...this.options.harness });
+    this.harness ??= new Harness({ typeCheck: true, ...this.options.harness, untrustedTests: true });
     return this.harness;
   }
 
@@ -153,6 +154,8 @@ export class TaskVerifier {
   async verify(body: FunctionVerifyRequest, rawBody: string, hooks: TaskHooks = {}) {
     const started = performance.now();
     const harness = this.getHarness();
+    // Preparation is not abandoned with the request: it is cached and shared, and the client's
+    // retry (verl retries a 504) finds it done. Candidates not started when `signal` aborts never start.
     const { prepared, cached, noVerdict } = await this.prepared(body, rawBody);
     const candidates = body.candidates.map((c, i) =>
       typeof c === 'string' ? { id: String(i), program: c } : { id: c.id ?? String(i), program: 'code' in c ? c.code : (prepared?.task.completionPrefix ?? '') + c.completion },
@@ -166,14 +169,15 @@ export class TaskVerifier {
       async (i) => {
         const c = candidates[i]!;
         const judgeStarted = performance.now();
-        verdicts[i] = prepared ? await this.judgeOne(harness, prepared, c.id, c.program, body) : noVerdictOf(c.id, noVerdict ?? 'the task could not be prepared');
-        this.options.metrics?.recordExecution(prepared?.task.language ?? 'python', verdicts[i]!.status, (performance.now() - judgeStarted) / 1000);
+        verdicts[i] = prepared ? await this.judgeOne(harness, prepared, c.id, c.program, body, hooks.signal) : noVerdictOf(c.id, noVerdict ?? 'the task could not be prepared');
+        // Work abandoned meanwhile is no outcome to count (nor a sandbox failure).
+        if (!hooks.signal?.aborted) this.options.metrics?.recordExecution(prepared?.task.language ?? 'python', verdicts[i]!.status, (performance.now() - judgeStarted) / 1000);
         hooks.onCandidate?.(verdicts[i]!, i);
         hooks.onProgress?.({ done: ++done, total: candidates.length });
       },
       { signal: hooks.signal },
     );
-    const results = verdicts.map((v, i) => v ?? noVerdictOf(candidates[i]!.id, 'not judged: the request was stopped'));
+    const results = verdicts.map((v, i) => v ?? noVerdictOf(candidates[i]!.id, STOPPED));
     const counts: Record<string, number> = {};
     for (const v of results) counts[v.status] = (counts[v.status] ?? 0) + 1;
     return {
@@ -284,7 +288,12 @@ export class TaskVerifier {
     };
   }
 
-  private async judgeOne(harness: Harness, prepared: Prepared, id: string, program: string, body: FunctionVerifyRequest): Promise<TaskCandidateVerdict> {
+  /**
+   * `signal` aborts when nobody will read the verdict: the judge already running ends on its
+   * own (the harness has no way to stop it), but the runs that would follow it (the load
+   * probe, shrinking) do not start; a verdict that needs the probe is then not given.
+   */
+  private async judgeOne(harness: Harness, prepared: Prepared, id: string, program: string, body: FunctionVerifyRequest, signal?: AbortSignal): Promise<TaskCandidateVerdict> {
     const { task } = prepared;
     let verdict: Verdict;
     try {
@@ -296,6 +305,7 @@ export class TaskVerifier {
     // Nothing passed anywhere: ask whether the program loads at all (and whether it parses).
     let load: { ok: boolean; status?: string; message?: string } = { ok: true };
     if (verdict.status !== 'pass' && verdict.suites.every((s) => s.passed === 0)) {
+      if (signal?.aborted) return noVerdictOf(id, STOPPED, verdict);
       const probe = await harness.runtime(task.language).run({ program, suites: [], limits: harness.limits });
       if (probe.noVerdict) return noVerdictOf(id, probe.noVerdict, verdict);
       load = probe.load;
@@ -323,7 +333,7 @@ export class TaskVerifier {
     const firstFailure = failed ? this.failureOf(prepared, failed) : verdict.status !== 'pass' && verdict.firstFailure ? fromFailure('types', verdict.status, verdict.firstFailure) : null;
     let minimal = firstFailure;
     const generatedFailed = verdict.suites.some((s) => s.name === GENERATED_SUITE && s.status === 'fail');
-    if (prepared.augmentation && generatedFailed && !body.stop_on_first_failure) {
+    if (prepared.augmentation && generatedFailed && !body.stop_on_first_failure && !signal?.aborted) {
       try {
         const cx = await minimalCounterexample(harness, prepared.augmentation, program, verdict);
         if (cx) minimal = { ...fromFailure(GENERATED_SUITE, 'fail', cx), arguments: cx.shrunk.slice(0, SNIPPET), original: cx.original.slice(0, SNIPPET), rounds: cx.rounds };

@@ -9,8 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { noVerdict, type ProgramResult } from '../../runtimes/program-worker.js';
-import type { BatchOptions, Executor, ProgramJob } from '../executor.js';
+import { cancelled, noVerdict, type ProgramResult } from '../../runtimes/program-worker.js';
+import type { BatchOptions, Executor, ProgramJob, RunOptions } from '../executor.js';
 import type { Metrics } from '../metrics.js';
 import {
   assertReachable,
@@ -113,8 +113,19 @@ export class QueueExecutor implements Executor {
     await this.redis.set(serverAliveKey(this.id), '1', 'EX', SERVER_TTL_S);
   }
 
-  async run(job: ProgramJob): Promise<ProgramResult> {
-    return (await this.submit(`${randomUUID()}.0`, job, '')) ?? noVerdict('the request was withdrawn before a worker took it');
+  async run(job: ProgramJob, options: RunOptions = {}): Promise<ProgramResult> {
+    const { signal } = options;
+    if (signal?.aborted) return cancelled();
+    // A batch of one, so that an abandoned request withdraws its job if no worker took it yet.
+    // A job a worker already runs is not stopped: it ends at its own time limit.
+    const batch = randomUUID();
+    const withdraw = () => void this.withdraw(batch);
+    signal?.addEventListener('abort', withdraw, { once: true });
+    try {
+      return (await this.submit(`${batch}.0`, job, batch)) ?? cancelled();
+    } finally {
+      signal?.removeEventListener('abort', withdraw);
+    }
   }
 
   async runBatch(jobs: readonly ProgramJob[], onResult: (index: number, result: ProgramResult) => void, options: BatchOptions = {}): Promise<void> {
