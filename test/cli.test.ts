@@ -59,6 +59,18 @@ test('eval scores a samples file against a dataset, with index per task', { time
   assert.deepEqual(json.samples[1].first_failure, { input: '(-1,)', expected: null, actual: '1', message: 'assertion failed: assert c(-1) == -2' });
 });
 
+test('a memory limit too low for the interpreter itself is no verdict naming the limit, and exit code 3, never failed programs', { timeout: 120_000 }, async () => {
+  const dataset = join(dir, 'tiny.jsonl');
+  const samples = join(dir, 'samples.jsonl');
+  const file = join(dir, 'low-memory.json');
+  const { code, stderr } = await crucible(['eval', '--dataset', dataset, '--samples', samples, '--memory-mb', '20', '--workers', '1', '--json', file]);
+  assert.equal(code, 3, stderr);
+  assert.match(stderr, /3 samples got no verdict.*results are incomplete/);
+  assert.match(stderr, /does not load under these limits \(memory 20 MiB.*raise --memory-mb/);
+  const json = JSON.parse(readFileSync(file, 'utf8'));
+  assert.deepEqual(json.samples.map((s: { status: string }) => s.status), ['no-verdict', 'no-verdict', 'no-verdict']);
+});
+
 test('bad input gets a message that says what to do, and a non-zero exit', async () => {
   const missing = await crucible(['eval', '--dataset', join(dir, 'nope.jsonl')]);
   assert.equal(missing.code, 2);

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { Task } from '../src/core/task.js';
+import { ProgramRunner } from '../src/runtimes/program-pool.js';
 import { Harness } from '../src/verify/harness.js';
 
 const TASK: Task = {
@@ -85,5 +86,20 @@ describe('the TypeScript compiler runs away from the event loop, within limits',
     assert.equal(verdict.status, 'fail');
     assert.match(verdict.firstFailure?.message ?? '', /^type check not done: /);
     assert.equal((await strict.judge(TASK, RIGHT)).status, 'pass');
+  });
+});
+
+describe('/run_code TypeScript compiles in the compiler processes too', () => {
+  const runner = new ProgramRunner({ workers: 1 });
+  after(() => runner.close());
+
+  it('a program that makes transpiling exponential is a compile timeout, and the next program runs', async () => {
+    const { value: result, ticks } = await withTicks(() => runner.run('typescript', { code: `${nestedDefaults(30)}console.log(1);\n` }));
+    assert.equal(result.status, 'timeout');
+    assert.equal(result.phase, 'compile');
+    assert.ok(ticks >= 20, `the event loop turned only ${ticks} times`);
+    const next = await runner.run('typescript', { code: 'const n: number = 6 * 7;\nconsole.log(n);\n' });
+    assert.equal(next.status, 'ok');
+    assert.equal(next.stdout, '42\n');
   });
 });

@@ -1,3 +1,4 @@
+import { reportNoVerdicts } from './no-verdict.js';
 import { writeFile } from 'node:fs/promises';
 import { auditDataset, auditMutants, failingReferences, formatAudit } from '../bench/audit.js';
 import { builtinDataset } from '../bench/builtin/index.js';
@@ -40,6 +41,8 @@ export async function runAudit(flags: AuditFlags): Promise<void> {
     await harness.close();
   }
   process.stdout.write(formatAudit(dataset.name, report) + '\n');
+  const noVerdict = report.disagreements.filter((e) => e.status === 'no-verdict');
+  reportNoVerdicts(noVerdict.length, noVerdict[0]?.first_failure?.message);
   if (flags.json) {
     await writeFile(flags.json, JSON.stringify({ dataset: dataset.name, ...report }, null, 1) + '\n');
     process.stdout.write(`\naudit written to ${flags.json}\n`);

@@ -1,3 +1,4 @@
+import { reportNoVerdicts } from './no-verdict.js';
 import { writeFile } from 'node:fs/promises';
 import { evaluateCandidates, summarize, type SampleResult } from '../bench/evaluate.js';
 import { compareWithLabels, formatAgreement, type Label } from '../bench/labels.js';
@@ -49,9 +50,7 @@ export async function runEval(flags: EvalFlags): Promise<void> {
   process.stdout.write(formatSummary(inputs.name, summary) + '\n');
   if (augmentation) process.stdout.write(augmentation.footer() + '\n');
   if (interrupted) process.stdout.write(`interrupted: ${results.length} of ${inputs.candidates.length} samples judged\n`);
-  if (summary.status_counts['no-verdict'] > 0) {
-    process.stderr.write(`crucible: ${summary.status_counts['no-verdict']} samples got no verdict (the sandbox failed, not the program); they count as neither pass nor fail.\n`);
-  }
+  reportNoVerdicts(summary.status_counts['no-verdict'], results.find((r) => r.status === 'no-verdict')?.first_failure?.message);
   let agreement: ReturnType<typeof compareWithLabels> | undefined;
   if (inputs.labels) {
     const judged = judgedOnly(inputs, results);

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Language } from '../core/task.js';
 import { resolvePythonInstall } from './python-runtime.js';
 import { interpreterPaths, type SandboxMode } from './sandbox.js';
-import { transpile } from './typescript.js';
+import { compilerStopped, typescriptService } from './typescript-service.js';
 import {
   cancelled,
   DEFAULT_PROGRAM_LIMITS,
@@ -186,7 +186,12 @@ export class ProgramRunner {
     const limits: ProgramLimits = { ...DEFAULT_PROGRAM_LIMITS, ...request.limits };
     if (language === 'python') return this.pool('python').run(request, limits, signal);
     if (language === 'typescript') {
-      const out = transpile(request.code, 'main.ts');
+      // In the compiler's own processes, with a deadline: a program can make transpiling exponential.
+      const out = await typescriptService().transpile(request.code, 'main.ts');
+      if (compilerStopped(out)) {
+        const status = out.stopped === 'failed' ? 'error' : out.stopped;
+        return { ...noVerdict(out.message), status, phase: 'compile', exitCode: 1, stderr: `${out.message}\n` };
+      }
       if (out.errors.length > 0) {
         return {
           status: 'error',

@@ -50,7 +50,7 @@ export function openApiDocument(version: string, requestTimeoutSeconds: number) 
         AnyVerifyRequestSchema,
         'Stdin form: {results: [{id, status, passed, total, pass_rate, reward, gates, first_failed_level, first_failure, minimal_failure, tests}], summary}. ' +
           'Function form: {results: [{id, status, passed, total, pass_rate, reward, gates, first_failed_level, reason?, first_failure: {suite, status, input, expected, actual, message}, ' +
-          'minimal_failure (with arguments, original, rounds when shrunk), suites: [{name, public, status, passed, total}], type_errors?}], summary: {candidates, task: {id, language, source, entry_point, has_reference, suites, examples, generated?, cached}, status_counts, seconds}}. ' +
+          'minimal_failure (with arguments, original, rounds when shrunk), suites: [{name, public, status, passed, total}], type_errors?, type_check_not_done?}], summary: {candidates, task: {id, language, source, entry_point, has_reference, suites, examples, generated?, cached}, status_counts, seconds}}. ' +
           'status is pass | fail | error | timeout | memory | output-limit | no-verdict; no-verdict has reward null.',
         true,
       ),

@@ -5,6 +5,7 @@
  * Finished | Error | TimeLimitExceeded; SandboxError only when the sandbox failed. One extra
  * field, `crucible`, carries Crucible's own status (e.g. `output-limit`, `memory`).
  */
+import { fences } from '../core/fences.js';
 import type { Language } from '../core/task.js';
 import { DEFAULT_PROGRAM_LIMITS, type ProgramResult } from '../runtimes/program-worker.js';
 import type { Executor } from './executor.js';
@@ -95,7 +96,6 @@ export async function runCode(executor: Executor, body: RunCodeRequest, signal?:
 
 // --- /submit -------------------------------------------------------------------------
 
-const FENCE = /```([\w+#-]*)[^\n]*\n([\s\S]*?)```/g;
 const LANGUAGE_TAGS: Record<string, string[]> = {
   python: ['python', 'py', 'python3'],
   nodejs: ['javascript', 'js', 'node', 'nodejs'],
@@ -105,14 +105,16 @@ const LANGUAGE_TAGS: Record<string, string[]> = {
 
 /** SandboxFusion's order: a fenced block (in the language if there is one), an unclosed fence, the text itself. */
 export function extractCode(completion: string, language: string): { code: string; type: 'fenced' | 'incomplete_fenced' | 'heuristic' } {
-  const blocks = [...completion.matchAll(FENCE)].map((m) => ({ tag: (m[1] ?? '').toLowerCase(), code: m[2] ?? '' }));
+  const found = fences(completion);
+  // SandboxFusion's tag: the word characters right after the fence.
+  const blocks = found.filter((f) => f.closed).map((f) => ({ tag: /^[\w+#-]*/.exec(f.info)![0].toLowerCase(), code: f.code }));
   if (blocks.length > 0) {
     const tags = LANGUAGE_TAGS[language] ?? [language];
     const chosen = blocks.find((b) => tags.includes(b.tag)) ?? blocks.find((b) => b.tag === '') ?? blocks[0]!;
     return { code: chosen.code, type: 'fenced' };
   }
-  const open = /```[\w+#-]*[^\n]*\n([\s\S]*)$/.exec(completion);
-  if (open) return { code: open[1] ?? '', type: 'incomplete_fenced' };
+  const open = found[0];
+  if (open) return { code: open.code, type: 'incomplete_fenced' };
   return { code: completion, type: 'heuristic' };
 }
 

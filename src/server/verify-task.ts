@@ -60,6 +60,8 @@ export interface TaskCandidateVerdict extends CandidateVerdictOf<TaskFailure> {
   minimal_failure: TaskFailure | null;
   suites: SuiteSummary[];
   type_errors?: readonly string[];
+  /** TypeScript: why the type check was not done (the compiler ran past its time or heap). */
+  type_check_not_done?: string;
 }
 
 /** What the response says about the task: where it came from, what checked it. */
@@ -355,6 +357,7 @@ export class TaskVerifier {
       minimal_failure: minimal,
       suites,
       ...(verdict.typeErrors?.length ? { type_errors: verdict.typeErrors.slice(0, 20) } : {}),
+      ...(verdict.typeCheckNotDone ? { type_check_not_done: verdict.typeCheckNotDone } : {}),
     };
   }
 

@@ -55,6 +55,7 @@ export class Harness {
   /** Keyed by the task object: two datasets may use the same ids with different tests. */
   private readonly baselines = new WeakMap<Task, Promise<Baseline>>();
   private readonly suiteSizes = new WeakMap<Task, ReadonlyMap<string, number>>();
+  private readonly limitChecks = new Map<Language, Promise<string | undefined>>();
   readonly time: TimePolicy;
   readonly limits: Limits;
   /** Worker pairs per language. */
@@ -73,6 +74,8 @@ export class Harness {
 
   async judge(task: Task, program: string): Promise<Verdict> {
     const started = performance.now();
+    const unfit = await this.limitsProblem(task.language);
+    if (unfit) return this.verdictOf(task, { load: { ok: true }, suites: [], noVerdict: unfit }, started);
     const baseline = await this.baseline(task);
     const suites = task.suites.map((suite) => this.timed(task, suite, baseline));
     const missing = suites.find((suite) => suite.kind === 'io' && suite.expectedJson === undefined);
@@ -108,6 +111,30 @@ export class Harness {
     if (!this.options.strictTypes || verdict.status !== 'pass') return { ...verdict, typeErrors };
     const failure = { input: null, expected: null, actual: null, message: `type error: ${typeErrors[0]}` };
     return { ...verdict, status: 'fail', firstFailure: failure, typeErrors };
+  }
+
+  /**
+   * Why no program of `language` can be judged under these limits, if an empty program does
+   * not even load (a memory limit below what the interpreter needs): every candidate would
+   * otherwise fail for it. Asked once per language; a sandbox failure is asked again.
+   */
+  private limitsProblem(language: Language): Promise<string | undefined> {
+    let cached = this.limitChecks.get(language);
+    if (!cached) {
+      cached = this.runtime(language)
+        .run({ program: '', suites: [], limits: this.limits })
+        .then((result) => {
+          if (result.noVerdict) {
+            this.limitChecks.delete(language);
+            return undefined;
+          }
+          if (result.load.ok) return undefined;
+          const memory = Math.round(this.limits.memoryBytes / 2 ** 20);
+          return `an empty ${language} program does not load under these limits (memory ${memory} MiB, load ${this.limits.loadSeconds}s): ${result.load.message ?? result.load.status}; raise --memory-mb`;
+        });
+      this.limitChecks.set(language, cached);
+    }
+    return cached;
   }
 
   /** Runs the reference and keeps its outputs and times; one run per task. */
