@@ -9,7 +9,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { Task } from '../src/core/task.js';
 import { ProgramRunner } from '../src/runtimes/program-pool.js';
+import { Harness } from '../src/verify/harness.js';
 import { startTestServer, SUM_RIGHT, type TestServer } from './server-support.js';
 
 /** The abandoned programs' time limit: the next answer must come well before it. */
@@ -218,5 +220,35 @@ describe('the program pool: abandoned runs (one worker)', () => {
     assert.equal(pool.queued, 0);
     assert.equal(pool.busy, 1, 'answered while the worker is still busy with the first program');
     assert.equal((await busy).stdout, 'done\n');
+  });
+});
+
+describe('the harness: an abandoned judgement (one worker)', () => {
+  const task: Task = {
+    id: 'abandon/add',
+    language: 'python',
+    prompt: '',
+    entryPoint: 'add',
+    completionPrefix: '',
+    knownWrong: [],
+    source: 'test',
+    suites: [{ kind: 'script', name: 'base', code: 'def check(candidate):\n    assert candidate(1, 2) == 3\n', invoke: 'check(add)' }],
+  };
+  const harness = new Harness({ workers: 1, untrustedTests: true, time: { scriptFloorSeconds: ABANDONED_SECONDS } });
+  after(() => harness.close());
+
+  it('a running judgement is stopped when its signal aborts, one waiting never starts, and the next is judged right', async () => {
+    const controller = new AbortController();
+    const started = performance.now();
+    const running = harness.judge(task, `def add(a, b):\n${SPIN.replace(/^/gm, '    ')}\n`, { signal: controller.signal });
+    const waiting = harness.judge(task, 'def add(a, b):\n    return a + b\n', { signal: controller.signal });
+    setTimeout(() => controller.abort(), 1000);
+    const [stopped, never] = await Promise.all([running, waiting]);
+    assert.equal(stopped.status, 'no-verdict');
+    assert.equal(never.status, 'no-verdict');
+    assert.match(never.firstFailure?.message ?? '', /abandoned/);
+    assert.ok((performance.now() - started) / 1000 < ABANDONED_SECONDS / 4, 'stopped long before its own limit');
+    assert.equal((await harness.judge(task, 'def add(a, b):\n    return a + b\n')).status, 'pass');
+    assert.equal((await harness.judge(task, 'def add(a, b):\n    return a - b\n')).status, 'fail');
   });
 });

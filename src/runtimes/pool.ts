@@ -16,6 +16,12 @@ export interface PoolOptions {
   readonly untrustedTests?: boolean;
 }
 
+export const ABANDONED = 'stopped: nobody will read this result (the request was abandoned)';
+
+function abandoned(): RunResult {
+  return { load: { ok: false, status: 'no-verdict', message: ABANDONED }, suites: [], noVerdict: ABANDONED };
+}
+
 /** A warm pool of judge/candidate pairs: each request takes a free pair, or waits for one. */
 export class SlotPool implements Runtime {
   private readonly free: Slot[] = [];
@@ -39,7 +45,9 @@ export class SlotPool implements Runtime {
 
   async run(request: RunRequest): Promise<RunResult> {
     if (this.closed) throw new Error(`the ${this.language} runtime is closed`);
-    const slot = this.free.pop() ?? (await new Promise<Slot>((resolve) => this.waiting.push(resolve)));
+    if (request.signal?.aborted) return abandoned();
+    const slot = this.free.pop() ?? (await this.waitForSlot(request.signal));
+    if (!slot) return abandoned();
     try {
       return await slot.run(request);
     } finally {
@@ -47,6 +55,23 @@ export class SlotPool implements Runtime {
       if (next) next(slot);
       else this.free.push(slot);
     }
+  }
+
+  /** The next slot set free, or undefined if `signal` aborts first (the request then leaves the line). */
+  private waitForSlot(signal: AbortSignal | undefined): Promise<Slot | undefined> {
+    return new Promise((resolve) => {
+      const take = (slot: Slot) => {
+        signal?.removeEventListener('abort', leave);
+        resolve(slot);
+      };
+      const leave = () => {
+        const at = this.waiting.indexOf(take);
+        if (at >= 0) this.waiting.splice(at, 1);
+        resolve(undefined);
+      };
+      this.waiting.push(take);
+      signal?.addEventListener('abort', leave, { once: true });
+    });
   }
 
   async close(): Promise<void> {

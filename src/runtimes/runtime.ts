@@ -42,6 +42,12 @@ export interface RunRequest {
   /** Record outputs and times instead of comparing (used to run a reference). */
   readonly record?: boolean;
   readonly limits?: Partial<Limits>;
+  /**
+   * Nobody will read the result (a server's client went away): a run still waiting for a
+   * worker never starts, and a running one is stopped (its workers are replaced). The
+   * result is then a no-verdict.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** Outcome of one suite as the judge saw it, before exit information is folded in. */

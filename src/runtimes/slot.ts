@@ -174,11 +174,14 @@ export class Slot {
 
   async run(request: RunRequest): Promise<RunResult> {
     const limits: Limits = { ...DEFAULT_LIMITS, ...request.limits };
-    if (!this.judgePerRun) return this.runWith(request, limits);
+    // Abandoned midway: both workers are killed, which ends the run as a no-verdict at once.
+    const stop = () => this.reset();
+    request.signal?.addEventListener('abort', stop, { once: true });
     try {
       return await this.runWith(request, limits);
     } finally {
-      this.retireUntrustedJudge(limits);
+      request.signal?.removeEventListener('abort', stop);
+      if (this.judgePerRun) this.retireUntrustedJudge(limits);
     }
   }
 

@@ -291,15 +291,16 @@ export class TaskVerifier {
   }
 
   /**
-   * `signal` aborts when nobody will read the verdict: the judge already running ends on its
-   * own (the harness has no way to stop it), but the runs that would follow it (the load
-   * probe, shrinking) do not start; a verdict that needs the probe is then not given.
+   * `signal` aborts when nobody will read the verdict: the judge running is stopped (its
+   * workers are replaced), and the runs that would follow it (the load probe, shrinking) do
+   * not start; the verdict is then not given.
    */
   private async judgeOne(harness: Harness, prepared: Prepared, id: string, program: string, body: FunctionVerifyRequest, signal?: AbortSignal): Promise<TaskCandidateVerdict> {
     const { task } = prepared;
     let verdict: Verdict;
     try {
-      verdict = await harness.judge(task, program);
+      verdict = await harness.judge(task, program, signal ? { signal } : {});
+      if (signal?.aborted) return noVerdictOf(id, STOPPED, verdict);
     } catch (error) {
       return noVerdictOf(id, `the judge failed: ${(error as Error).message}`);
     }

@@ -72,7 +72,9 @@ export class Harness {
     assertSandboxUsable(options.sandbox ?? 'bwrap');
   }
 
-  async judge(task: Task, program: string): Promise<Verdict> {
+  /** `signal`: nobody will read the verdict (see RunRequest.signal); it is then a no-verdict. */
+  async judge(task: Task, program: string, options: { signal?: AbortSignal } = {}): Promise<Verdict> {
+    const signal = options.signal ? { signal: options.signal } : {};
     const started = performance.now();
     const unfit = await this.limitsProblem(task.language);
     if (unfit) return this.verdictOf(task, { load: { ok: true }, suites: [], noVerdict: unfit }, started);
@@ -84,13 +86,14 @@ export class Harness {
       return this.verdictOf(task, { load: { ok: true }, suites: [], noVerdict: message }, started);
     }
     const runStarted = performance.now();
-    let result = await this.runtime(task.language).run({ program, suites, limits: this.limits });
+    let result = await this.runtime(task.language).run({ program, suites, limits: this.limits, ...signal });
     let verdict = this.verdictOf(task, result, started);
-    if (verdict.status === 'timeout' && !hadTheCpu(result, performance.now() - runStarted)) {
-      result = await this.runtime(task.language).run({ program, suites, limits: this.limits });
+    if (verdict.status === 'timeout' && !hadTheCpu(result, performance.now() - runStarted) && !options.signal?.aborted) {
+      result = await this.runtime(task.language).run({ program, suites, limits: this.limits, ...signal });
       verdict = this.verdictOf(task, result, started);
     }
-    return task.language === 'typescript' && this.options.typeCheck !== false ? this.withTypeErrors(verdict, program) : verdict;
+    const check = task.language === 'typescript' && this.options.typeCheck !== false && !options.signal?.aborted;
+    return check ? this.withTypeErrors(verdict, program) : verdict;
   }
 
   /**
