@@ -131,10 +131,22 @@ describe('/submit', () => {
 
 describe('/v1/verify', () => {
   const tests = [
-    { stdin: '1 2\n', expected_stdout: '3\n' },
-    { stdin: '10 20\n', expected_stdout: '30\n' },
-    { stdin: '0 0\n', expected_stdout: '0\n', public: false },
+    { stdin: '1 2\n', expected_stdout: '3\n', public: true },
+    { stdin: '10 20\n', expected_stdout: '30\n', public: true },
+    { stdin: '0 0\n', expected_stdout: '0\n' },
   ];
+
+  it('tests are hidden unless marked public; a program failing them all earns only the levels it passed, as an exact fraction', async () => {
+    const r = await server.post('/v1/verify', { language: 'python', candidates: ['print(4)'], tests: tests.map(({ stdin, expected_stdout }) => ({ stdin, expected_stdout })) });
+    assert.equal(r.status, 200, r.text);
+    const [v] = r.json.results;
+    assert.equal(v.status, 'fail');
+    // parses, loads and runs; no public tests (vacuous: no weight), every hidden one failed.
+    assert.equal(v.reward, 0.75);
+    assert.equal(v.first_failed_level, 'hidden');
+    const marked = await server.post('/v1/verify', { language: 'python', candidates: ['print(4)'], tests });
+    assert.equal(marked.json.results[0].reward, 0.6, 'three of five levels, exactly');
+  });
 
   it('judges many candidates × many tests: verdicts, failing inputs, pass rate and gated reward', async () => {
     const r = await server.post('/v1/verify', {

@@ -21,8 +21,8 @@ const CLIP_TASK = {
   entry_point: 'clip_sum',
   reference: 'def clip_sum(xs: list[int]) -> int:\n    return sum(abs(x) for x in xs)\n',
   tests: [
-    { input: '[1, 2]', output: '3' },
-    { input: '[]', output: '0', public: false },
+    { input: '[1, 2]', output: '3', public: true },
+    { input: '[]', output: '0' },
   ],
 };
 const CLIP_RIGHT = 'def clip_sum(xs):\n    total = 0\n    for x in xs:\n        total += x if x >= 0 else -x\n    return total\n';

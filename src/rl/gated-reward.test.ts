@@ -103,3 +103,15 @@ test('property: a no-verdict at any level gives null, whatever the other levels'
     }),
   );
 });
+
+test('a vacuous level passes its gate but carries no weight; rewards are exact fractions', () => {
+  const failing = { parses: 1, loads: 1, runs: 1, hidden: { passed: 0, total: 3 } } as const;
+  assert.equal(gatedReward({ ...failing, publicTests: 'vacuous' }).reward, 0.75);
+  assert.equal(gatedReward({ ...failing, publicTests: { passed: 0, total: 2 } }).reward, 0.6);
+  const right = gatedReward({ parses: 1, loads: 1, runs: 1, publicTests: 'vacuous', hidden: { passed: 3, total: 3 } });
+  assert.equal(right.reward, 1);
+  assert.equal(right.firstFailed, null);
+  assert.equal(right.passRate, 1);
+  // Only the vacuous level carries weight: every gate is open, the reward is 1.
+  assert.equal(gatedReward({ parses: 1, loads: 1, runs: 1, publicTests: 'vacuous', hidden: 'vacuous' }, [0, 0, 0, 1, 0]).reward, 1);
+});

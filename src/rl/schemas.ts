@@ -105,11 +105,13 @@ export type AdvantagesRequest = z.infer<typeof AdvantagesRequestSchema>;
 export const LevelScoreSchema = z.union([
   z.number().min(0, 'a level score must be in [0, 1]').max(1, 'a level score must be in [0, 1]'),
   z.literal('no-verdict'),
+  /** A level with no tests: it gates nothing and carries no weight (its share goes to the others). */
+  z.literal('vacuous'),
   z.strictObject({ noVerdict: z.string() }),
   z
     .strictObject({
       passed: z.number().int().min(0, 'passed must be ≥ 0'),
-      total: z.number().int().min(1, 'total must be ≥ 1 (a level with no tests has no score: send 1 if it is vacuous)'),
+      total: z.number().int().min(1, 'total must be ≥ 1 (a level with no tests has no score: send "vacuous")'),
     })
     .refine((c) => c.passed <= c.total, { error: 'passed must not exceed total' }),
 ]);

@@ -66,8 +66,8 @@ export type SubmitRequest = z.infer<typeof SubmitRequestSchema>;
 export const VerifyTestSchema = z.strictObject({
   stdin: z.string({ error: 'tests[].stdin must be a string' }).default(''),
   expected_stdout: z.string({ error: 'tests[].expected_stdout must be a string' }),
-  /** Public tests are the "public tests" level of the gated reward; the others are "hidden". */
-  public: z.boolean().default(true),
+  /** Public tests are the "public tests" level of the gated reward; the others (the default) are "hidden". */
+  public: z.boolean().default(false),
 });
 
 export const VerifyRequestSchema = z.strictObject({
@@ -109,8 +109,8 @@ export function describeIssues(error: z.ZodError): string {
 export const FunctionTestSchema = z.strictObject({
   input: z.string({ error: 'tests[].input must be a string: the arguments as written inside the call, e.g. "[1, 2], 3"' }).max(100_000),
   output: z.string({ error: 'tests[].output must be a string: the expected value as a literal, e.g. "3"' }).min(1, 'tests[].output is empty: give the expected value as a literal').max(100_000),
-  /** Public tests are the "public tests" level of the gated reward; the others are "hidden". */
-  public: z.boolean().default(true),
+  /** Public tests are the "public tests" level of the gated reward; the others (the default) are "hidden". */
+  public: z.boolean().default(false),
 });
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;

@@ -319,7 +319,7 @@ export class TaskVerifier {
     const hidden = verdict.suites.filter((s) => !prepared.publicNames.has(s.name));
     const counts = (list: readonly SuiteVerdict[], f: (s: SuiteVerdict) => number): LevelScore => {
       const total = sum(list, (s) => s.total);
-      return total === 0 ? 1 : { passed: Math.min(total, sum(list, f)), total };
+      return total === 0 ? 'vacuous' : { passed: Math.min(total, sum(list, f)), total };
     };
     const loads = load.ok;
     const levels: GatedLevels = {

@@ -189,7 +189,7 @@ export function candidateVerdict(id: string, entries: ReadonlyArray<{ status: Te
       if (!minimal || f.input.length < minimal.input.length) minimal = f;
     }
   });
-  const counts = (p: number, t: number) => (t === 0 ? 1 : { passed: p, total: t });
+  const counts = (p: number, t: number) => (t === 0 ? ('vacuous' as const) : { passed: p, total: t });
   const nv = noVerdict ? { noVerdict } : undefined;
   const levels: GatedLevels = {
     parses: compiles ? 1 : 0,
