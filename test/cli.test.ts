@@ -71,6 +71,26 @@ test('a memory limit too low for the interpreter itself is no verdict naming the
   assert.deepEqual(json.samples.map((s: { status: string }) => s.status), ['no-verdict', 'no-verdict', 'no-verdict']);
 });
 
+test('eval --augment generates inputs only for the tasks that have samples', { timeout: 120_000 }, async () => {
+  const dataset = join(dir, 'two-tasks.jsonl');
+  const task = (id: string, name: string) => ({
+    task_id: id,
+    prompt: `def ${name}(x: int) -> int:\n    \"\"\"Twice x.\n    >>> ${name}(2)\n    4\n    \"\"\"\n`,
+    canonical_solution: '    return 2 * x\n',
+    entry_point: name,
+    test: `def check(c):\n    assert c(2) == 4\n`,
+  });
+  writeFileSync(dataset, [task('T/0', 'double'), task('T/1', 'twice')].map((t) => JSON.stringify(t)).join('\n') + '\n');
+  const samples = join(dir, 'one-task.jsonl');
+  writeFileSync(samples, JSON.stringify({ task_id: 'T/1', completion: '    return x + x\n' }) + '\n');
+  const file = join(dir, 'augment-sampled.json');
+  const { code, stderr } = await crucible(['eval', '--dataset', dataset, '--samples', samples, '--augment', '--seed', '1', '--augment-inputs', '20', '--json', file]);
+  assert.equal(code, 0, stderr);
+  const json = JSON.parse(readFileSync(file, 'utf8'));
+  assert.deepEqual(Object.keys(json.augment.tasks), ['T/1']);
+  assert.equal(json.samples[0].status, 'pass');
+});
+
 test('bad input gets a message that says what to do, and a non-zero exit', async () => {
   const missing = await crucible(['eval', '--dataset', join(dir, 'nope.jsonl')]);
   assert.equal(missing.code, 2);

@@ -24,8 +24,11 @@ export async function runEval(flags: EvalFlags): Promise<void> {
   if ('model' in flags && flags.model) return runModelEval(flags as ModelEvalFlags);
   const inputs = await readInputs(flags);
   const harness = harnessFromFlags(flags);
-  const augmentation = flags.augment ? await augmentTasks(harness, inputs.tasks, flags) : undefined;
-  const tasks = new Map((augmentation?.tasks ?? inputs.tasks).map((task) => [task.id, task]));
+  // Inputs are generated only for the tasks that have samples (a few samples of a large dataset).
+  const sampled = new Set(inputs.candidates.map((c) => c.taskId));
+  const augmentation = flags.augment ? await augmentTasks(harness, inputs.tasks.filter((t) => sampled.has(t.id)), flags) : undefined;
+  const augmented = new Map((augmentation?.tasks ?? []).map((task) => [task.id, task]));
+  const tasks = new Map(inputs.tasks.map((task) => [task.id, augmented.get(task.id) ?? task]));
   const progress = createProgress('eval');
   const started = performance.now();
   // Ctrl-C once: stop starting samples, finish the running ones, report what was judged.
