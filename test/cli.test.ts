@@ -91,6 +91,15 @@ test('eval --augment generates inputs only for the tasks that have samples', { t
   assert.equal(json.samples[0].status, 'pass');
 });
 
+test('--version prints the package version, also through the full command tree', async () => {
+  const { version } = JSON.parse(readFileSync(join(import.meta.dirname, '../package.json'), 'utf8'));
+  for (const args of [['--version'], ['-V'], ['eval', '--version']]) {
+    const { code, stdout } = await crucible(args);
+    assert.equal(code, 0);
+    assert.equal(stdout, `${version}\n`);
+  }
+});
+
 test('bad input gets a message that says what to do, and a non-zero exit', async () => {
   const missing = await crucible(['eval', '--dataset', join(dir, 'nope.jsonl')]);
   assert.equal(missing.code, 2);

@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Command } from 'commander';
 import { runAudit } from './audit-command.js';
@@ -12,9 +12,12 @@ import { runServe, withServeOptions } from './serve-command.js';
 import { registerWorkerCommand } from './worker-command.js';
 import { positiveInt, probability, seedNumber, withHarnessOptions } from './shared-options.js';
 
+const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
 export function createCli(): Command {
   const program = new Command('crucible')
     .description('Verification-driven code generation: run model-written programs in a sandbox and judge them exactly.')
+    .version(VERSION, '-V, --version', 'print the version')
     .showHelpAfterError();
 
   withModelEvalOptions(withHarnessOptions(
