@@ -16,3 +16,28 @@ export function interruptOnSigint(finishing: string): Interrupt {
   process.on('SIGINT', onSigint);
   return { signal: controller.signal, dispose: () => process.off('SIGINT', onSigint) };
 }
+
+/** The parent at start: it may be gone before the server has started. */
+const STARTED_BY = process.ppid;
+
+/**
+ * Resolves on SIGINT or SIGTERM, or when the process that started this one is gone while
+ * started by npm (`npx crucible serve`, `npm run`): npm exits on SIGTERM without passing it
+ * on, which left the server running with no parent. Elsewhere a parent may go on purpose
+ * (`nohup crucible serve &`), so only npm's children watch for it.
+ */
+export function untilStopped(): Promise<string> {
+  return new Promise((resolve) => {
+    const parent = STARTED_BY;
+    const watch = process.env.npm_command ? setInterval(() => process.ppid !== parent && done('its parent process is gone'), 500) : undefined;
+    const onSignal = (signal: NodeJS.Signals) => done(signal);
+    function done(why: string) {
+      clearInterval(watch);
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      resolve(why);
+    }
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+  });
+}

@@ -5,6 +5,7 @@ import { describeRedisUrl } from '../server/queue/protocol.js';
 import { QueueExecutor } from '../server/queue/queue-executor.js';
 import { startServer } from '../server/serve.js';
 import { assertSandboxUsable, type SandboxMode } from '../runtimes/sandbox.js';
+import { untilStopped } from './interrupt.js';
 import { positiveInt, positiveNumber } from './shared-options.js';
 
 interface ServeFlags {
@@ -72,12 +73,8 @@ export async function runServe(flags: ServeFlags): Promise<void> {
   // Warm the Python workers now so that the first requests do not pay for starting them.
   // A failed warm-up is not fatal: the first request starts the workers again.
   if (local) void warmPython(local.runner).catch(() => {});
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
-  process.stderr.write('crucible serve: stopping\n');
+  const why = await untilStopped();
+  process.stderr.write(`crucible serve: stopping (${why})\n`);
   await server.close();
   await executor.close();
 }

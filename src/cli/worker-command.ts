@@ -9,6 +9,7 @@ import { warmPython } from '../server/executor.js';
 import { describeRedisUrl } from '../server/queue/protocol.js';
 import { startQueueWorker } from '../server/queue/worker.js';
 import { positiveInt } from './shared-options.js';
+import { untilStopped } from './interrupt.js';
 
 interface WorkerFlags {
   readonly queue: string;
@@ -41,10 +42,7 @@ export async function runWorker(flags: WorkerFlags): Promise<void> {
   process.stderr.write(`crucible worker ${worker.info.id}: taking jobs from ${shown} (${worker.info.workers} workers per language, ${worker.info.concurrency} programs at once)\n`);
   // A failed warm-up is not fatal: the first job starts the workers again.
   void warmPython(worker.runner).catch(() => {});
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
-  });
-  process.stderr.write(`crucible worker ${worker.info.id}: stopping after the running programs (${worker.done} done)\n`);
+  const why = await untilStopped();
+  process.stderr.write(`crucible worker ${worker.info.id}: stopping after the running programs (${why}; ${worker.done} done)\n`);
   await worker.close();
 }

@@ -85,18 +85,29 @@ export function connect(url: string, name: string): Redis {
   return redis;
 }
 
-/** Fails with a clear message when Redis does not answer within `seconds`. */
+/**
+ * Fails with a clear message when Redis does not answer within `seconds`, and at once when
+ * nothing listens there (ioredis would retry for ever).
+ */
 export async function assertReachable(redis: Redis, url: string, seconds = 10): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
+  let refused: ((error: Error & { code?: string }) => void) | undefined;
   try {
     await Promise.race([
       redis.ping(),
       new Promise((_, reject) => {
         timer = setTimeout(() => reject(new Error(`cannot reach Redis at ${describeRedisUrl(url)} within ${seconds}s: is redis-server running there?`)), seconds * 1000);
+        refused = (error) => {
+          if (error.code === 'ECONNREFUSED' || error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') {
+            reject(new Error(`cannot reach Redis at ${describeRedisUrl(url)} (${error.code}): start redis-server there, or give --queue the right address`));
+          }
+        };
+        redis.on('error', refused);
       }),
     ]);
   } finally {
     clearTimeout(timer);
+    if (refused) redis.off('error', refused);
   }
 }
 

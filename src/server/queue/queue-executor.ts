@@ -66,6 +66,7 @@ export class QueueExecutor implements Executor {
   private buffer: Array<{ id: string; job: ProgramJob }> = [];
   private flushScheduled = false;
   private closed = false;
+  private connected = false;
   private readonly aliveTimer: NodeJS.Timeout;
   private readonly watchTimer: NodeJS.Timeout;
   /** Waiting jobs found missing from Redis once: queued again if still missing at the next check. */
@@ -84,7 +85,8 @@ export class QueueExecutor implements Executor {
     this.redis = connect(options.url, `crucible-serve-${this.id}`);
     this.reader = connect(options.url, `crucible-serve-results-${this.id}`);
     this.queue = new Queue<QueueJobData>(QUEUE_NAME, { connection: this.redis, prefix: PREFIX });
-    this.queue.on('error', (error) => process.stderr.write(`crucible serve: queue: ${error.message}\n`));
+    // Before connect() has reached Redis, its own message says what is wrong, once.
+    this.queue.on('error', (error) => this.connected && process.stderr.write(`crucible serve: queue: ${error.message}\n`));
     this.aliveTimer = setInterval(() => void this.markAlive().catch(() => {}), (SERVER_TTL_S / 3) * 1000);
     this.aliveTimer.unref();
     // After Redis restarts, say at once that this server is alive (workers drop jobs of dead servers).
@@ -102,11 +104,22 @@ export class QueueExecutor implements Executor {
       await assertReachable(executor.redis, options.url);
       await executor.markAlive();
       await executor.queue.waitUntilReady();
+      executor.connected = true;
     } catch (error) {
-      await executor.close();
+      // Not close(): its goodbyes to Redis would wait for a Redis that is not there.
+      executor.disconnectNow();
       throw error;
     }
     return executor;
+  }
+
+  private disconnectNow(): void {
+    this.closed = true;
+    clearInterval(this.aliveTimer);
+    clearInterval(this.watchTimer);
+    this.reader.disconnect();
+    this.redis.disconnect();
+    void this.loop.catch(() => {});
   }
 
   private async markAlive(): Promise<void> {
