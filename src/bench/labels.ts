@@ -34,6 +34,10 @@ const STANDARD_MODULES = new Set(['math', 're', 'collections', 'itertools', 'fun
 
 /** Why our verdict and the label differ, as far as the verdict alone can tell. */
 function explain(label: Label, result: SampleResult, program: string): string {
+  // A label made with other tests (HumanEval+ labels on HumanEval's) may disagree by design.
+  const likely = label.testSuite
+    ? `the label was made with the test suite "${label.testSuite}": if that is not this dataset's, they may disagree by design (--label-suite keeps one suite's labels)`
+    : 'the label is likely wrong';
   const failure = result.first_failure?.message ?? '';
   if (result.status === 'no-verdict') return `no verdict from the sandbox: ${failure}`;
   if (label.passed) {
@@ -45,9 +49,9 @@ function explain(label: Label, result: SampleResult, program: string): string {
     if (undefinedName)
       return `calls ${undefinedName}, which the program never defines; the labelling harness must have run it next to other code`;
     if (result.status === 'timeout') return `labelled as passing; here it exceeds the time limit, which follows the reference (${failure})`;
-    return `labelled as passing, but a test fails here: ${failure}${result.first_failure?.input ? ` (last call: ${result.first_failure.input})` : ''}; the label is likely wrong`;
+    return `labelled as passing, but a test fails here: ${failure}${result.first_failure?.input ? ` (last call: ${result.first_failure.input})` : ''}; ${likely}`;
   }
-  return "labelled as failing, but every test passes here; the label is likely wrong (the labelling run may have failed it on time, environment or code extraction)";
+  return `labelled as failing, but every test passes here; ${likely}${label.testSuite ? '' : ' (the labelling run may have failed it on time, environment or code extraction)'}`;
 }
 
 export function compareWithLabels(candidates: readonly Candidate[], labels: readonly Label[], results: readonly SampleResult[]): Agreement {
@@ -76,12 +80,13 @@ export function compareWithLabels(candidates: readonly Candidate[], labels: read
   return { compared: results.length, agreeing, rate: results.length ? agreeing / results.length : 0, disagreements };
 }
 
-export function formatAgreement(agreement: Agreement, file: string): string {
+/** `file`: where the disagreements were written (undefined: none, so nothing was written). */
+export function formatAgreement(agreement: Agreement, file: string | undefined): string {
   const passAsFail = agreement.disagreements.filter((d) => d.label_passed).length;
   return [
     `agreement with labels: ${agreement.agreeing}/${agreement.compared} (${(100 * agreement.rate).toFixed(2)}%)`,
     `  labelled pass, judged otherwise: ${passAsFail}`,
     `  labelled fail, judged pass:      ${agreement.disagreements.length - passAsFail}`,
-    `  every disagreement, explained:   ${file}`,
+    file ? `  every disagreement, explained:   ${file}` : '  no disagreement: nothing written',
   ].join('\n');
 }

@@ -18,6 +18,20 @@ export function formatSummary(title: string, summary: Summary): string {
   return lines.join('\n');
 }
 
+/** The first `perStatus` samples of each status other than pass, for runs too long to list whole. */
+export function formatFirstFailures(results: readonly SampleResult[], perStatus: number): string {
+  const shown: SampleResult[] = [];
+  const counts = new Map<string, number>();
+  for (const r of results) {
+    if (r.status === 'pass') continue;
+    const n = counts.get(r.status) ?? 0;
+    counts.set(r.status, n + 1);
+    if (n < perStatus) shown.push(r);
+  }
+  const more = [...counts].filter(([, n]) => n > perStatus).map(([status, n]) => `${n - perStatus} more ${status}`);
+  return `the first ${perStatus} samples of each status but pass (every sample is in --json):\n${formatSamples(shown)}${more.length ? `\n(${more.join(', ')})` : ''}`;
+}
+
 /** One line per sample: what a newcomer wants to see on a small run. */
 export function formatSamples(results: readonly SampleResult[]): string {
   const width = Math.max(...results.map((r) => `${r.task_id} #${r.index}`.length));
@@ -34,6 +48,9 @@ export function formatSamples(results: readonly SampleResult[]): string {
             failure.actual !== null ? `got ${clip(failure.actual)}` : '',
           ].filter(Boolean)
         : [];
+      // Type errors never change a status without --strict-types, so they are said here.
+      if (r.type_errors?.length) details.push(`${r.type_errors.length} type error${r.type_errors.length > 1 ? 's' : ''}: ${clip(r.type_errors[0]!)}`);
+      if (r.type_check_not_done) details.push(`type check not done: ${clip(r.type_check_not_done)}`);
       const line = `${name}  ${r.status.padEnd(12)}${details.length ? ` ${details.join(' | ')}` : ''}`.trimEnd();
       const c = r.counterexample;
       if (!c) return line;

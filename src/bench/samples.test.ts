@@ -36,7 +36,7 @@ for (const name of ['s.jsonl', 's.jsonl.gz']) {
       { task_id: 't_zero', completion: '' },
     ]);
     const { candidates, warnings } = await loadSamples(path, DATASET);
-    assert.deepEqual(warnings, []);
+    assert.deepEqual(warnings, ["read 1 task id of the samples as toy's (t_zero → T/0); results use the dataset's ids"]);
     assert.deepEqual(candidates, [
       { taskId: 'T/0', index: 0, program: 'def f():\n    return 1\n' },
       { taskId: 'T/1', index: 0, program: 'def g():\n    return 2\n' },
@@ -159,7 +159,7 @@ test('MultiPL-E samples resolve by either id', async () => {
     { task_id: 'HumanEval/23', completion: '  return 0;\n}\n' },
   ]);
   const { candidates, warnings } = await loadSamples(samples, dataset);
-  assert.deepEqual(warnings, []);
+  assert.deepEqual(warnings, ["read 1 task id of the samples as humaneval-js's (HumanEval_23_strlen → HumanEval/23); results use the dataset's ids"]);
   assert.deepEqual(candidates, [
     { taskId: 'HumanEval/23', index: 0, program: 'function strlen(string) {\n  return string.length;\n}\n' },
     { taskId: 'HumanEval/23', index: 1, program: 'function strlen(string) {\n  return 0;\n}\n' },

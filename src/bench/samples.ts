@@ -99,6 +99,13 @@ function resolver(dataset: Dataset): (id: string) => Task | undefined {
   return (id) => byId.get(id) ?? byId.get(dataset.aliases?.get(id) ?? '');
 }
 
+/** Samples whose task ids are another spelling of the dataset's (MultiPL-E's names): said, so results join back. */
+function renameNotice(renamed: Map<string, string>, dataset: Dataset): string[] {
+  if (renamed.size === 0) return [];
+  const shown = [...renamed].slice(0, 3).map(([from, to]) => `${from} → ${to}`).join(', ');
+  return [`read ${renamed.size} task id${renamed.size === 1 ? '' : 's'} of the samples as ${dataset.name}'s (${shown}${renamed.size > 3 ? ', …' : ''}); results use the dataset's ids`];
+}
+
 function unknownWarning(unknown: Map<string, number>, dataset: Dataset): string[] {
   if (unknown.size === 0) return [];
   const lines = [...unknown.values()].reduce((a, b) => a + b, 0);
@@ -120,6 +127,7 @@ function numberSamples<T extends Line>(
   const find = resolver(dataset);
   const next = new Map<string, number>();
   const unknown = new Map<string, number>();
+  const renamed = new Map<string, string>();
   const kept: { line: T; candidate: Candidate }[] = [];
   for (const line of lines) {
     const task = find(line.taskId);
@@ -127,11 +135,12 @@ function numberSamples<T extends Line>(
       if (keep(line)) unknown.set(line.taskId, (unknown.get(line.taskId) ?? 0) + 1);
       continue;
     }
+    if (task.id !== line.taskId) renamed.set(line.taskId, task.id);
     const index = next.get(task.id) ?? 0;
     next.set(task.id, index + 1);
     if (keep(line)) kept.push({ line, candidate: { taskId: task.id, index, program: line.body(task) } });
   }
-  return { kept, warnings: unknownWarning(unknown, dataset), unknownTaskIds: [...unknown.keys()] };
+  return { kept, warnings: [...unknownWarning(unknown, dataset), ...renameNotice(renamed, dataset)], unknownTaskIds: [...unknown.keys()] };
 }
 
 export async function loadSamples(path: string, dataset: Dataset): Promise<LoadedSamples> {

@@ -2,7 +2,7 @@ import { reportNoVerdicts } from './no-verdict.js';
 import { writeFile } from 'node:fs/promises';
 import { evaluateCandidates, summarize, type SampleResult } from '../bench/evaluate.js';
 import { compareWithLabels, formatAgreement, type Label } from '../bench/labels.js';
-import { formatSamples, formatSummary } from '../bench/report.js';
+import { formatFirstFailures, formatSamples, formatSummary } from '../bench/report.js';
 import type { Candidate } from '../core/task.js';
 import { augmentTasks, type AugmentFlags } from './augment.js';
 import { runModelEval, type ModelEvalFlags } from './eval-model.js';
@@ -18,6 +18,8 @@ export interface EvalFlags extends HarnessFlags, InputFlags, AugmentFlags {
 
 /** Small runs list every sample's verdict before the summary. */
 const SAMPLE_LINES_UP_TO = 100;
+/** Longer runs list this many samples of each status other than pass. */
+const FAILURES_PER_STATUS = 3;
 
 export async function runEval(flags: EvalFlags): Promise<void> {
   // With --model, a strategy generates the samples (eval-model.ts).
@@ -50,6 +52,7 @@ export async function runEval(flags: EvalFlags): Promise<void> {
   if (interrupted) process.exitCode = 130;
   const summary = summarize([...tasks.values()], results, (performance.now() - started) / 1000);
   if (results.length <= SAMPLE_LINES_UP_TO) process.stdout.write(formatSamples(results) + '\n\n');
+  else if (results.some((r) => r.status !== 'pass')) process.stdout.write(formatFirstFailures(results, FAILURES_PER_STATUS) + '\n\n');
   process.stdout.write(formatSummary(inputs.name, summary) + '\n');
   if (augmentation) process.stdout.write(augmentation.footer() + '\n');
   if (interrupted) process.stdout.write(`interrupted: ${results.length} of ${inputs.candidates.length} samples judged\n`);
@@ -59,8 +62,10 @@ export async function runEval(flags: EvalFlags): Promise<void> {
     const judged = judgedOnly(inputs, results);
     agreement = compareWithLabels(judged.candidates, judged.labels!, results);
     const file = flags.disagreements ?? (flags.json ? flags.json.replace(/\.json$/, '') + '.disagreements.jsonl' : 'crucible-disagreements.jsonl');
-    await writeFile(file, agreement.disagreements.map((d) => JSON.stringify(d)).join('\n') + (agreement.disagreements.length ? '\n' : ''));
-    process.stdout.write('\n' + formatAgreement(agreement, file) + '\n');
+    // A file asked for is always written; the default one only when there is something in it.
+    const write = agreement.disagreements.length > 0 || flags.disagreements !== undefined || flags.json !== undefined;
+    if (write) await writeFile(file, agreement.disagreements.map((d) => JSON.stringify(d)).join('\n') + (agreement.disagreements.length ? '\n' : ''));
+    process.stdout.write('\n' + formatAgreement(agreement, write ? file : undefined) + '\n');
   }
   if (flags.json) {
     const document = {

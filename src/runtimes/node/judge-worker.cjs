@@ -335,8 +335,19 @@ function testLine(error, source) {
   const stack = error && typeof error.stack === 'string' ? error.stack : '';
   const m = /test\.js:(\d+):\d+/.exec(stack);
   if (!m) return '';
-  const line = source.split('\n')[Number(m[1]) - 1];
-  return line === undefined ? '' : `line ${m[1]}: ${line.trim().slice(0, 300)}`;
+  const lines = source.split('\n');
+  const at = Number(m[1]) - 1;
+  if (lines[at] === undefined) return '';
+  // A call written over several lines (console.assert(\n  f(x) === y\n)): up to where its
+  // parentheses close, at most 8 lines.
+  let text = lines[at].trim();
+  let depth = 0;
+  for (let i = at; i < lines.length && i < at + 8; i++) {
+    if (i > at) text += ` ${lines[i].trim()}`;
+    for (const c of lines[i]) depth += c === '(' ? 1 : c === ')' ? -1 : 0;
+    if (depth <= 0) break;
+  }
+  return `line ${m[1]}: ${text.slice(0, 300)}`;
 }
 
 function failureOfException(e, run, source) {
