@@ -3,6 +3,7 @@ import type { Language } from '../core/task.js';
 import type { RunRequest, RunResult, Runtime } from './runtime.js';
 import type { SandboxMode } from './sandbox.js';
 import { Slot, type SlotRecipe } from './slot.js';
+import { waitInLine } from './wait-in-line.js';
 
 export interface PoolOptions {
   /** Worker pairs; default one per core. */
@@ -46,7 +47,7 @@ export class SlotPool implements Runtime {
   async run(request: RunRequest): Promise<RunResult> {
     if (this.closed) throw new Error(`the ${this.language} runtime is closed`);
     if (request.signal?.aborted) return abandoned();
-    const slot = this.free.pop() ?? (await this.waitForSlot(request.signal));
+    const slot = this.free.pop() ?? (await waitInLine(this.waiting, request.signal));
     if (!slot) return abandoned();
     try {
       return await slot.run(request);
@@ -55,23 +56,6 @@ export class SlotPool implements Runtime {
       if (next) next(slot);
       else this.free.push(slot);
     }
-  }
-
-  /** The next slot set free, or undefined if `signal` aborts first (the request then leaves the line). */
-  private waitForSlot(signal: AbortSignal | undefined): Promise<Slot | undefined> {
-    return new Promise((resolve) => {
-      const take = (slot: Slot) => {
-        signal?.removeEventListener('abort', leave);
-        resolve(slot);
-      };
-      const leave = () => {
-        const at = this.waiting.indexOf(take);
-        if (at >= 0) this.waiting.splice(at, 1);
-        resolve(undefined);
-      };
-      this.waiting.push(take);
-      signal?.addEventListener('abort', leave, { once: true });
-    });
   }
 
   async close(): Promise<void> {

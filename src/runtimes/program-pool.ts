@@ -16,6 +16,7 @@ import {
   type ProgramRequest,
   type ProgramResult,
 } from './program-worker.js';
+import { waitInLine } from './wait-in-line.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const PRLIMIT = '/usr/bin/prlimit';
@@ -117,7 +118,7 @@ export class ProgramLanguagePool {
   async run(request: ProgramRequest, limits: ProgramLimits, signal?: AbortSignal): Promise<ProgramResult> {
     if (this.closed) return noVerdict(`the ${this.language} program pool is closed`);
     if (signal?.aborted) return cancelled();
-    const worker = this.free.pop() ?? (await this.waitForWorker(signal));
+    const worker = this.free.pop() ?? (await waitInLine(this.waiting, signal));
     if (!worker) return cancelled();
     this.busy++;
     try {
@@ -130,23 +131,6 @@ export class ProgramLanguagePool {
       if (next) next(worker);
       else this.free.push(worker);
     }
-  }
-
-  /** The next worker set free, or undefined if `signal` aborts first (then this request is no longer in line). */
-  private waitForWorker(signal: AbortSignal | undefined): Promise<ProgramWorker | undefined> {
-    return new Promise((resolve) => {
-      const take = (worker: ProgramWorker) => {
-        signal?.removeEventListener('abort', leave);
-        resolve(worker);
-      };
-      const leave = () => {
-        const at = this.waiting.indexOf(take);
-        if (at >= 0) this.waiting.splice(at, 1);
-        resolve(undefined);
-      };
-      this.waiting.push(take);
-      signal?.addEventListener('abort', leave, { once: true });
-    });
   }
 
   async close(): Promise<void> {
