@@ -1,12 +1,8 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Command } from 'commander';
-import { runAudit } from './audit-command.js';
-import { runCalibrate } from './calibrate-command.js';
-import { runEval } from './eval-command.js';
 import { withModelEvalOptions } from './eval-model.js';
 import { registerRunsCommands } from './runs-command.js';
-import { runSelect } from './select-command.js';
 import { registerSolveCommand } from './solve-command.js';
 import { runServe, withServeOptions } from './serve-command.js';
 import { registerWorkerCommand } from './worker-command.js';
@@ -33,7 +29,7 @@ export function createCli(): Command {
       .option('--augment', 'add generated inputs to each task with a reference (judged against the reference); failures are shrunk to a minimal input')
       .option('--augment-inputs <n>', 'generated inputs per task with --augment (default 100)', positiveInt)
       .option('--seed <n>', 'seed for generated inputs (printed on every run; replays it)', seedNumber),
-  )).action(runEval);
+  )).action(async (flags) => (await import('./eval-command.js')).runEval(flags));
 
   withHarnessOptions(
     program
@@ -46,7 +42,7 @@ export function createCli(): Command {
       .option('--inputs <n>', 'generated inputs per task (default 100, plus 50 from the disagreement hunt)', positiveInt)
       .option('--seed <n>', 'seed for generated inputs (printed on every run; replays it)', seedNumber)
       .option('--json <file>', 'write every decision as JSON (schema in README)'),
-  ).action(runSelect);
+  ).action(async (flags) => (await import('./select-command.js')).runSelect(flags));
 
   withHarnessOptions(
     program
@@ -60,7 +56,7 @@ export function createCli(): Command {
       .option('--delta <d>', 'the allowed probability that the guarantee fails', probability, 0.1)
       .option('--inputs <n>', 'generated inputs per task (default 100)', positiveInt)
       .option('--seed <n>', 'seed for generated inputs', seedNumber),
-  ).action(runCalibrate);
+  ).action(async (flags) => (await import('./calibrate-command.js')).runCalibrate(flags));
 
   withHarnessOptions(
     program
@@ -69,7 +65,7 @@ export function createCli(): Command {
       .option('--dataset <file>', 'a dataset with references (and known-wrong programs); default: the built-in suite')
       .option('--json <file>', 'write the audit as JSON')
       .option('--mutants [n]', 'also score each task\'s tests by the mutants of its reference they kill (n per task, default 30; judges up to n more programs per task: about 30 s for the built-in suite, 2 min for HumanEval, 7 min for HumanEval+ on 2 cores)', positiveInt),
-  ).action(runAudit);
+  ).action(async (flags) => (await import('./audit-command.js')).runAudit(flags));
 
   // Output files are checked before any work starts: a run of minutes must not end with
   // nowhere to write its results.

@@ -1,10 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { LocalExecutor, warmPython, type Executor } from '../server/executor.js';
-import { Metrics } from '../server/metrics.js';
-import { describeRedisUrl } from '../server/queue/protocol.js';
-import { QueueExecutor } from '../server/queue/queue-executor.js';
-import { startServer } from '../server/serve.js';
-import { assertSandboxUsable, type SandboxMode } from '../runtimes/sandbox.js';
+import type { Executor, LocalExecutor } from '../server/executor.js';
+import type { SandboxMode } from '../runtimes/sandbox.js';
 import { untilStopped } from './interrupt.js';
 import { positiveInt, positiveNumber } from './shared-options.js';
 
@@ -38,6 +34,16 @@ export function withServeOptions(command: Command): Command {
 }
 
 export async function runServe(flags: ServeFlags): Promise<void> {
+  // Loaded here, not with the command line: the server's modules take a second to load, which
+  // `crucible --help` and every other command would pay.
+  const [{ LocalExecutor, warmPython }, { Metrics }, { describeRedisUrl }, { QueueExecutor }, { startServer }, { assertSandboxUsable }] = await Promise.all([
+    import('../server/executor.js'),
+    import('../server/metrics.js'),
+    import('../server/queue/protocol.js'),
+    import('../server/queue/queue-executor.js'),
+    import('../server/serve.js'),
+    import('../runtimes/sandbox.js'),
+  ]);
   const metrics = new Metrics();
   let executor: Executor;
   let local: LocalExecutor | undefined;

@@ -4,10 +4,7 @@
  * many as you like, on any hosts that reach the Redis server.
  */
 import { Option, type Command } from 'commander';
-import { assertSandboxUsable, type SandboxMode } from '../runtimes/sandbox.js';
-import { warmPython } from '../server/executor.js';
-import { describeRedisUrl } from '../server/queue/protocol.js';
-import { startQueueWorker } from '../server/queue/worker.js';
+import type { SandboxMode } from '../runtimes/sandbox.js';
 import { positiveInt } from './shared-options.js';
 import { untilStopped } from './interrupt.js';
 
@@ -30,6 +27,13 @@ export function registerWorkerCommand(program: Command): void {
 }
 
 export async function runWorker(flags: WorkerFlags): Promise<void> {
+  // Loaded here, not with the command line (see runServe).
+  const [{ assertSandboxUsable }, { warmPython }, { describeRedisUrl }, { startQueueWorker }] = await Promise.all([
+    import('../runtimes/sandbox.js'),
+    import('../server/executor.js'),
+    import('../server/queue/protocol.js'),
+    import('../server/queue/worker.js'),
+  ]);
   const shown = describeRedisUrl(flags.queue);
   assertSandboxUsable(flags.sandbox);
   if (flags.sandbox === 'none') process.stderr.write('crucible: warning: --sandbox none runs programs without isolation; use it only for code you trust.\n');
