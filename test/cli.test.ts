@@ -91,6 +91,21 @@ test('eval --augment generates inputs only for the tasks that have samples', { t
   assert.equal(json.samples[0].status, 'pass');
 });
 
+test('--limit N judges only the first N tasks that have samples (eval) or the first N tasks (audit)', { timeout: 300_000 }, async () => {
+  const dataset = join(dir, 'two-tasks.jsonl');
+  const samples = join(dir, 'both-tasks.jsonl');
+  writeFileSync(samples, [{ task_id: 'T/1', completion: '    return x + x\n' }, { task_id: 'T/0', completion: '    return 2 * x\n' }].map((s) => JSON.stringify(s)).join('\n') + '\n');
+  const file = join(dir, 'limited.json');
+  const evaluated = await crucible(['eval', '--dataset', dataset, '--samples', samples, '--limit', '1', '--json', file]);
+  assert.equal(evaluated.code, 0, evaluated.stderr);
+  const json = JSON.parse(readFileSync(file, 'utf8'));
+  assert.deepEqual(json.samples.map((s: { task_id: string }) => s.task_id), ['T/0'], 'the first task of the dataset, not of the file');
+  assert.equal(json.summary.tasks, 1);
+  const audited = await crucible(['audit', '--limit', '1', '--json', join(dir, 'audit-limited.json')]);
+  assert.equal(audited.code, 0, audited.stderr);
+  assert.equal(JSON.parse(readFileSync(join(dir, 'audit-limited.json'), 'utf8')).references.total, 1);
+});
+
 test('--version prints the package version, also through the full command tree', async () => {
   const { version } = JSON.parse(readFileSync(join(import.meta.dirname, '../package.json'), 'utf8'));
   for (const args of [['--version'], ['-V'], ['eval', '--version']]) {

@@ -12,10 +12,13 @@ export interface AuditFlags extends HarnessFlags {
   readonly json?: string;
   /** `--mutants` alone is true (the default count); `--mutants 50` is 50. */
   readonly mutants?: boolean | number;
+  /** Only the first N tasks. */
+  readonly limit?: number;
 }
 
 export async function runAudit(flags: AuditFlags): Promise<void> {
-  const dataset = flags.dataset ? await loadDataset(flags.dataset) : builtinDataset();
+  const all = flags.dataset ? await loadDataset(flags.dataset) : builtinDataset();
+  const dataset = flags.limit === undefined ? all : { ...all, name: `${all.name}, its first ${Math.min(flags.limit, all.tasks.length)} tasks (--limit)`, tasks: all.tasks.slice(0, flags.limit) };
   const harness = harnessFromFlags(flags);
   let report;
   try {

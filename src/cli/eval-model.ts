@@ -31,7 +31,7 @@ export function withModelEvalOptions(command: Command): Command {
   return withStrategyOptions(
     command
       .option('--model <spec>', 'generate the samples: solve each task with this model and --strategy (instead of --samples)')
-      .option('--limit <n>', 'with --model: only the first n tasks', positiveInt),
+      .option('--limit <n>', 'only the first n tasks (with --samples: the first n that have samples)', positiveInt),
     { oracleDefault: false, seed: false },
   );
 }

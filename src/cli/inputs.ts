@@ -11,6 +11,8 @@ export interface InputFlags {
   readonly labelSuite?: string;
   /** Skip samples whose task id is not in the dataset (else that is an error). */
   readonly allowMissing?: boolean;
+  /** Only the first N tasks that have samples (a quick try of a large dataset). */
+  readonly limit?: number;
 }
 
 export interface Inputs {
@@ -21,6 +23,25 @@ export interface Inputs {
 }
 
 export async function readInputs(flags: InputFlags): Promise<Inputs> {
+  return limitTasks(await readAllInputs(flags), flags.limit);
+}
+
+/** The first `limit` tasks (in the dataset's order) that have samples, with their samples and labels. */
+function limitTasks(inputs: Inputs, limit: number | undefined): Inputs {
+  if (limit === undefined) return inputs;
+  const sampled = new Set(inputs.candidates.map((c) => c.taskId));
+  const kept = new Set(inputs.tasks.filter((t) => sampled.has(t.id)).slice(0, limit).map((t) => t.id));
+  if (kept.size === sampled.size) return inputs;
+  const at = inputs.candidates.flatMap((c, i) => (kept.has(c.taskId) ? [i] : []));
+  return {
+    name: `${inputs.name}, its first ${kept.size} tasks (--limit)`,
+    tasks: inputs.tasks.filter((t) => kept.has(t.id)),
+    candidates: at.map((i) => inputs.candidates[i]!),
+    ...(inputs.labels ? { labels: at.map((i) => inputs.labels![i]!) } : {}),
+  };
+}
+
+async function readAllInputs(flags: InputFlags): Promise<Inputs> {
   if (!flags.dataset) {
     if (flags.samples) throw new Error('--samples needs --dataset (the built-in suite brings its own samples)');
     const dataset = builtinDataset();

@@ -63,6 +63,7 @@ export function createCli(): Command {
       .command('audit')
       .description("measure the harness itself: references must pass, known-wrong programs must fail")
       .option('--dataset <file>', 'a dataset with references (and known-wrong programs); default: the built-in suite')
+      .option('--limit <n>', 'audit only the first n tasks', positiveInt)
       .option('--json <file>', 'write the audit as JSON')
       .option('--mutants [n]', 'also score each task\'s tests by the mutants of its reference they kill (n per task, default 30; judges up to n more programs per task: about 30 s for the built-in suite, 2 min for HumanEval, 7 min for HumanEval+ on 2 cores)', positiveInt),
   ).action(async (flags) => (await import('./audit-command.js')).runAudit(flags));
