@@ -59,8 +59,13 @@ export function calibrateThreshold(items: readonly CalibrationItem[], alpha: num
   return { ...base, threshold: null, answered: 0, wrong: 0, errorBound: 1 };
 }
 
-/** Most thresholds tested: each costs a share of δ, so with more distinct confidences a grid of them is used. */
-export const MAX_LEVELS = 64;
+/**
+ * Most thresholds tested: each costs a share of δ, so with more distinct confidences a grid of
+ * them is used. On HumanEval's 82-task calibration halves (bench:select), 16 answered 14.5% /
+ * 55% / 82% of tasks at α = 0.1 / 0.15 / 0.2; 32 answered 5.6% / 49% / 81% (finer is not
+ * better at this size).
+ */
+export const MAX_LEVELS = 16;
 
 /** The thresholds to test, ascending: the distinct confidences, or MAX_LEVELS evenly spaced among them. */
 export function candidateLevels(items: readonly CalibrationItem[]): number[] {
