@@ -12,6 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Task } from '../src/core/task.js';
 import { ProgramRunner } from '../src/runtimes/program-pool.js';
 import { Harness } from '../src/verify/harness.js';
+import { RIGHT, TASK, WRONG } from './isolation-python-support.js';
 import { startTestServer, SUM_RIGHT, type TestServer } from './server-support.js';
 
 /** The abandoned programs' time limit: the next answer must come well before it. */
@@ -224,16 +225,9 @@ describe('the program pool: abandoned runs (one worker)', () => {
 });
 
 describe('the harness: an abandoned judgement (one worker)', () => {
-  const task: Task = {
-    id: 'abandon/add',
-    language: 'python',
-    prompt: '',
-    entryPoint: 'add',
-    completionPrefix: '',
-    knownWrong: [],
-    source: 'test',
-    suites: [{ kind: 'script', name: 'base', code: 'def check(candidate):\n    assert candidate(1, 2) == 3\n', invoke: 'check(add)' }],
-  };
+  // The isolation tests' task, its script suite only (no reference to run first).
+  const { reference: _, ...withoutReference } = TASK;
+  const task: Task = { ...withoutReference, id: 'abandon/add', suites: TASK.suites.filter((s) => s.kind === 'script') };
   const harness = new Harness({ workers: 1, untrustedTests: true, time: { scriptFloorSeconds: ABANDONED_SECONDS } });
   after(() => harness.close());
 
@@ -241,14 +235,14 @@ describe('the harness: an abandoned judgement (one worker)', () => {
     const controller = new AbortController();
     const started = performance.now();
     const running = harness.judge(task, `def add(a, b):\n${SPIN.replace(/^/gm, '    ')}\n`, { signal: controller.signal });
-    const waiting = harness.judge(task, 'def add(a, b):\n    return a + b\n', { signal: controller.signal });
+    const waiting = harness.judge(task, RIGHT, { signal: controller.signal });
     setTimeout(() => controller.abort(), 1000);
     const [stopped, never] = await Promise.all([running, waiting]);
     assert.equal(stopped.status, 'no-verdict');
     assert.equal(never.status, 'no-verdict');
     assert.match(never.firstFailure?.message ?? '', /abandoned/);
     assert.ok((performance.now() - started) / 1000 < ABANDONED_SECONDS / 4, 'stopped long before its own limit');
-    assert.equal((await harness.judge(task, 'def add(a, b):\n    return a + b\n')).status, 'pass');
-    assert.equal((await harness.judge(task, 'def add(a, b):\n    return a - b\n')).status, 'fail');
+    assert.equal((await harness.judge(task, RIGHT)).status, 'pass');
+    assert.equal((await harness.judge(task, WRONG)).status, 'fail');
   });
 });
