@@ -11,6 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { detectFormat, parseJsonlLine } from '../bench/datasets/index.js';
+import { IDENTIFIER } from '../bench/datasets/validate.js';
 import { scanTopLevel, topLevelKeys } from '../core/raw-json.js';
 import type { Language, ScriptSuite, Suite, Task } from '../core/task.js';
 import type { Failure, SuiteVerdict, Verdict } from '../core/verdict.js';
@@ -461,6 +462,8 @@ function fromRecord(line: string): BaseTask {
     throw new VerifyError(`dataset_record: ${(error as Error).message.replace(/^dataset_record(:1)?: /, '').slice(0, 1500)}`);
   }
   const { task } = loaded;
+  // The entry point names a function in the judge and in patterns over the prompt: nothing else.
+  if (!IDENTIFIER.test(task.entryPoint)) throw new VerifyError(`dataset_record: the entry point ${JSON.stringify(task.entryPoint.slice(0, 100))} is not a function name`);
   const publicTest = loaded.publicTest;
   const suites = [...(publicTest ? [publicTest] : []), ...task.suites];
   return { task: { ...task, suites: [] }, suites, publicNames: new Set(publicTest ? [publicTest.name] : []), tests: new Map(), ownIo: task.suites.some((s) => s.kind === 'io') };

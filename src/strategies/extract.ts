@@ -4,6 +4,7 @@
  * a body that completes the task's prompt.
  */
 import { fences } from '../core/fences.js';
+import { escapeRegExp } from '../core/regexp.js';
 import type { Task } from '../core/task.js';
 import { withPromptImports } from '../bench/samples.js';
 
@@ -20,9 +21,11 @@ export function fencedBlocks(text: string): { lang: string; code: string }[] {
 }
 
 export function definesEntry(task: Pick<Task, 'language' | 'entryPoint'>, code: string): boolean {
-  const name = task.entryPoint.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  if (task.language === 'python') return new RegExp(`^\\s*(async\\s+)?def\\s+${name}\\s*\\(`, 'm').test(code);
-  return new RegExp(`(function\\s*\\*?\\s*${name}\\s*[(<])|((const|let|var)\\s+${name}\\s*[:=])`).test(code);
+  const name = escapeRegExp(task.entryPoint);
+  // No two whitespace runs that can trade characters (`\\s*\\*?\\s*`, `^\\s*` across lines): those
+  // backtracked quadratically on long runs of spaces or blank lines.
+  if (task.language === 'python') return new RegExp(`^[ \\t]*(async[ \\t]+)?def[ \\t]+${name}[ \\t]*\\(`, 'm').test(code);
+  return new RegExp(`(function\\s*(?:\\*\\s*)?${name}\\s*[(<])|((const|let|var)\\s+${name}\\s*[:=])`).test(code);
 }
 
 /** The code in a reply (undefined when the reply is empty). */

@@ -3,6 +3,7 @@
  * (its contract holds and it returns) become a "generated" io suite, judged with the task's
  * own comparison; a candidate that fails one gets it shrunk to a minimal counterexample.
  */
+import { escapeRegExp } from '../core/regexp.js';
 import type { IoSuite, Task } from '../core/task.js';
 import type { Failure, Verdict } from '../core/verdict.js';
 import { skipValue } from '../core/raw-json.js';
@@ -49,7 +50,7 @@ export function exampleTexts(task: Task): string[] {
 export function contractedReference(task: Task): string | undefined {
   if (task.reference === undefined) return undefined;
   if (!task.contract?.trim()) return task.reference;
-  const defines = new RegExp(`^\\s*def\\s+${task.entryPoint}\\s*\\(`, 'm');
+  const defines = new RegExp(`^[ \\t]*def[ \\t]+${escapeRegExp(task.entryPoint)}[ \\t]*\\(`, 'm');
   // HumanEval+: the prompt ends inside the function, so the contract goes right after it.
   if (task.reference.startsWith(task.completionPrefix) && defines.test(task.completionPrefix))
     return task.completionPrefix + task.contract.replace(/^\n/, '') + task.reference.slice(task.completionPrefix.length);

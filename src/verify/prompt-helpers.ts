@@ -1,3 +1,4 @@
+import { escapeRegExp } from '../core/regexp.js';
 import type { Task } from '../core/task.js';
 
 /** The prompt's own definitions, which the test's calls must reach instead of a candidate's. */
@@ -17,11 +18,11 @@ export interface PromptHelpers {
  * Undefined when the prompt does not declare the entry point (MBPP's prose prompts).
  */
 export function promptHelpers(task: Task): PromptHelpers | undefined {
-  const entry = task.entryPoint.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const entry = escapeRegExp(task.entryPoint);
   const declaration =
     task.language === 'python'
       ? new RegExp(`^(async[ \\t]+)?def[ \\t]+${entry}[ \\t]*\\(`, 'm')
-      : new RegExp(`^(export[ \\t]+)?((async[ \\t]+)?function[ \\t]*\\*?[ \\t]*${entry}\\b|(const|let|var)[ \\t]+${entry}\\b)`, 'm');
+      : new RegExp(`^(export[ \\t]+)?((async[ \\t]+)?function[ \\t]*(?:\\*[ \\t]*)?${entry}\\b|(const|let|var)[ \\t]+${entry}\\b)`, 'm');
   const at = task.prompt.search(declaration);
   if (at < 0) return undefined;
   const code = task.language === 'python' ? task.prompt : task.prompt.slice(0, at);

@@ -1,4 +1,5 @@
 /** QuixBugs (OctoPack's Python packaging): a correct and a buggy program per task, with asserts. */
+import { escapeRegExp } from '../../core/regexp.js';
 import { z } from 'zod';
 import type { FormatSpec } from './types.js';
 import { IDENTIFIER, validate } from './validate.js';
@@ -10,10 +11,6 @@ const Schema = z.object({
   tests: z.string(),
   docstring: z.string(),
 });
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 export const quixbugs: FormatSpec = {
   format: 'quixbugs',

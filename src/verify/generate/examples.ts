@@ -5,6 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { escapeRegExp } from '../../core/regexp.js';
 import type { Language, ScriptSuite } from '../../core/task.js';
 import { isMessage, LineProcess } from '../../runtimes/line-process.js';
 import { resolvePythonInstall } from '../../runtimes/python-runtime.js';
@@ -15,7 +16,8 @@ export interface PromptExample {
   readonly outputText: string;
 }
 
-const OUTPUT_ARROW = /^\s*(?:==>|=>|==|->|➞|➞|→|=|should\s+return|returns?)\s*(.+?)\s*$/;
+// `(.+)` then a trim, not `(.+?)\s*$`: that backtracked quadratically on trailing spaces (a prompt arrives over HTTP).
+const OUTPUT_ARROW = /^\s*(?:==>|=>|==|->|➞|➞|→|=|should\s+return|returns?)\s*(.+)$/;
 
 /**
  * The examples of calls to `entry` in a prompt, in order, without duplicates, keeping only
@@ -44,8 +46,8 @@ function findExampleText(prompt: string, entry: string): PromptExample[] {
     const call = callAt(line, entry);
     if (!call || /\b(def|function)\s*$/.test(line.slice(0, call.start))) continue;
     const rest = line.slice(call.end);
-    const arrow = OUTPUT_ARROW.exec(rest);
-    if (arrow) add(call.args, arrow[1]!);
+    const arrow = OUTPUT_ARROW.exec(rest)?.[1]!.trim();
+    if (arrow) add(call.args, arrow);
     else if (/>>>/.test(line.slice(0, call.start)) && i + 1 < lines.length && !/>>>/.test(lines[i + 1]!)) add(call.args, lines[i + 1]!);
   }
   return found;
@@ -67,7 +69,7 @@ export function findPromptCallArguments(prompt: string, entry: string): string[]
 
 /** The first call `entry(...)` on a line: where it starts, its argument text and where it ends. */
 function callAt(line: string, entry: string): { start: number; args: string; end: number } | undefined {
-  const match = new RegExp(`(?<![\\w.])${entry}\\s*\\(`).exec(line);
+  const match = new RegExp(`(?<![\\w.])${escapeRegExp(entry)}\\s*\\(`).exec(line);
   if (!match) return undefined;
   const open = match.index + match[0].length - 1;
   let depth = 0;

@@ -3,6 +3,7 @@
  * types) or inferred from example inputs. Generated values are in the wire encoding
  * (runtimes/PROTOCOL.md): tuples, sets and dicts are tagged objects.
  */
+import { escapeRegExp } from '../../core/regexp.js';
 export type ValueType =
   | { readonly kind: 'int' | 'float' | 'bool' | 'str' | 'none' | 'any' }
   | { readonly kind: 'list' | 'set'; readonly item: ValueType }
@@ -99,7 +100,8 @@ export function parsePythonAnnotation(text: string): ValueType {
 
 /** The signature of `def entry(...)` in a Python prompt, or undefined when it is not there. */
 export function parsePythonSignature(prompt: string, entry: string): Signature | undefined {
-  const at = new RegExp(`^\\s*def\\s+${entry}\\s*\\(`, 'm').exec(prompt);
+  // Horizontal whitespace only: `^\\s*` with the m flag crossed lines, quadratic on blank lines.
+  const at = new RegExp(`^[ \\t]*def[ \\t]+${escapeRegExp(entry)}[ \\t]*\\(`, 'm').exec(prompt);
   if (!at) return undefined;
   const open = at.index + at[0].length - 1;
   const close = matchClose(prompt, open, '(', ')');
@@ -143,7 +145,7 @@ export function parseTypeScriptType(text: string): ValueType {
 
 /** The signature of `function entry(...)` in a JavaScript or TypeScript prompt. */
 export function parseTypeScriptSignature(prompt: string, entry: string): Signature | undefined {
-  const at = new RegExp(`function\\s+${entry}\\s*\\(`).exec(prompt);
+  const at = new RegExp(`function\\s+${escapeRegExp(entry)}\\s*\\(`).exec(prompt);
   if (!at) return undefined;
   const open = at.index + at[0].length - 1;
   const close = matchClose(prompt, open, '(', ')');
