@@ -2,7 +2,9 @@ import ts from 'typescript';
 
 /**
  * TypeScript support: transpiling (what runs) and type checking (what is reported).
- * Transpiling is per file and fast; type errors never fail a candidate here, callers decide.
+ * Type errors never fail a candidate here, callers decide. A candidate's text can make the
+ * compiler exponential or gigabytes hungry, so Crucible calls these only in the compiler's own
+ * processes (typescript-service.ts), never on its event loop; trusted text may call them directly.
  */
 
 const TRANSPILE_OPTIONS: ts.CompilerOptions = {
