@@ -1,5 +1,6 @@
 /** Runs the `crucible` command as a user does: a real process through bin/crucible.js. */
 import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -13,4 +14,9 @@ export async function crucible(args: string[]): Promise<{ code: number; stdout: 
     const e = error as { code: number; stdout: string; stderr: string };
     return { code: e.code, stdout: e.stdout, stderr: e.stderr };
   }
+}
+
+/** A JSONL file of `records`, one per line (datasets and samples files, as a user writes them). */
+export function writeJsonl(path: string, records: readonly unknown[]): void {
+  writeFileSync(path, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
 }

@@ -1,11 +1,11 @@
 /** The `crucible` command as a user runs it: real process, real sandbox, real files. */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { BIN, crucible } from './cli-support.js';
+import { BIN, crucible, writeJsonl } from './cli-support.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'crucible-cli-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -38,17 +38,9 @@ test('eval with no arguments judges the built-in suite and writes the documented
 test('eval scores a samples file against a dataset, with index per task', { timeout: 120_000 }, async () => {
   const dataset = join(dir, 'tiny.jsonl');
   const prompt = 'def double(x):\n    """Twice x."""\n';
-  writeFileSync(
-    dataset,
-    JSON.stringify({ task_id: 'T/0', prompt, canonical_solution: '    return 2 * x\n', entry_point: 'double', test: 'def check(c):\n    assert c(2) == 4\n    assert c(-1) == -2\n' }) + '\n',
-  );
+  writeJsonl(dataset, [{ task_id: 'T/0', prompt, canonical_solution: '    return 2 * x\n', entry_point: 'double', test: 'def check(c):\n    assert c(2) == 4\n    assert c(-1) == -2\n' }]);
   const samples = join(dir, 'samples.jsonl');
-  writeFileSync(
-    samples,
-    [{ task_id: 'T/0', completion: '    return x + x\n' }, { task_id: 'T/0', completion: '    return x * x\n' }, { task_id: 'T/0', solution: 'def double(x):\n    return 2 * x\n' }]
-      .map((s) => JSON.stringify(s))
-      .join('\n') + '\n',
-  );
+  writeJsonl(samples, [{ task_id: 'T/0', completion: '    return x + x\n' }, { task_id: 'T/0', completion: '    return x * x\n' }, { task_id: 'T/0', solution: 'def double(x):\n    return 2 * x\n' }]);
   const file = join(dir, 'tiny.json');
   const { code, stdout } = await crucible(['eval', '--dataset', dataset, '--samples', samples, '--json', file]);
   assert.equal(code, 0, stdout);
@@ -80,9 +72,9 @@ test('eval --augment generates inputs only for the tasks that have samples', { t
     entry_point: name,
     test: `def check(c):\n    assert c(2) == 4\n`,
   });
-  writeFileSync(dataset, [task('T/0', 'double'), task('T/1', 'twice')].map((t) => JSON.stringify(t)).join('\n') + '\n');
+  writeJsonl(dataset, [task('T/0', 'double'), task('T/1', 'twice')]);
   const samples = join(dir, 'one-task.jsonl');
-  writeFileSync(samples, JSON.stringify({ task_id: 'T/1', completion: '    return x + x\n' }) + '\n');
+  writeJsonl(samples, [{ task_id: 'T/1', completion: '    return x + x\n' }]);
   const file = join(dir, 'augment-sampled.json');
   const { code, stderr } = await crucible(['eval', '--dataset', dataset, '--samples', samples, '--augment', '--seed', '1', '--augment-inputs', '20', '--json', file]);
   assert.equal(code, 0, stderr);
@@ -94,7 +86,7 @@ test('eval --augment generates inputs only for the tasks that have samples', { t
 test('--limit N judges only the first N tasks that have samples (eval) or the first N tasks (audit)', { timeout: 300_000 }, async () => {
   const dataset = join(dir, 'two-tasks.jsonl');
   const samples = join(dir, 'both-tasks.jsonl');
-  writeFileSync(samples, [{ task_id: 'T/1', completion: '    return x + x\n' }, { task_id: 'T/0', completion: '    return 2 * x\n' }].map((s) => JSON.stringify(s)).join('\n') + '\n');
+  writeJsonl(samples, [{ task_id: 'T/1', completion: '    return x + x\n' }, { task_id: 'T/0', completion: '    return 2 * x\n' }]);
   const file = join(dir, 'limited.json');
   const evaluated = await crucible(['eval', '--dataset', dataset, '--samples', samples, '--limit', '1', '--json', file]);
   assert.equal(evaluated.code, 0, evaluated.stderr);
@@ -120,7 +112,7 @@ test('bad input gets a message that says what to do, and a non-zero exit', async
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /nope\.jsonl/);
   const unknown = join(dir, 'unknown.jsonl');
-  writeFileSync(unknown, JSON.stringify({ question: 'x', answer: 'y' }) + '\n');
+  writeJsonl(unknown, [{ question: 'x', answer: 'y' }]);
   const format = await crucible(['eval', '--dataset', unknown]);
   assert.equal(format.code, 2);
   assert.match(format.stderr, /question/);
@@ -131,17 +123,9 @@ test('bad input gets a message that says what to do, and a non-zero exit', async
 
 test('samples for task ids the dataset does not have are an error naming the nearest ids, unless --allow-missing', { timeout: 120_000 }, async () => {
   const dataset = join(dir, 'tiny-missing.jsonl');
-  writeFileSync(
-    dataset,
-    JSON.stringify({ task_id: 'HumanEval/0', prompt: 'def one():\n', canonical_solution: '    return 1\n', entry_point: 'one', test: 'def check(c):\n    assert c() == 1\n' }) + '\n',
-  );
+  writeJsonl(dataset, [{ task_id: 'HumanEval/0', prompt: 'def one():\n', canonical_solution: '    return 1\n', entry_point: 'one', test: 'def check(c):\n    assert c() == 1\n' }]);
   const samples = join(dir, 'samples-missing.jsonl');
-  writeFileSync(
-    samples,
-    [{ task_id: 'HumanEval/0', completion: '    return 1\n' }, { task_id: 'humaneval/0', completion: '    return 1\n' }, { task_id: 'HumanEval/0 ', completion: '    return 2\n' }]
-      .map((x) => JSON.stringify(x))
-      .join('\n') + '\n',
-  );
+  writeJsonl(samples, [{ task_id: 'HumanEval/0', completion: '    return 1\n' }, { task_id: 'humaneval/0', completion: '    return 1\n' }, { task_id: 'HumanEval/0 ', completion: '    return 2\n' }]);
   const refused = await crucible(['eval', '--dataset', dataset, '--samples', samples]);
   assert.equal(refused.code, 2, refused.stdout);
   assert.match(refused.stderr, /2 task ids of the samples are not in .*"humaneval\/0" \(nearest: HumanEval\/0\), "HumanEval\/0 " \(nearest: HumanEval\/0\).*--allow-missing/);

@@ -4,7 +4,7 @@
  * wrong, and no empty disagreements file left in the working folder.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -13,7 +13,7 @@ import { compareWithLabels } from '../src/bench/labels.js';
 import { formatFirstFailures, formatSamples } from '../src/bench/report.js';
 import type { Task } from '../src/core/task.js';
 import { Harness } from '../src/verify/harness.js';
-import { crucible } from './cli-support.js';
+import { crucible, writeJsonl } from './cli-support.js';
 
 const harness = new Harness({ workers: 1, typeCheck: false });
 after(() => harness.close());
@@ -71,9 +71,9 @@ test('a label made with another test suite is not called wrong', () => {
 test('eval with labels that all agree writes no disagreements file unless one is asked for', { timeout: 120_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'crucible-diag-'));
   const dataset = join(dir, 'tiny.jsonl');
-  writeFileSync(dataset, JSON.stringify({ task_id: 'T/0', prompt: 'def double(x):\n    """Twice x."""\n', canonical_solution: '    return 2 * x\n', entry_point: 'double', test: 'def check(c):\n    assert c(2) == 4\n' }) + '\n');
+  writeJsonl(dataset, [{ task_id: 'T/0', prompt: 'def double(x):\n    """Twice x."""\n', canonical_solution: '    return 2 * x\n', entry_point: 'double', test: 'def check(c):\n    assert c(2) == 4\n' }]);
   const samples = join(dir, 'labelled.jsonl');
-  writeFileSync(samples, JSON.stringify({ task_id: 'T/0', completion: '    return x + x\n', passed: true }) + '\n');
+  writeJsonl(samples, [{ task_id: 'T/0', completion: '    return x + x\n', passed: true }]);
   const run = async (cwd: string, args: string[]) => {
     const previous = process.cwd();
     process.chdir(cwd);

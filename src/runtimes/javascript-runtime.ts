@@ -4,13 +4,13 @@ import { fileURLToPath } from 'node:url';
 import type { Language } from '../core/task.js';
 import { SlotPool, type PoolOptions } from './pool.js';
 import type { Limits, RunRequest, RunResult, Runtime, TimedSuite } from './runtime.js';
-import { interpreterPaths } from './sandbox.js';
+import { interpreterPaths, withAddressLimit } from './sandbox.js';
 import type { SlotRecipe } from './slot.js';
+import { isNodeOutOfMemory } from './worker-process.js';
 import type { Transpiled } from './typescript.js';
 import { compilerStopped, typescriptService, type TranspileOutcome, type TypeScriptService } from './typescript-service.js';
 
 const HARNESS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'node');
-const PRLIMIT = '/usr/bin/prlimit';
 /** Address space node needs besides its heap: ~0.7 GB is reserved at start (measured, Node 20). */
 const ADDRESS_SPACE_OVERHEAD = 1 << 30;
 
@@ -76,8 +76,7 @@ function nodeRecipe(options: NodeRuntimeOptions): SlotRecipe {
         `${harness}/candidate-worker.cjs`,
         ...(packagesInside.length > 0 ? [`--packages=${packagesInside.join(':')}`] : []),
       ];
-      if (!existsSync(PRLIMIT)) return argv;
-      return [PRLIMIT, `--as=${memory + ADDRESS_SPACE_OVERHEAD}`, '--core=0', '--', ...argv];
+      return withAddressLimit(argv, memory + ADDRESS_SPACE_OVERHEAD);
     },
     judgeCommand: [node, '--no-warnings', `${harness}/judge-worker.cjs`],
     readOnly: [...interpreterPaths(node)],
@@ -86,7 +85,7 @@ function nodeRecipe(options: NodeRuntimeOptions): SlotRecipe {
     seccompOnWorker: true,
     scratchBytes: 16 << 20,
     killWorkerToStop: true,
-    isOutOfMemory: (stderr) => /heap out of memory|Fatal process out of memory|Allocation failed/i.test(stderr),
+    isOutOfMemory: isNodeOutOfMemory,
   };
 }
 

@@ -1,10 +1,10 @@
-import { existsSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Language } from '../core/task.js';
 import { resolvePythonInstall } from './python-runtime.js';
-import { interpreterPaths, type SandboxMode } from './sandbox.js';
+import { interpreterPaths, withAddressLimit, type SandboxMode } from './sandbox.js';
 import { compilerStopped, typescriptService } from './typescript-service.js';
 import {
   cancelled,
@@ -16,10 +16,10 @@ import {
   type ProgramRequest,
   type ProgramResult,
 } from './program-worker.js';
+import { isNodeOutOfMemory } from './worker-process.js';
 import { waitInLine } from './wait-in-line.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const PRLIMIT = '/usr/bin/prlimit';
 /** JavaScript programs share their worker's heap; fixed when it starts. */
 export const JAVASCRIPT_PROGRAM_HEAP = 512 * 2 ** 20;
 
@@ -62,13 +62,13 @@ function nodeRecipe(options: ProgramPoolOptions): ProgramRecipe {
     `${harness}/program-worker.cjs`,
   ];
   return {
-    command: existsSync(PRLIMIT) ? [PRLIMIT, `--as=${heap + 2 ** 30}`, '--core=0', '--', ...argv] : argv,
+    command: withAddressLimit(argv, heap + 2 ** 30),
     readOnly: interpreterPaths(node),
     harnessDir,
     seccompOnWorker: true,
     scratchBytes: 16 << 20,
     silenceIsTimeout: true,
-    isOutOfMemory: (stderr) => /heap out of memory|Fatal process out of memory|Allocation failed/i.test(stderr),
+    isOutOfMemory: isNodeOutOfMemory,
   };
 }
 

@@ -143,6 +143,13 @@ export function sandboxArgv(spec: SandboxSpec, mode: SandboxMode): { file: strin
   return { file: bwrap, args, env: {} };
 }
 
+const PRLIMIT = '/usr/bin/prlimit';
+
+/** `command` with its address space limited to `bytes` and no core dumps, where prlimit is installed. */
+export function withAddressLimit(command: readonly string[], bytes: number): string[] {
+  return existsSync(PRLIMIT) ? [PRLIMIT, `--as=${bytes}`, '--core=0', '--', ...command] : [...command];
+}
+
 /** Directories an interpreter binary needs (its installation prefix when outside /usr). */
 export function interpreterPaths(binary: string): string[] {
   const real = realpathSync(binary);

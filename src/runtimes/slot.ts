@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkJudgeResult } from './judge-result.js';
 import { isMessage, type LineProcess, type Message } from './line-process.js';
 import { DEFAULT_LIMITS, type Limits, type RunRequest, type RunResult, type SuiteOutcome } from './runtime.js';
-import type { SandboxMode } from './sandbox.js';
+import { withAddressLimit, type SandboxMode } from './sandbox.js';
 import { buildSeccompFilter, seccompSupported } from './seccomp.js';
 import { describeMessage, pingWorker, spawnWorker, type WorkerRecipe } from './worker-process.js';
 
@@ -32,7 +32,6 @@ export interface SlotRecipe extends Omit<WorkerRecipe, 'command'> {
 const START_SECONDS = 20;
 const EXIT_REPORT_SECONDS = 10;
 const RETIRE_SECONDS = 1;
-const PRLIMIT = '/usr/bin/prlimit';
 /** An untrusted judge's one result line, at most: past it the judge is killed (it writes what it likes). */
 const UNTRUSTED_RESULT_BYTES = 256 << 20;
 /** Address space a judge needs besides the values it holds (node reserves ~0.7 GB at start). */
@@ -94,9 +93,7 @@ export class Slot {
 
   /** A judge for untrusted test code: the candidates' memory limit (and a forking one's arguments). */
   private untrustedJudgeCommand(limits: Limits): string[] {
-    const command = [...this.recipe.judgeCommand, ...(this.recipe.forkingJudgeArgs ?? [])];
-    if (!existsSync(PRLIMIT)) return command;
-    return [PRLIMIT, `--as=${limits.memoryBytes + JUDGE_ADDRESS_OVERHEAD}`, '--core=0', '--', ...command];
+    return withAddressLimit([...this.recipe.judgeCommand, ...(this.recipe.forkingJudgeArgs ?? [])], limits.memoryBytes + JUDGE_ADDRESS_OVERHEAD);
   }
 
   /** Untrusted tests in a judge that cannot fork: a whole judge per run, under bwrap's no-new-processes filter. */

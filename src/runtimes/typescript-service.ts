@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { isMessage, LineProcess, type Message } from './line-process.js';
+import { isNodeOutOfMemory } from './worker-process.js';
 import type { Transpiled } from './typescript.js';
 
 /**
@@ -77,7 +78,7 @@ export class TypeScriptService {
     }
     await process.exited;
     const tail = process.stderrTail;
-    if (/heap out of memory|Allocation failed|Fatal process out of memory/i.test(tail)) {
+    if (isNodeOutOfMemory(tail)) {
       return { stopped: 'memory', message: `${what} needed more than the compiler's ${this.limits.heapMb} MB heap` };
     }
     return { stopped: 'failed', message: `the TypeScript compiler stopped while ${what}: ${tail.trim().split('\n').pop() ?? ''}`.slice(0, 500) };

@@ -28,6 +28,11 @@ export interface WorkerSpawn extends WorkerRecipe {
   readonly maxLineBytes?: number;
 }
 
+/** Whether a node process's stderr says it ran out of heap (V8's messages for it). */
+export function isNodeOutOfMemory(stderr: string): boolean {
+  return /heap out of memory|Fatal process out of memory|Allocation failed/i.test(stderr);
+}
+
 let spawned = 0;
 
 export function spawnWorker(spec: WorkerSpawn): LineProcess {

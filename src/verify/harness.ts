@@ -7,7 +7,7 @@ import { compilerStopped, type CompilerLimits, TypeScriptService, typescriptServ
 import { DEFAULT_LIMITS, type Limits, type RunResult, type Runtime, type TimedSuite } from '../runtimes/runtime.js';
 import { assertSandboxUsable, type SandboxMode } from '../runtimes/sandbox.js';
 import { suiteVerdicts } from './outcome.js';
-import { promptHelpers } from './prompt-helpers.js';
+import { promptHelpers, type PromptHelpers } from './prompt-helpers.js';
 import { callLimit, DEFAULT_TIME_POLICY, scriptLimit, type TimePolicy } from './time-limits.js';
 
 export interface HarnessOptions {
@@ -60,14 +60,13 @@ export class Harness {
   readonly limits: Limits;
   /** Worker pairs per language. */
   readonly workerCount: number;
+  /** Its own when compilerLimits are given (closed with the harness), else the process-wide one. */
   private readonly compiler: TypeScriptService;
-  private readonly ownsCompiler: boolean;
 
   constructor(private readonly options: HarnessOptions = {}) {
     this.time = { ...DEFAULT_TIME_POLICY, ...options.time };
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.workerCount = options.workers ?? availableParallelism();
-    this.ownsCompiler = options.compilerLimits !== undefined;
     this.compiler = options.compilerLimits ? new TypeScriptService({ processes: this.workerCount, limits: options.compilerLimits }) : typescriptService();
     assertSandboxUsable(options.sandbox ?? 'bwrap');
   }
@@ -79,7 +78,8 @@ export class Harness {
     const unfit = await this.limitsProblem(task.language);
     if (unfit) return this.verdictOf(task, { load: { ok: true }, suites: [], noVerdict: unfit }, started);
     const baseline = await this.baseline(task);
-    const suites = task.suites.map((suite) => this.timed(task, suite, baseline));
+    const helpers = promptHelpers(task);
+    const suites = task.suites.map((suite) => this.timed(suite, baseline, helpers));
     const missing = suites.find((suite) => suite.kind === 'io' && suite.expectedJson === undefined);
     if (missing) {
       const message = baseline.problem ?? `suite ${missing.name} needs expected outputs, but the task has no reference solution`;
@@ -184,7 +184,7 @@ export class Harness {
     return { suites, ...(problem ? { problem } : {}), ...(result.noVerdict ? { sandboxFailed: true } : {}) };
   }
 
-  private timed(task: Task, suite: Suite, baseline: Baseline): TimedSuite {
+  private timed(suite: Suite, baseline: Baseline, helpers: PromptHelpers | undefined): TimedSuite {
     const recorded = baseline.suites.get(suite.name);
     if (suite.kind === 'io') {
       const times = recorded?.times;
@@ -194,7 +194,6 @@ export class Harness {
         ...(times ? { limits: times.map((t) => callLimit(this.time, t)) } : { limit: callLimit(this.time, undefined) }),
       };
     }
-    const helpers = promptHelpers(task);
     return { ...suite, limit: scriptLimit(this.time, recorded?.elapsed), ...(helpers ? { helpers } : {}) };
   }
 
@@ -227,7 +226,7 @@ export class Harness {
   async close(): Promise<void> {
     await Promise.all([...this.runtimes.values()].map((runtime) => runtime.close()));
     this.runtimes.clear();
-    if (this.ownsCompiler) this.compiler.close();
+    if (this.options.compilerLimits) this.compiler.close();
   }
 }
 

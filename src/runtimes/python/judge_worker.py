@@ -6,6 +6,7 @@ arrive as plain data decoded by wire.py, so nothing the candidate returns can li
 about equality, and nothing it does can patch this process."""
 import ast
 import builtins
+import functools
 import hashlib
 import json
 import linecache
@@ -116,17 +117,10 @@ def visible_names(names, invoke):
     return [n for n in names if not n.startswith("__") and (n in called or not hasattr(builtins, n))]
 
 
-_COMPILED_TESTS = {}
-
-
+@functools.lru_cache(maxsize=256)
 def compiled_test(source):
     """A task's test code is the same for all its samples: compiled once (0.13 ms a sample)."""
-    code = _COMPILED_TESTS.get(source)
-    if code is None:
-        if len(_COMPILED_TESTS) >= 256:
-            _COMPILED_TESTS.clear()
-        code = _COMPILED_TESTS[source] = compile(source, "<test>", "exec")
-    return code
+    return compile(source, "<test>", "exec")
 
 
 def run_script(spec, run, names, record):
@@ -174,28 +168,19 @@ def incident_result(spec, run, exc, limit, **extra):
     return suite_result(spec, "crashed", 0, 1, blank, **extra)
 
 
-_COMPILED_HELPERS = {}
-
-
+@functools.lru_cache(maxsize=256)
 def compiled_helpers(code, entry):
     """The prompt without its stub of the entry point, compiled (None if it does not parse).
     A prompt ends in the entry point's docstring, so it parses as it is, or with a body added."""
-    key = (code, entry)
-    if key not in _COMPILED_HELPERS:
-        if len(_COMPILED_HELPERS) >= 256:
-            _COMPILED_HELPERS.clear()
-        compiled = None
-        for source in (code, code + "\n    pass\n"):
-            try:
-                tree = ast.parse(source)
-            except (SyntaxError, ValueError, RecursionError, MemoryError):
-                continue
-            stub = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-            tree.body = [n for n in tree.body if not (isinstance(n, stub) and n.name == entry)]
-            compiled = compile(tree, "<prompt>", "exec")
-            break
-        _COMPILED_HELPERS[key] = compiled
-    return _COMPILED_HELPERS[key]
+    for source in (code, code + "\n    pass\n"):
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        stub = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+        tree.body = [n for n in tree.body if not (isinstance(n, stub) and n.name == entry)]
+        return compile(tree, "<prompt>", "exec")
+    return None
 
 
 def run_helpers(helpers, namespace):
@@ -464,15 +449,25 @@ def answer(obj):
     os.write(PROTO, (json.dumps(obj) + "\n").encode())
 
 
+def judged(msg):
+    """handle_run's result, or the judge's own failure as a result Crucible reads as no verdict."""
+    try:
+        return handle_run(msg)
+    except BaseException as exc:
+        return {"op": "result", "internalError": "%s: %s" % (type(exc).__name__, exc)}
+
+
+def write_all(fd, data):
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
 def main():
     if "--fork-per-run" in sys.argv[1:]:
         return fork_per_run()
     for msg in wire.requests(wire.LineReader(0), answer):
-        try:
-            out = handle_run(msg)
-        except BaseException as exc:
-            out = {"op": "result", "internalError": "%s: %s" % (type(exc).__name__, exc)}
-        answer(out)
+        answer(judged(msg))
 
 
 # --- test code Crucible does not trust (a request's): a process of its own per run --------
@@ -517,9 +512,7 @@ def fork_per_run():
         if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 3:
             return  # Crucible closed stdin
         single = n > 0 and n < RESULT_CAP and buf.find(b"\n", 0, n) == n - 1
-        out = view[:n] if single else memoryview(MALFORMED)
-        while out:
-            out = out[os.write(PROTO, out):]
+        write_all(PROTO, view[:n] if single else MALFORMED)
         view.release()
         buf.madvise(mmap.MADV_DONTNEED)
         cw.wipe_scratch()
@@ -538,14 +531,8 @@ def judge_one_run(w, cw):
             out = {"op": "pong"}
         else:
             cw.install_seccomp(cw.load_seccomp(msg.get("seccomp")))
-            try:
-                out = handle_run(msg)
-            except BaseException as exc:
-                out = {"op": "result", "internalError": "%s: %s" % (type(exc).__name__, exc)}
-        data = (json.dumps(out) + "\n").encode()
-        view = memoryview(data)
-        while view:
-            view = view[os.write(w, view):]
+            out = judged(msg)
+        write_all(w, (json.dumps(out) + "\n").encode())
     finally:
         os._exit(0)
 
