@@ -4,7 +4,9 @@
  * HumanEval+ (base and plus inputs) as ground truth; then:
  *   1. bugs beyond the base tests: of the solutions that pass the base inputs but fail the
  *      plus inputs, the share flagged by generated inputs with the reference (differential)
- *      and without it (prompt examples + disagreement with the selected program);
+ *      and without it (prompt examples + disagreement with the selected program); and the
+ *      differential on plain HumanEval, which states no contracts (generated inputs are kept
+ *      only where they look like the prompt's examples: verify/generate/domain.ts);
  *   2. selection accuracy against random, first, and first-passing-the-base-tests;
  *   3. abstention: realised share of wrong answers among answered tasks on held-out halves.
  * Environment: BENCH_LIMIT (tasks), BENCH_INPUTS (generated inputs per task, default 100),
@@ -27,6 +29,7 @@ const DATASETS = join(import.meta.dirname, '..', '..', 'shared', 'datasets');
 // BENCH_DATASET=mbpp measures on MBPP+ (the labelled MBPP solutions) instead: data the scoring was not tuned on.
 const mbpp = process.env.BENCH_DATASET === 'mbpp';
 const HUMANEVAL_PLUS = join(DATASETS, 'evalplus', mbpp ? 'MbppPlus-v0.2.0.jsonl.gz' : 'HumanEvalPlus-v0.1.10.jsonl.gz');
+const HUMANEVAL = join(DATASETS, 'humaneval', 'HumanEval.jsonl.gz');
 const SAMPLES = join(DATASETS, 'llm-samples', 'samples_normalized.jsonl.gz');
 const limit = Number(process.env.BENCH_LIMIT ?? 164);
 const inputs = Number(process.env.BENCH_INPUTS ?? 100);
@@ -83,10 +86,10 @@ const truth = new Map<Candidate, Truth>([...byTask.values()].flat().map((c) => [
 log(`ground truth done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 
 // 1a. Differential: generated inputs from the base inputs and the signature, judged against the contracted reference.
-const differential = await cached('differential', async () => {
+async function differentialOn(judged: readonly Task[]): Promise<{ flagged: string[]; generated: number }> {
   const flagged: string[] = [];
   let generated = 0;
-  for (const task of tasks) {
+  for (const task of judged) {
     const augmentation = await augmentTask(harness, task, { seed, count: inputs });
     generated += augmentation.kept;
     const onlyGenerated: Task = { ...augmentation.augmented, suites: augmentation.augmented.suites.filter((s) => s.name === GENERATED_SUITE) };
@@ -101,7 +104,11 @@ const differential = await cached('differential', async () => {
     );
   }
   return { flagged, generated };
-});
+}
+const differential = await cached('differential', () => differentialOn(tasks));
+// The same on plain HumanEval, which states no contracts: generated inputs are kept only where they look like the examples.
+const plainTasks = mbpp ? [] : (await loadDataset(HUMANEVAL)).tasks.filter((t) => tasks.some((u) => u.id === t.id));
+const differentialPlain = await cached('differential-plain', () => differentialOn(plainTasks));
 const flaggedByDiff = new Set([...truth.keys()].filter((c) => differential.flagged.includes(`${c.taskId}#${c.index}`)));
 const generatedTotal = differential.generated;
 let plusInputs = 0;
@@ -141,6 +148,11 @@ console.log('| checker | inputs per task | flags, of the base-pass/plus-fail sol
 console.log('|---|---|---|---|');
 console.log(`| EvalPlus plus inputs (ground truth) | ${(plusInputs / tasks.length).toFixed(0)} | ${beyond.length}/${beyond.length} (100%) | 0/${correct.length} (0%) |`);
 console.log(`| Crucible, generated inputs + reference (differential) | ${(generatedTotal / tasks.length).toFixed(0)} | ${beyond.filter((c) => flaggedByDiff.has(c)).length}/${beyond.length} (${pct(beyond.filter((c) => flaggedByDiff.has(c)).length, beyond.length)}) | ${correct.filter((c) => flaggedByDiff.has(c)).length}/${correct.length} (${pct(correct.filter((c) => flaggedByDiff.has(c)).length, correct.length)}) |`);
+if (!mbpp) {
+  const plainFlags = new Set(differentialPlain.flagged);
+  const flaggedPlain = (list: Candidate[]) => list.filter((c) => plainFlags.has(`${c.taskId}#${c.index}`)).length;
+  console.log(`| Crucible, the same on plain HumanEval (no contracts: inputs like the prompt's examples) | ${(differentialPlain.generated / tasks.length).toFixed(0)} | ${flaggedPlain(beyond)}/${beyond.length} (${pct(flaggedPlain(beyond), beyond.length)}) | ${flaggedPlain(correct)}/${correct.length} (${pct(flaggedPlain(correct), correct.length)}) |`);
+}
 console.log(`| Crucible, no reference (suspects: prompt examples, properties, clear-majority disagreement) | ${inputs + 50} | ${noRef(beyond)}/${beyond.length} (${pct(noRef(beyond), beyond.length)}) | ${noRef(correct)}/${correct.length} (${pct(noRef(correct), correct.length)}) |`);
 
 // 2. Selection accuracy.

@@ -20,6 +20,8 @@ const CLIP_TASK = {
   prompt: 'def clip_sum(xs: list[int]) -> int:\n    """The sum of the absolute values of xs."""\n',
   entry_point: 'clip_sum',
   reference: 'def clip_sum(xs: list[int]) -> int:\n    return sum(abs(x) for x in xs)\n',
+  // Stated, so generated inputs cover all lists of ints (the tests show no negative item).
+  contract: '    assert all(isinstance(x, int) for x in xs)\n',
   tests: [
     { input: '[1, 2]', output: '3', public: true },
     { input: '[]', output: '0' },

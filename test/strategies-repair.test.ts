@@ -7,7 +7,8 @@ import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import { pickMinimal, tokenCount, type FailureFact } from '../src/feedback/index.js';
 import { Store, formatRunTree } from '../src/store/index.js';
-import { buildSolverView, extractProgram, solveTask, validateModelTests } from '../src/strategies/index.js';
+import { buildSolverView, describeChecks, extractProgram, solveTask, validateModelTests } from '../src/strategies/index.js';
+import { depthStrict, depthTask } from './plain-task-support.js';
 import { Harness } from '../src/verify/harness.js';
 import { builtin, fenced, scriptedModel } from './strategies-support.js';
 
@@ -122,4 +123,18 @@ test('code extraction: a fenced whole function, or a body appended to the prompt
   assert.ok(body!.program.startsWith(task.prompt));
   assert.match(body!.program, /\n    return True\n$/);
   assert.equal(extractProgram(task, '   '), undefined);
+});
+
+test('repair on a task without a contract: a right program that differs from the reference only on inputs unlike the examples is verified at once', async () => {
+  const f = await scriptedModel({ programs: [fenced(depthStrict)] });
+  try {
+    const model = await f.model({ cache: 'off' });
+    const { result } = await solveTask({ task: depthTask, strategy: 'repair', model, harness, budget: { modelCalls: 5 }, seed: 7, options: { modelTests: false } });
+    assert.equal(result.status, 'verified', result.reason);
+    assert.equal(result.attempts, 1);
+    const view = await buildSolverView(harness, depthTask, { seed: 7 });
+    assert.match(describeChecks(view), /generated inputs against the reference \(like the prompt's examples: the task states no contract\)/);
+  } finally {
+    await f.close();
+  }
 });

@@ -11,6 +11,7 @@ import { decodeWire } from '../src/core/wire-values.js';
 import { augmentTask, GENERATED_SUITE, minimalCounterexample, splitJsonArray } from '../src/verify/differential.js';
 import { Harness } from '../src/verify/harness.js';
 import { checkProperties, shrinkPropertyViolation, soundProperties } from '../src/verify/properties.js';
+import { DEPTH_BODY, DEPTH_PROMPT, depthStrict, depthTask } from './plain-task-support.js';
 
 const harness = new Harness({ workers: 2 });
 after(() => harness.close());
@@ -127,4 +128,28 @@ test('an MBPP+-style contract goes after the signature of a whole-function refer
   const augmentation = await augmentTask(harness, { ...task, suites: [{ kind: 'io', name: 'base', entry: 'g', inputsJson: '[[2], [5]]' }] }, { seed: 3, count: 30 });
   assert.ok(augmentation.kept > 5, augmentation.reason);
   assert.ok(augmentation.inputs!.args.every(([n]) => (n as number) > 0));
+});
+
+test('without a contract, generated inputs look like the examples: a right program that refuses other characters passes, a wrong one still fails', async () => {
+  const augmentation = await augmentTask(harness, depthTask, { seed: 3, count: 60 });
+  assert.ok(augmentation.kept >= 30, `${augmentation.kept} generated inputs kept`);
+  assert.match(augmentation.inferredDomain ?? '', /argument 1: string, at least 2 long, of "\(" "\)" " "/);
+  for (const text of splitJsonArray((augmentation.augmented.suites.find((s) => s.name === GENERATED_SUITE) as { inputsJson: string }).inputsJson))
+    assert.match(text, /^\["[() ]*"\]$/, `generated ${text}`);
+  const strict = await harness.judge(augmentation.augmented, depthStrict);
+  assert.equal(strict.status, 'pass', JSON.stringify(strict.firstFailure));
+  // Counts the opening parentheses instead of the depth: wrong on "()()", inside the domain.
+  const counting = DEPTH_PROMPT + "    return s.count('(')\n";
+  const wrong = await harness.judge(augmentation.augmented, counting);
+  assert.equal(wrong.status, 'fail');
+  const counterexample = await minimalCounterexample(harness, augmentation, counting, wrong);
+  assert.ok(counterexample, 'a counterexample');
+  assert.match(counterexample.shrunk, /^\["[() ]+"\]$/, `the shrunk input stays in the domain: ${counterexample.shrunk}`);
+});
+
+test('without a contract or examples, nothing says which inputs are valid: no generated inputs', async () => {
+  const prompt = 'def depth(s: str) -> int:\n    """The deepest nesting of the parentheses in s."""\n';
+  const augmentation = await augmentTask(harness, { ...depthTask, prompt, completionPrefix: prompt, reference: prompt + DEPTH_BODY + '    return m\n' }, { seed: 3, count: 20 });
+  assert.equal(augmentation.kept, 0);
+  assert.match(augmentation.reason ?? '', /states no contract and shows no examples/);
 });

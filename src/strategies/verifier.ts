@@ -11,7 +11,8 @@ import { augmentTask, GENERATED_SUITE, minimalCounterexample, type Augmentation 
 import { exampleArgumentTexts, findPromptExamples, publicSuites, type PromptExample } from '../verify/generate/examples.js';
 import { generateInputs, inputSpace, type InputSpace } from '../verify/generate/inputs.js';
 import type { Harness } from '../verify/harness.js';
-import { checkProperties, meetsPrecondition, PROPERTIES_SUITE, shrinkPropertyViolation, soundProperties } from '../verify/properties.js';
+import { inputValidity } from '../verify/valid-inputs.js';
+import { checkProperties, PROPERTIES_SUITE, shrinkPropertyViolation, soundProperties } from '../verify/properties.js';
 
 export interface SolverViewOptions {
   readonly seed: number;
@@ -34,8 +35,10 @@ export interface SolverView {
   readonly oracle: boolean;
   readonly augmentation?: Augmentation;
   readonly space: InputSpace;
-  /** Generated inputs within the task's precondition (wire values and JSON texts). */
+  /** Generated inputs within the task's domain (wire values and JSON texts). */
   readonly inputs: { readonly args: readonly unknown[][]; readonly texts: readonly string[] };
+  /** Which inputs are valid (valid-inputs.ts): shrinking stays among them. */
+  readonly accepts: (args: readonly unknown[]) => boolean;
   /** Tests the model wrote and that survived validation (SPADA). */
   readonly modelTests: readonly PromptExample[];
 }
@@ -57,11 +60,12 @@ export async function buildSolverView(harness: Harness, task: Task, options: Sol
   const count = options.inputs ?? 50;
   const augmentation = oracle ? await augmentTask(harness, visible, { seed: options.seed, count }) : undefined;
   const space = augmentation?.space ?? inputSpace(visible, exampleArgumentTexts(task.language, examples));
+  const validity = inputValidity(task, space.examples);
+  const accepts = augmentation?.accepts ?? ('accept' in validity ? validity.accept : () => false);
   let inputs = augmentation?.inputs;
   if (!inputs) {
-    const drawn = space.types.length || space.examples.length ? generateInputs(space, { seed: options.seed, count }) : { args: [], texts: [] };
-    const valid = drawn.args.flatMap((args, i) => (meetsPrecondition(task, args) ? [i] : []));
-    inputs = { args: valid.map((i) => drawn.args[i]!), texts: valid.map((i) => drawn.texts[i]!) };
+    const drawn = 'accept' in validity && (space.types.length || space.examples.length) ? generateInputs(space, { seed: options.seed, count, accept: accepts }) : { args: [], texts: [] };
+    inputs = { args: drawn.args, texts: drawn.texts };
   }
   const sound = soundProperties(task);
   return {
@@ -73,6 +77,7 @@ export async function buildSolverView(harness: Harness, task: Task, options: Sol
     ...(augmentation ? { augmentation } : {}),
     space,
     inputs,
+    accepts,
     modelTests: [],
   };
 }
@@ -99,7 +104,7 @@ export function describeChecks(view: SolverView): string {
   const others = view.task.suites.filter((s) => !s.name.startsWith('public/') && !s.name.startsWith(MODEL_TEST_PREFIX) && s.name !== GENERATED_SUITE).length;
   if (others) parts.push(`${others} public test${others === 1 ? '' : 's'}`);
   if (view.modelTests.length) parts.push(`${view.modelTests.length} validated model test${view.modelTests.length === 1 ? '' : 's'}`);
-  if (view.augmentation?.kept) parts.push(`${view.augmentation.kept} generated inputs against the reference`);
+  if (view.augmentation?.kept) parts.push(`${view.augmentation.kept} generated inputs against the reference${view.augmentation.inferredDomain !== undefined ? " (like the prompt's examples: the task states no contract)" : ''}`);
   if (view.properties.length && view.inputs.texts.length) parts.push(`${view.properties.length} propert${view.properties.length === 1 ? 'y' : 'ies'} on ${view.inputs.texts.length} generated inputs`);
   return parts.join(', ') || 'nothing (no examples, tests, reference or properties)';
 }
@@ -144,7 +149,7 @@ export async function checkProgram(harness: Harness, view: SolverView, program: 
       suites.push({ name: PROPERTIES_SUITE, status: verdict.status, passed: verdict.passed, total: verdict.total, firstFailure: verdict.firstFailure, ...(verdict.failedAt !== undefined ? { failedAt: verdict.failedAt } : {}) });
       if (verdict.status === 'fail' && verdict.failedAt !== undefined) {
         const property = view.properties.find((p) => p.name === verdict.property)!;
-        const shrunk = options.shrink ? await shrinkPropertyViolation(harness, view.task, program, property, view.inputs.args[verdict.failedAt]!, view.space.types) : undefined;
+        const shrunk = options.shrink ? await shrinkPropertyViolation(harness, view.task, program, property, view.inputs.args[verdict.failedAt]!, view.space.types, view.accepts) : undefined;
         const found = shrunk ?? verdict.firstFailure!;
         failures.push({
           check: `property: ${property.name}`,

@@ -12,7 +12,7 @@ import { exampleArgumentTexts, findPromptExamples } from './generate/examples.js
 import { generateInputs, inputSpace, type InputSpace } from './generate/inputs.js';
 import type { Harness } from './harness.js';
 import { expectedJsonOf, ioTemplate, judgeOn, observe } from './probe.js';
-import { meetsPrecondition } from './properties.js';
+import { inputValidity } from './valid-inputs.js';
 import { shrinkFailingInput } from './shrink.js';
 import { callLimit } from './time-limits.js';
 
@@ -36,6 +36,10 @@ export interface Augmentation {
   readonly rejected: number;
   /** The generated inputs kept, as wire values and as JSON text. */
   readonly inputs?: { readonly args: readonly unknown[][]; readonly texts: readonly string[] };
+  /** The task states no domain: the inputs were kept only where they resemble its examples (in words). */
+  readonly inferredDomain?: string;
+  /** Which inputs are valid (generated ones and their shrunk forms): valid-inputs.ts. */
+  readonly accepts: (args: readonly unknown[]) => boolean;
   readonly reason?: string;
 }
 
@@ -73,11 +77,15 @@ export function contractedReference(task: Task): string | undefined {
 export async function augmentTask(harness: Harness, task: Task, options: AugmentOptions): Promise<Augmentation> {
   const space = inputSpace(task, exampleTexts(task));
   const reference = contractedReference(task);
-  const none = (reason: string): Augmentation => ({ task, augmented: task, space, kept: 0, rejected: 0, reason });
+  const validity = inputValidity(task, space.examples);
+  const accepts = 'accept' in validity ? validity.accept : () => false;
+  const none = (reason: string): Augmentation => ({ task, augmented: task, space, kept: 0, rejected: 0, reason, accepts });
   if (reference === undefined) return none('the task has no reference solution');
   if (space.types.length === 0 && space.examples.length === 0) return none('no signature or examples to generate inputs from');
+  if ('unknown' in validity) return none(validity.unknown);
+  const { inferredDomain } = validity;
   // Ask for more than needed: the contract or the reference rejects some.
-  const generated = generateInputs(space, { seed: options.seed, count: Math.ceil(options.count * 2.5), accept: (args) => meetsPrecondition(task, args) });
+  const generated = generateInputs(space, { seed: options.seed, count: Math.ceil(options.count * 2.5), accept: accepts });
   if (generated.texts.length === 0) return none("no generated input met the task's precondition");
   const observed = await observe(harness, task, reference, generated.texts, { limit: options.referenceLimit ?? 2, maxTimeouts: 5 });
   const keptAt = generated.texts.flatMap((_, i) => (observed[i]?.kind === 'value' ? [i] : [])).slice(0, options.count);
@@ -90,6 +98,8 @@ export async function augmentTask(harness: Harness, task: Task, options: Augment
     space,
     kept: kept.length,
     rejected: generated.texts.length - kept.length,
+    ...(inferredDomain !== undefined ? { inferredDomain } : {}),
+    accepts,
     inputs: { args: keptAt.map((i) => generated.args[i]!), texts: kept },
   };
 }
@@ -111,7 +121,7 @@ export async function minimalCounterexample(
   program: string,
   verdict: Pick<Verdict, 'suites'>,
 ): Promise<Counterexample | undefined> {
-  const { augmented: task, space } = augmentation;
+  const { augmented: task, space, accepts } = augmentation;
   const suite = verdict.suites.find((s) => s.name === GENERATED_SUITE);
   const io = task.suites.find((s): s is IoSuite => s.kind === 'io' && s.name === GENERATED_SUITE);
   const reference = contractedReference(task);
@@ -138,7 +148,7 @@ export async function minimalCounterexample(
     return { at: valid[judged.failedAt]!.i, failure: judged.firstFailure };
   };
   const shrunk = await shrinkFailingInput(failing, space.types, async (batch, texts) => {
-    const valid = batch.flatMap((args, i) => (meetsPrecondition(task, args) ? [i] : []));
+    const valid = batch.flatMap((args, i) => (accepts(args) ? [i] : []));
     const found = valid.length ? await firstWrong(valid.map((i) => texts[i]!)) : undefined;
     return found ? valid[found.at] : undefined;
   });

@@ -25,6 +25,11 @@ export function propertyHolds(property: Property, args: readonly unknown[], outp
   }
 }
 
+/** The task says which inputs are valid: a precondition, or a contract its reference checks. */
+export function statesDomain(task: Task): boolean {
+  return task.precondition !== undefined || Boolean(task.contract?.trim());
+}
+
 /** Whether generated arguments (wire values) meet the task's precondition. */
 export function meetsPrecondition(task: Task, args: readonly unknown[]): boolean {
   if (!task.precondition) return true;
@@ -119,7 +124,10 @@ export async function checkProperties(
   return judgeProperties(properties, inputs.args, observed);
 }
 
-/** Shrinks an input that breaks `property` to a smaller one that still breaks it. */
+/**
+ * Shrinks an input that breaks `property` to a smaller one that still breaks it, among the
+ * inputs `accepts` takes (default: the task's precondition; see valid-inputs.ts).
+ */
 export async function shrinkPropertyViolation(
   harness: Harness,
   task: Task,
@@ -127,9 +135,10 @@ export async function shrinkPropertyViolation(
   property: Property,
   failing: readonly unknown[],
   types: readonly ValueType[],
+  accepts: (args: readonly unknown[]) => boolean = (args) => meetsPrecondition(task, args),
 ): Promise<(Failure & { readonly original: string; readonly shrunk: string; readonly rounds: number }) | undefined> {
   const firstBroken = async (batch: readonly unknown[][], texts: readonly string[]): Promise<{ at: number; failure: Failure } | undefined> => {
-    const valid = batch.flatMap((args, i) => (meetsPrecondition(task, args) ? [i] : []));
+    const valid = batch.flatMap((args, i) => (accepts(args) ? [i] : []));
     if (valid.length === 0) return undefined;
     const observed = await observe(harness, task, program, valid.map((i) => texts[i]!), { limit: harness.time.callFloorSeconds, maxTimeouts: 1 });
     const verdict = judgeProperties([property], valid.map((i) => batch[i]!), observed);
