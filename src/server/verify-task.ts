@@ -16,10 +16,10 @@ import { scanTopLevel, topLevelKeys } from '../core/raw-json.js';
 import type { Language, ScriptSuite, Suite, Task } from '../core/task.js';
 import type { Failure, SuiteVerdict, Verdict } from '../core/verdict.js';
 import { gatedReward } from '../rl/gated-reward.js';
-import type { GatedLevels, LevelScore } from '../rl/schemas.js';
 import type { TimedSuite } from '../runtimes/runtime.js';
 import { augmentTask, GENERATED_SUITE, minimalCounterexample, type Augmentation } from '../verify/differential.js';
 import { exampleArgumentTexts, findPromptExamples, publicSuites, type PromptExample } from '../verify/generate/examples.js';
+import { gatedLevels } from '../verify/gated-levels.js';
 import { Harness, type HarnessOptions } from '../verify/harness.js';
 import { runBounded } from './executor.js';
 import type { Metrics } from './metrics.js';
@@ -31,8 +31,6 @@ const STOPPED = 'not judged: the request was stopped';
 /** Prepared tasks kept (least recently used first out); each holds its reference's outputs through the harness. */
 const CACHE_SIZE = 128;
 const SYNTAX = /^(SyntaxError|IndentationError|TabError)\b/;
-/** Statuses after which the program was still running normally. */
-const RAN: ReadonlySet<string> = new Set(['pass', 'fail']);
 
 export interface TaskFailure {
   suite: string;
@@ -74,7 +72,8 @@ export interface TaskInfo {
   has_reference: boolean;
   suites: string[];
   examples: { used: number; dropped: string[] };
-  generated?: { seed: number; inputs: number; rejected: number; skipped?: string };
+  /** inferred_domain: the task states no contract, so generated inputs were kept only where they look like its examples (this says how). */
+  generated?: { seed: number; inputs: number; rejected: number; inferred_domain?: string; skipped?: string };
   cached: boolean;
 }
 
@@ -265,7 +264,7 @@ export class TaskVerifier {
         augmentation = { ...made, task: { ...task, suites }, augmented: judged };
       }
       if (made.reason?.startsWith('the reference could not be run')) transient = true;
-      generated = { seed, inputs: made.kept, rejected: made.rejected, ...(made.reason ? { skipped: made.reason } : {}) };
+      generated = { seed, inputs: made.kept, rejected: made.rejected, ...(made.inferredDomain !== undefined ? { inferred_domain: made.inferredDomain } : {}), ...(made.reason ? { skipped: made.reason } : {}) };
     }
     if (judged.suites.length === 0) {
       throw new VerifyError(
@@ -316,20 +315,11 @@ export class TaskVerifier {
     }
     const suites: SuiteSummary[] = verdict.suites.map((s) => ({ name: s.name, public: prepared.publicNames.has(s.name), status: s.status, passed: s.passed, total: s.total }));
     const sum = (list: readonly SuiteVerdict[], f: (s: SuiteVerdict) => number) => list.reduce((n, s) => n + f(s), 0);
-    const pub = verdict.suites.filter((s) => prepared.publicNames.has(s.name));
-    const hidden = verdict.suites.filter((s) => !prepared.publicNames.has(s.name));
-    const counts = (list: readonly SuiteVerdict[], f: (s: SuiteVerdict) => number): LevelScore => {
-      const total = sum(list, (s) => s.total);
-      return total === 0 ? 'vacuous' : { passed: Math.min(total, sum(list, f)), total };
-    };
-    const loads = load.ok;
-    const levels: GatedLevels = {
-      parses: !loads && SYNTAX.test(load.message ?? '') ? 0 : 1,
-      loads: loads ? 1 : 0,
-      runs: loads ? counts(verdict.suites, (s) => (RAN.has(s.status) ? s.total : s.passed)) : 0,
-      publicTests: loads ? counts(pub, (s) => s.passed) : 0,
-      hidden: loads ? counts(hidden, (s) => s.passed) : 0,
-    };
+    const levels = gatedLevels({
+      parses: load.ok || !SYNTAX.test(load.message ?? ''),
+      loads: { loaded: load.ok ? 1 : 0, of: 1 },
+      units: suites,
+    });
     const reward = gatedReward(levels, body.weights);
     const passed = sum(verdict.suites, (s) => s.passed);
     const total = sum(verdict.suites, (s) => s.total);

@@ -8,7 +8,7 @@
 import type { Language } from '../core/task.js';
 import type { ProgramResult } from '../runtimes/program-worker.js';
 import { gatedReward, type Level } from '../rl/gated-reward.js';
-import type { GatedLevels } from '../rl/schemas.js';
+import { gatedLevels } from '../verify/gated-levels.js';
 import type { Executor, ProgramJob } from './executor.js';
 import { runtimeFor, SUPPORTED } from './sandbox-fusion.js';
 import type { VerifyRequest } from './schemas.js';
@@ -166,38 +166,26 @@ export function candidateVerdict(id: string, entries: ReadonlyArray<{ status: Te
   let minimal: FailingTest | null = null;
   let passed = 0;
   let noVerdict: string | undefined;
-  const level = { loads: 0, runs: 0, publicPassed: 0, publicTotal: 0, hiddenPassed: 0, hiddenTotal: 0, ran: 0 };
   let compiles = true;
   entries.forEach((entry, index) => {
     if (!entry) return;
-    level.ran++;
     tests.push({ index, status: entry.status, time_ms: Math.round(entry.result.wallSeconds * 1e5) / 100 });
     if (entry.status === 'no-verdict') noVerdict ??= entry.result.message ?? 'the sandbox failed';
     if (entry.result.phase === 'compile') compiles = false;
-    if (entry.status !== 'error') level.loads++;
-    if (!['timeout', 'memory', 'output-limit', 'error'].includes(entry.status)) level.runs++;
-    const pub = body.tests[index]!.public;
-    if (pub) level.publicTotal++;
-    else level.hiddenTotal++;
-    if (entry.status === 'pass') {
-      passed++;
-      if (pub) level.publicPassed++;
-      else level.hiddenPassed++;
-    } else if (entry.status !== 'no-verdict') {
+    if (entry.status === 'pass') passed++;
+    else if (entry.status !== 'no-verdict') {
       const f = failing(index, body, entry);
       firstFailure ??= f;
       if (!minimal || f.input.length < minimal.input.length) minimal = f;
     }
   });
-  const counts = (p: number, t: number) => (t === 0 ? ('vacuous' as const) : { passed: p, total: t });
-  const nv = noVerdict ? { noVerdict } : undefined;
-  const levels: GatedLevels = {
-    parses: compiles ? 1 : 0,
-    loads: nv ?? counts(level.loads, level.ran),
-    runs: nv ?? counts(level.runs, level.ran),
-    publicTests: nv ?? counts(level.publicPassed, level.publicTotal),
-    hidden: nv ?? counts(level.hiddenPassed, level.hiddenTotal),
-  };
+  // Each stdin test is its own run of the program: its own load, a unit of one test.
+  const levels = gatedLevels({
+    parses: compiles,
+    loads: { loaded: tests.filter((t) => t.status !== 'error').length, of: tests.length },
+    units: tests.map((t) => ({ status: t.status, passed: t.status === 'pass' ? 1 : 0, total: 1, public: body.tests[t.index]!.public })),
+    ...(noVerdict !== undefined ? { noVerdict } : {}),
+  });
   const reward = gatedReward(levels, body.weights);
   const status: TestStatus = noVerdict ? 'no-verdict' : ((firstFailure as FailingTest | null)?.status ?? 'pass');
   const common = { id, status, passed, total: body.tests.length, first_failure: firstFailure, minimal_failure: minimal, tests };
