@@ -125,13 +125,17 @@ test('code extraction: a fenced whole function, or a body appended to the prompt
   assert.equal(extractProgram(task, '   '), undefined);
 });
 
-test('repair on a task without a contract: a right program that differs from the reference only on inputs unlike the examples is verified at once', async () => {
-  const f = await scriptedModel({ programs: [fenced(depthStrict)] });
+test('repair on a task without a contract: a right program that differs from the reference only on inputs unlike the examples is verified, and the feedback names the inferred domain', async () => {
+  // First a wrong program (counts the opening parentheses), then the right one that refuses other characters.
+  const counting = depthTask.prompt + "    return s.count('(')\n";
+  const f = await scriptedModel({ programs: [fenced(counting), fenced(depthStrict)] });
   try {
     const model = await f.model({ cache: 'off' });
     const { result } = await solveTask({ task: depthTask, strategy: 'repair', model, harness, budget: { modelCalls: 5 }, seed: 7, options: { modelTests: false } });
     assert.equal(result.status, 'verified', result.reason);
-    assert.equal(result.attempts, 1);
+    assert.equal(result.attempts, 2);
+    // The feedback says where the failing input came from.
+    assert.match(f.lastUserMessages()[1]!, /a generated input like the prompt's examples \(the task states no contract\)/);
     const view = await buildSolverView(harness, depthTask, { seed: 7 });
     assert.match(describeChecks(view), /generated inputs against the reference \(like the prompt's examples: the task states no contract\)/);
   } finally {

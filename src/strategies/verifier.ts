@@ -188,11 +188,13 @@ async function factOf(harness: Harness, view: SolverView, program: string, suite
     return { check: example.check, input: example.example.argsText, expected: example.example.outputText, actual: failure?.actual ?? null, message };
   }
   if (suite.name === GENERATED_SUITE) {
+    // Without a contract the input's validity is a guess from the examples: the user reading an abstention should know.
+    const check = `a generated input${view.augmentation?.inferredDomain !== undefined ? " like the prompt's examples (the task states no contract)" : ''}, expected output from the reference solution`;
     const counterexample = shrink && view.augmentation && suite.status === 'fail' ? await minimalCounterexample(harness, view.augmentation, program, judged) : undefined;
     if (counterexample) {
-      return { check: 'a generated input, expected output from the reference solution', input: counterexample.shrunk, expected: counterexample.expected, actual: counterexample.actual, message: counterexample.message, shrunk: true };
+      return { check, input: counterexample.shrunk, expected: counterexample.expected, actual: counterexample.actual, message: counterexample.message, shrunk: true };
     }
-    return { check: 'a generated input, expected output from the reference solution', input: failure?.input ?? null, expected: failure?.expected ?? null, actual: failure?.actual ?? null, message };
+    return { check, input: failure?.input ?? null, expected: failure?.expected ?? null, actual: failure?.actual ?? null, message };
   }
   return { check: `public test ${suite.name}`, input: failure?.input ?? null, expected: failure?.expected ?? null, actual: failure?.actual ?? null, message };
 }
