@@ -49,7 +49,7 @@ export function charClass(char: string): string {
 }
 
 function numberKind(n: number): NumberKind {
-  return n < 0 ? 'negative' : n === 0 ? 'zero' : process.env.ABL_ONE ? 'above one' : n === 1 ? 'one' : 'above one';
+  return n < 0 ? 'negative' : n === 0 ? 'zero' : n === 1 ? 'one' : 'above one';
 }
 
 function kindOf(value: unknown): ValueKind {
@@ -112,7 +112,7 @@ export function resemblesExamples(domain: ExampleDomain, wireArgs: readonly unkn
     if (!profile) return true;
     if (!profile.kinds.has(kindOf(arg))) return false;
     const length = lengthOf(arg);
-    if (!process.env.ABL_SIZE && profile.smallest !== null && length !== undefined && sizeClass(length) < profile.smallest) return false;
+    if (profile.smallest !== null && length !== undefined && sizeClass(length) < profile.smallest) return false;
     const strings: string[] = [];
     const numbers: number[] = [];
     leaves(arg, strings, numbers);
