@@ -3,7 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { after, describe, test } from 'node:test';
 import { createJavaScriptRuntime } from './javascript-runtime.js';
-import type { RunResult, TimedSuite } from './runtime.js';
+import type { Ran, TimedSuite } from './runtime.js';
+import { judged } from './testing/judged.js';
 
 /**
  * Hostile candidates. Every test runs an attack through the runtime, checks the status it
@@ -12,11 +13,11 @@ import type { RunResult, TimedSuite } from './runtime.js';
  */
 const SECRET = `crucible-secret-${process.pid}-${Date.now()}`;
 process.env.CRUCIBLE_TEST_SECRET = SECRET; // before the pool exists: it must not leak into it
-const rt = createJavaScriptRuntime({ workers: 1, memoryBytes: 256 << 20 });
+const rt = judged(createJavaScriptRuntime({ workers: 1, memoryBytes: 256 << 20 }));
 after(() => rt.close());
 
 const script = (code: string, limit = 1): TimedSuite => ({ kind: 'script', name: 'tests', code, limit });
-const statusOf = (r: RunResult) => (r.load.ok ? r.suites[0]?.status : `load-${r.load.status}`);
+const statusOf = (r: Ran) => (r.load.ok ? r.suites[0]?.status : `load-${r.load.status}`);
 
 async function run(program: string, code: string, limit = 1, loadSeconds = 2) {
   return rt.run({ program, suites: [script(code, limit)], limits: { loadSeconds } });
@@ -145,7 +146,7 @@ describe('deferred work ends with the candidate', () => {
 describe('memory', () => {
   test('growing arrays exhaust the heap: the worker dies, the next candidate gets a fresh one', async () => {
     const { result } = await expectStatus('function f() { const a = []; for (;;) a.push(new Array(1e5).fill(1.5)); }', 'f()', 'crashed', 30);
-    assert.equal((result.exit as { outOfMemory?: boolean } | undefined)?.outOfMemory, true);
+    assert.equal(result.exit?.outOfMemory, true);
   });
 
   test('a 4 GB ArrayBuffer fails to allocate (address-space limit) and counts as memory', async () => {

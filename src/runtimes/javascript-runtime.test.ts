@@ -4,7 +4,8 @@ import { createRequire } from 'node:module';
 import { after, describe, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { createJavaScriptRuntime, createTypeScriptRuntime } from './javascript-runtime.js';
-import type { RunResult, TimedSuite } from './runtime.js';
+import type { Ran, TimedSuite } from './runtime.js';
+import { judged } from './testing/judged.js';
 import { transpile, typeCheck } from './typescript.js';
 
 const require = createRequire(import.meta.url);
@@ -15,12 +16,12 @@ interface Wire {
   Opaque: new (...args: never[]) => object;
 }
 
-const js = createJavaScriptRuntime({ workers: 2 });
-const ts = createTypeScriptRuntime({ workers: 1 });
+const js = judged(createJavaScriptRuntime({ workers: 2 }));
+const ts = judged(createTypeScriptRuntime({ workers: 1 }));
 after(() => Promise.all([js.close(), ts.close()]));
 
 const script = (code: string, limit = 5): TimedSuite => ({ kind: 'script', name: 'tests', code, limit });
-const statusOf = (r: RunResult) => (r.load.ok ? r.suites[0]?.status : `load-${r.load.status}`);
+const statusOf = (r: Ran) => (r.load.ok ? r.suites[0]?.status : `load-${r.load.status}`);
 
 describe('wire encoding', () => {
   const W = createWire();

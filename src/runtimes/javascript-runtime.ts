@@ -130,10 +130,10 @@ class TypeScriptRuntime implements Runtime {
     const program = await this.compiler.transpile(request.program, 'candidate.ts');
     if (compilerStopped(program)) {
       const status = program.stopped === 'failed' ? 'error' : program.stopped;
-      return { load: { ok: false, status, message: program.message }, suites: [] };
+      return { kind: 'ran', load: { ok: false, status, message: program.message }, suites: [] };
     }
     if (program.errors.length > 0) {
-      return { load: { ok: false, status: 'error', message: `SyntaxError: ${program.errors.join('\n')}`.slice(0, 2000) }, suites: [] };
+      return { kind: 'ran', load: { ok: false, status: 'error', message: `SyntaxError: ${program.errors.join('\n')}`.slice(0, 2000) }, suites: [] };
     }
     const suites: TimedSuite[] = [];
     for (const suite of request.suites) {
@@ -145,7 +145,7 @@ class TypeScriptRuntime implements Runtime {
       const problems = parts.flatMap((part) => (!part ? [] : compilerStopped(part) ? [part.message] : part.errors));
       if (problems.length > 0) {
         const why = `the test code of suite ${suite.name} does not compile: ${problems.join('; ')}`;
-        return { load: { ok: false, status: 'no-verdict', message: why }, suites: [], noVerdict: why };
+        return { kind: 'no-verdict', why };
       }
       const [code, invoke, helpers] = parts as Array<Transpiled | undefined>;
       suites.push({ ...suite, code: code!.code, ...(invoke ? { invoke: invoke.code } : {}), ...(helpers ? { helpers: { ...suite.helpers!, code: helpers.code } } : {}) });

@@ -3,12 +3,30 @@ import { createInterface } from 'node:readline';
 
 export type Message = Record<string, unknown>;
 
-/** What `next` yields when no message arrived in time or the process is gone. */
-export class NoMessage {
-  constructor(readonly kind: 'timeout' | 'closed') {}
+/**
+ * What is said each way on one kind of process's stdin and stdout (protocol.ts has
+ * Crucible's). `read` takes a parsed line and returns the reply it holds, or why it holds
+ * none; `request` is never set, it carries the type of what Crucible sends.
+ */
+export interface Channel<Request extends object, Reply extends object> {
+  readonly read: (value: unknown) => Reply | string;
+  readonly request?: Request;
 }
 
-export interface LineProcessOptions {
+/** Any JSON object each way, unchecked: for a helper whose messages are its caller's own business. */
+export const ANY_OBJECT: Channel<Message, Message> = {
+  read: (value) => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Message) : 'not a JSON object'),
+};
+
+/** What `next` yields when no message arrived in time, the process is gone, or its line is not a reply (`why`). */
+export class NoMessage {
+  constructor(
+    readonly kind: 'timeout' | 'closed' | 'malformed',
+    readonly why = '',
+  ) {}
+}
+
+export interface LineProcessOptions<Request extends object, Reply extends object> {
   readonly file: string;
   readonly args: readonly string[];
   readonly env: NodeJS.ProcessEnv;
@@ -16,23 +34,26 @@ export interface LineProcessOptions {
   readonly extraFds?: readonly number[];
   /** Longest line accepted; a process that writes more without a newline is killed (it is not trusted). */
   readonly maxLineBytes?: number;
+  /** How its lines are read (default: any JSON object). */
+  readonly channel?: Channel<Request, Reply>;
 }
 
 const STDERR_TAIL = 8192;
 
 /**
  * A child process spoken to in JSON lines on stdin/stdout: one message per line each
- * way. Messages queue until read; a reader can wait with a deadline.
+ * way. Replies are read by the channel as they arrive, and queue until taken; a reader
+ * can wait with a deadline.
  */
-export class LineProcess {
+export class LineProcess<Request extends object = Message, Reply extends object = Message> {
   private readonly child: ChildProcess;
-  private readonly queue: Message[] = [];
-  private waiter: ((m: Message | NoMessage) => void) | undefined;
+  private readonly queue: Array<Reply | NoMessage> = [];
+  private waiter: ((m: Reply | NoMessage) => void) | undefined;
   private closed = false;
   private stderr = '';
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
-  constructor(options: LineProcessOptions) {
+  constructor(options: LineProcessOptions<Request, Reply>) {
     this.child = spawn(options.file, [...options.args], {
       env: options.env,
       stdio: ['pipe', 'pipe', 'pipe', ...(options.extraFds ?? [])],
@@ -53,15 +74,19 @@ export class LineProcess {
         if (pending > maxLineBytes) this.kill();
       });
     }
+    // Without a channel, Reply is its default, Message.
+    const read = options.channel?.read ?? (ANY_OBJECT.read as (value: unknown) => Reply | string);
     const lines = createInterface({ input: this.child.stdout!, crlfDelay: Infinity });
     lines.on('line', (line) => {
-      let message: Message;
+      let value: unknown;
       try {
-        message = JSON.parse(line) as Message;
+        value = JSON.parse(line);
       } catch {
-        message = { op: 'garbage', line: line.slice(0, 500) };
+        this.deliver(new NoMessage('malformed', `not JSON: ${line.slice(0, 200)}`));
+        return;
       }
-      this.deliver(message);
+      const reply = read(value);
+      this.deliver(typeof reply === 'string' ? new NoMessage('malformed', reply) : reply);
     });
     this.exited = new Promise((resolve) => {
       this.child.on('error', (error) => {
@@ -90,7 +115,7 @@ export class LineProcess {
     return this.closed;
   }
 
-  send(message: Message): boolean {
+  send(message: Request): boolean {
     return this.sendLine(JSON.stringify(message));
   }
 
@@ -102,7 +127,7 @@ export class LineProcess {
   }
 
   /** The next message, or why there is none within `timeoutMs`. */
-  next(timeoutMs: number): Promise<Message | NoMessage> {
+  next(timeoutMs: number): Promise<Reply | NoMessage> {
     const queued = this.queue.shift();
     if (queued) return Promise.resolve(queued);
     if (this.closed) return Promise.resolve(new NoMessage('closed'));
@@ -135,7 +160,7 @@ export class LineProcess {
     }
   }
 
-  private deliver(message: Message): void {
+  private deliver(message: Reply | NoMessage): void {
     if (this.waiter) this.waiter(message);
     else this.queue.push(message);
   }
@@ -147,6 +172,6 @@ export class LineProcess {
   }
 }
 
-export function isMessage(value: Message | NoMessage): value is Message {
+export function isMessage<Reply extends object>(value: Reply | NoMessage): value is Reply {
   return !(value instanceof NoMessage);
 }

@@ -20,7 +20,7 @@ export interface PoolOptions {
 export const ABANDONED = 'stopped: nobody will read this result (the request was abandoned)';
 
 function abandoned(): RunResult {
-  return { load: { ok: false, status: 'no-verdict', message: ABANDONED }, suites: [], noVerdict: ABANDONED };
+  return { kind: 'no-verdict', why: ABANDONED };
 }
 
 /** A warm pool of judge/candidate pairs: each request takes a free pair, or waits for one. */

@@ -1,10 +1,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isMessage, type LineProcess, type Message } from './line-process.js';
+import type { Status } from '../core/verdict.js';
+import { isMessage, type LineProcess } from './line-process.js';
+import { PROGRAM, type ProgramReply, type ProgramReport, type ProgramWorkerRequest } from './protocol.js';
 import type { SandboxMode } from './sandbox.js';
 import { buildSeccompFilter, seccompSupported } from './seccomp.js';
-import { pingWorker, spawnWorker, type WorkerRecipe } from './worker-process.js';
+import { describeMessage, pingWorker, spawnWorker, type WorkerRecipe } from './worker-process.js';
 
 /**
  * Whole programs run as `python main.py` / `node main.js` would, with stdin, returning
@@ -32,8 +34,12 @@ export interface ProgramRequest {
   readonly limits?: Partial<ProgramLimits>;
 }
 
-/** `ok`: exit status 0 within every limit. `no-verdict`: the sandbox failed, not the program. */
-export type ProgramStatus = 'ok' | 'error' | 'timeout' | 'memory' | 'output-limit' | 'no-verdict';
+/**
+ * A whole program is not compared with an expected output here, so it neither passes nor
+ * fails: `ok` is exit status 0 within every limit, and the rest are the Statuses a program's
+ * run can have (`no-verdict`: the sandbox failed, not the program).
+ */
+export type ProgramStatus = 'ok' | Exclude<Status, 'pass' | 'fail'>;
 
 export interface ProgramResult {
   readonly status: ProgramStatus;
@@ -99,7 +105,7 @@ function unlessAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Pr
 type Attempt = { result: ProgramResult; retry?: boolean };
 
 export class ProgramWorker {
-  private process: LineProcess | undefined;
+  private process: LineProcess<ProgramWorkerRequest, ProgramReply> | undefined;
   private readonly dir: string;
   private readonly childSeccomp: string | undefined;
 
@@ -119,8 +125,8 @@ export class ProgramWorker {
     return this.process?.pid;
   }
 
-  private spawn(): LineProcess {
-    return spawnWorker({ ...this.recipe, dir: this.dir, mode: this.mode });
+  private spawn(): LineProcess<ProgramWorkerRequest, ProgramReply> {
+    return spawnWorker({ ...this.recipe, dir: this.dir, mode: this.mode }, PROGRAM);
   }
 
   private async ensureStarted(): Promise<string | undefined> {
@@ -166,7 +172,9 @@ export class ProgramWorker {
     if (isMessage(reply) && reply.op === 'result') return { result: classify(reply, limits) };
     const stderr = process.stderrTail;
     this.kill();
-    if (isMessage(reply)) return { result: noVerdict(`program worker sent ${JSON.stringify(reply).slice(0, 200)}`), retry: true };
+    if (isMessage(reply) || reply.kind === 'malformed') {
+      return { result: noVerdict(isMessage(reply) ? `program worker sent ${describeMessage(reply)}` : reply.why), retry: true };
+    }
     if (reply.kind === 'timeout' && this.recipe.silenceIsTimeout) {
       return { result: { ...noVerdict(''), status: 'timeout', wallSeconds: limits.wallSeconds, message: `stopped after ${limits.wallSeconds}s` } };
     }
@@ -190,21 +198,19 @@ export class ProgramWorker {
 }
 
 /** The worker's report as a status: the worker measured, the program could not forge a limit. */
-export function classify(reply: Message, limits: ProgramLimits): ProgramResult {
-  const report = (reply.report ?? null) as { phase?: string; error?: string } | null;
-  const signal = typeof reply.signal === 'number' ? reply.signal : null;
-  const exitCode = typeof reply.exitCode === 'number' ? reply.exitCode : null;
+export function classify(reply: ProgramReport, limits: ProgramLimits): ProgramResult {
+  const { report, signal, exitCode } = reply;
   const base = {
     exitCode,
     signal,
-    stdout: String(reply.stdout ?? ''),
-    stderr: String(reply.stderr ?? ''),
-    wallSeconds: Number(reply.wallSeconds ?? 0),
-    ...(typeof reply.cpuSeconds === 'number' ? { cpuSeconds: reply.cpuSeconds } : {}),
-    files: (reply.files ?? {}) as Record<string, string>,
+    stdout: reply.stdout,
+    stderr: reply.stderr,
+    wallSeconds: reply.wallSeconds,
+    ...(reply.cpuSeconds !== undefined ? { cpuSeconds: reply.cpuSeconds } : {}),
+    files: reply.files,
   };
-  if (typeof reply.noVerdict === 'string') return { ...base, status: 'no-verdict', message: reply.noVerdict };
-  if (report?.phase === 'compile') return { ...base, status: 'error', phase: 'compile', message: `${report.error ?? 'SyntaxError'}: the program does not compile` };
+  if (reply.noVerdict !== undefined) return { ...base, status: 'no-verdict', message: reply.noVerdict };
+  if (report?.phase === 'compile') return { ...base, status: 'error', phase: 'compile', message: `${report.error}: the program does not compile` };
   if (reply.truncated || reply.scratchFull || signal === SIGXFSZ)
     return { ...base, status: 'output-limit', message: `printed or wrote more than ${limits.outputBytes} bytes` };
   if (reply.timedOut || signal === SIGXCPU) return { ...base, status: 'timeout', message: `ran past ${limits.wallSeconds}s` };

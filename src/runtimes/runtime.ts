@@ -1,4 +1,5 @@
 import type { Language, Suite } from '../core/task.js';
+import { STATUSES, type Failure } from '../core/verdict.js';
 import type { PromptHelpers } from '../verify/prompt-helpers.js';
 
 /** Resource limits for one candidate (its whole batch of tests). */
@@ -50,15 +51,21 @@ export interface RunRequest {
   readonly signal?: AbortSignal;
 }
 
-/** Outcome of one suite as the judge saw it, before exit information is folded in. */
-export type RawSuiteStatus = 'pass' | 'fail' | 'error' | 'timeout' | 'memory' | 'output-limit' | 'crashed' | 'skipped' | 'no-verdict';
+/**
+ * Outcome of one suite as the judge saw it, before exit information is folded in: a Status,
+ * or one of two that only the candidate's exit explains (verify/outcome.ts maps them):
+ * `crashed`, the candidate's process died during the suite, and `skipped`, not run because an
+ * earlier suite stopped the candidate. The judges never write `no-verdict` themselves.
+ */
+export const RAW_SUITE_STATUSES = [...STATUSES, 'crashed', 'skipped'] as const;
+export type RawSuiteStatus = (typeof RAW_SUITE_STATUSES)[number];
 
 export interface SuiteOutcome {
   readonly name: string;
   readonly status: RawSuiteStatus;
   readonly passed: number;
   readonly total: number;
-  readonly firstFailure: { input: string | null; expected: string | null; actual: string | null; message: string } | null;
+  readonly firstFailure: Failure | null;
   readonly inline?: boolean;
   /** io suites: the position of the input where the first failure happened. */
   readonly failedAt?: number;
@@ -71,23 +78,45 @@ export interface SuiteOutcome {
   readonly elapsed?: number;
 }
 
+/** Whether the program loaded; when not, how it failed (`crashed`: its process died, and its exit says why). */
+export interface LoadOutcome {
+  readonly ok: boolean;
+  readonly status?: RawSuiteStatus;
+  readonly message?: string;
+}
+
 export interface CandidateExit {
   readonly code: number | null;
   readonly signal: number | null;
   readonly outputBytes: number;
   readonly cpuSeconds?: number;
   readonly maxRssBytes?: number;
+  /** The worker died without reporting the exit, and its stderr says it ran out of memory (one heap per worker: JavaScript). */
+  readonly outOfMemory?: true;
 }
 
-export interface RunResult {
-  readonly load: { readonly ok: boolean; readonly status?: RawSuiteStatus; readonly message?: string };
+/** The judge reported on the program (which may not have loaded). */
+export interface Ran {
+  readonly kind: 'ran';
+  readonly load: LoadOutcome;
   readonly suites: readonly SuiteOutcome[];
+  /** How the candidate's execution ended; absent when nothing was waited for (a compile error, a worker killed to stop it). */
   readonly exit?: CandidateExit;
-  /** Set when the sandbox itself failed: the result says nothing about the program. */
-  readonly noVerdict?: string;
-  /** The whole run went past its deadline and was stopped from outside. */
-  readonly hung?: boolean;
 }
+
+/** The sandbox itself failed (or the run was abandoned): the result says nothing about the program. */
+export interface NoVerdict {
+  readonly kind: 'no-verdict';
+  readonly why: string;
+}
+
+/** No result came within the run's deadline: the pair was stopped from outside (the judge waits only on the candidate). */
+export interface Hung {
+  readonly kind: 'hung';
+  readonly seconds: number;
+}
+
+export type RunResult = Ran | NoVerdict | Hung;
 
 /** Runs programs of one language: one loaded program, a batch of tests, one result. */
 export interface Runtime {

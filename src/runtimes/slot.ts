@@ -2,9 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkJudgeResult } from './judge-result.js';
-import { isMessage, type LineProcess, type Message } from './line-process.js';
-import { DEFAULT_LIMITS, type Limits, type RunRequest, type RunResult, type SuiteOutcome } from './runtime.js';
+import { isMessage, type Channel, type LineProcess } from './line-process.js';
+import { CANDIDATE, JUDGE, UNTRUSTED_JUDGE, type CandidateReply, type CandidateRequest, type JudgeReply, type JudgeRequest, type JudgeRun, type JudgeSuite } from './protocol.js';
+import { DEFAULT_LIMITS, type CandidateExit, type Limits, type RunRequest, type RunResult } from './runtime.js';
 import { withAddressLimit, type SandboxMode } from './sandbox.js';
 import { buildSeccompFilter, seccompSupported } from './seccomp.js';
 import { describeMessage, pingWorker, spawnWorker, type WorkerRecipe } from './worker-process.js';
@@ -37,13 +37,18 @@ const UNTRUSTED_RESULT_BYTES = 256 << 20;
 /** Address space a judge needs besides the values it holds (node reserves ~0.7 GB at start). */
 const JUDGE_ADDRESS_OVERHEAD = 1 << 30;
 
+type CandidateProcess = LineProcess<CandidateRequest, CandidateReply>;
+type JudgeProcess = LineProcess<JudgeRequest, JudgeReply>;
+/** A worker started ahead: its process, its ping, and the command it was started with (JSON). */
+type Started<P> = { process: P; ready: Promise<string | undefined>; command: string };
+
 /**
  * One judge and one candidate worker, connected by two FIFOs in a private directory.
  * Crucible speaks to each over stdin/stdout; they speak to each other directly.
  */
 export class Slot {
   private readonly dir: string;
-  private candidate: LineProcess | undefined;
+  private candidate: CandidateProcess | undefined;
   private candidateCommand: string | undefined;
   /** A replacement candidate worker being started (after a tainted run): its ping. */
   private candidateStarting: Promise<string | undefined> | undefined;
@@ -51,14 +56,14 @@ export class Slot {
    * From the first run that tainted its worker on, the slot keeps one started worker in
    * reserve, so the next such run swaps it in instead of waiting for a worker to boot.
    */
-  private spare: { process: LineProcess; ready: Promise<string | undefined>; command: string } | undefined;
+  private spare: Started<CandidateProcess> | undefined;
   /** A tainted worker's exit: no run starts before it is gone (it could write to the FIFOs). */
   private retiring: Promise<unknown> | undefined;
-  private judge: LineProcess | undefined;
+  private judge: JudgeProcess | undefined;
   /** The untrusted judge's command (its memory limit changes with the run's limits). */
   private judgeCommand: string | undefined;
   /** A judge per run: the judge for the next run, started while this one runs. */
-  private spareJudge: { process: LineProcess; ready: Promise<string | undefined>; command: string } | undefined;
+  private spareJudge: Started<JudgeProcess> | undefined;
   private readonly seccompPath: string | undefined;
 
   constructor(
@@ -76,19 +81,27 @@ export class Slot {
     }
   }
 
-  private spawn(command: readonly string[], seccompOnWorker: boolean, maxLineBytes?: number): LineProcess {
+  private spawn<Request extends object, Reply extends object>(
+    channel: Channel<Request, Reply>,
+    command: readonly string[],
+    seccompOnWorker: boolean,
+    maxLineBytes?: number,
+  ): LineProcess<Request, Reply> {
     const { readOnly, harnessDir, scratchBytes, binds } = this.recipe;
-    return spawnWorker({
-      command,
-      readOnly,
-      harnessDir,
-      scratchBytes,
-      dir: this.dir,
-      mode: this.mode,
-      seccompOnWorker,
-      ...(binds ? { binds } : {}),
-      ...(maxLineBytes ? { maxLineBytes } : {}),
-    });
+    return spawnWorker(
+      {
+        command,
+        readOnly,
+        harnessDir,
+        scratchBytes,
+        dir: this.dir,
+        mode: this.mode,
+        seccompOnWorker,
+        ...(binds ? { binds } : {}),
+        ...(maxLineBytes ? { maxLineBytes } : {}),
+      },
+      channel,
+    );
   }
 
   /** A judge for untrusted test code: the candidates' memory limit (and a forking one's arguments). */
@@ -101,10 +114,11 @@ export class Slot {
     return this.untrustedTests && this.recipe.forkingJudgeArgs === undefined;
   }
 
-  private startUntrustedJudge(limits: Limits): { process: LineProcess; ready: Promise<string | undefined>; command: string } {
+  private startUntrustedJudge(limits: Limits): Started<JudgeProcess> {
     const command = this.untrustedJudgeCommand(limits);
     // A forking judge forks (its children install the candidates' filter on themselves).
-    const process = this.spawn(command, this.judgePerRun, UNTRUSTED_RESULT_BYTES);
+    // What it writes is checked before any of it is believed (protocol.ts, UNTRUSTED_JUDGE).
+    const process = this.spawn(UNTRUSTED_JUDGE, command, this.judgePerRun, UNTRUSTED_RESULT_BYTES);
     return { process, ready: pingWorker(process, START_SECONDS * 1000), command: JSON.stringify(command) };
   }
 
@@ -155,14 +169,14 @@ export class Slot {
     if (!this.candidate || this.candidate.isClosed || stale) {
       this.candidate?.kill();
       this.candidateCommand = JSON.stringify(command);
-      this.candidate = this.spawn(command, this.recipe.seccompOnWorker);
+      this.candidate = this.spawn(CANDIDATE, command, this.recipe.seccompOnWorker);
       const error = await pingWorker(this.candidate, START_SECONDS * 1000);
       if (error) return `candidate worker did not start: ${error}`;
     }
     if (this.untrustedTests) return this.untrustedJudge(limits);
     if (!this.judge || this.judge.isClosed) {
       this.judge?.kill();
-      this.judge = this.spawn(this.recipe.judgeCommand, false);
+      this.judge = this.spawn(JUDGE, this.recipe.judgeCommand, false);
       const error = await pingWorker(this.judge, START_SECONDS * 1000);
       if (error) return `judge worker did not start: ${error}`;
     }
@@ -186,7 +200,7 @@ export class Slot {
     const startError = await this.ensureWorkers(limits);
     if (startError) {
       this.reset();
-      return { load: { ok: false, status: 'no-verdict', message: startError }, suites: [], noVerdict: startError };
+      return { kind: 'no-verdict', why: startError };
     }
     const candidate = this.candidate!;
     const judge = this.judge!;
@@ -202,7 +216,7 @@ export class Slot {
       seccomp: this.seccompPath ? sandboxPath('seccomp.bpf') : null,
     });
     // The judge is told at once: it connects to the candidate as soon as it is ready.
-    const run = JSON.stringify({
+    const run: JudgeRun = {
       op: 'run',
       program: request.program,
       record: Boolean(request.record),
@@ -212,47 +226,43 @@ export class Slot {
       suites: request.suites.map((suite) => toJudgeSuite(suite)),
       // An untrusted judge's Python also installs the candidates' own, stricter filter on itself.
       ...(this.untrustedTests && this.seccompPath ? { seccomp: sandboxPath('seccomp.bpf') } : {}),
-    });
+    };
     // Expected outputs (JSON the judges themselves wrote when recording the reference) join
     // the line as JSON, not as a string in it: escaping and unescaping hundreds of MB twice
     // cost a visible share of HumanEval+'s heaviest tasks.
     const expected = request.suites.map((suite) => (suite.kind === 'io' && suite.expectedJson !== undefined ? suite.expectedJson : 'null'));
-    judge.sendLine(`${run.slice(0, -1)},"expected":[${expected.join(',')}]}`);
+    judge.sendLine(`${JSON.stringify(run).slice(0, -1)},"expected":[${expected.join(',')}]}`);
     const started = await candidate.next(START_SECONDS * 1000);
     if (!isMessage(started) || started.op !== 'started') {
       const why = `candidate worker did not start a run (${describeMessage(started)}): ${candidate.stderrTail.slice(-500)}`;
       this.reset();
-      return { load: { ok: false, status: 'no-verdict', message: why }, suites: [], noVerdict: why };
+      return { kind: 'no-verdict', why };
     }
     const deadline = overallDeadlineSeconds(request, limits);
     const result = await judge.next(deadline * 1000);
-    if (!isMessage(result) || result.op !== 'result' || result.internalError) {
+    // Nothing a judge per run writes after its result is read; its end closes the FIFOs, so the
+    // candidate's execution ends too (a forking judge's child is dead before its result is sent).
+    if (this.judgePerRun) judge.kill();
+    if (!isMessage(result) && result.kind === 'malformed' && this.untrustedTests) {
+      // What the run's test code made its judge write: no verdict. A forking judge is kept (its
+      // child wrote the line and is gone); the candidate is not, whatever state it was left in.
+      this.candidate?.kill();
+      this.candidate = undefined;
+      return { kind: 'no-verdict', why: result.why };
+    }
+    if (!isMessage(result) || result.op !== 'result' || 'internalError' in result) {
       // The judge is ours: if it hangs it is because the candidate never answered
       // (stopped from outside: a timeout); if it dies or errs, the sandbox failed.
-      const hung = !isMessage(result) && result.kind === 'timeout';
-      const why = hung
-        ? `no result within ${deadline.toFixed(1)}s`
-        : `judge failed (${isMessage(result) ? String(result.internalError ?? result.op) : result.kind}): ${judge.stderrTail.slice(-500)}`;
       this.reset();
-      if (hung) return { load: { ok: true }, suites: [], hung: true };
-      return { load: { ok: false, status: 'no-verdict', message: why }, suites: [], noVerdict: why };
+      if (!isMessage(result) && result.kind === 'timeout') return { kind: 'hung', seconds: deadline };
+      const failure = !isMessage(result) ? describeMessage(result) : result.op === 'result' ? result.internalError : result.op;
+      return { kind: 'no-verdict', why: `judge failed (${failure}): ${judge.stderrTail.slice(-500)}` };
     }
-    // Nothing a judge per run writes after its result is read; its end closes the FIFOs, so the
-    // candidate's execution ends too (a forking judge's child is dead before its result is
-    // sent). What an untrusted judge wrote is checked before it is believed.
-    if (this.untrustedTests) {
-      if (this.judgePerRun) judge.kill();
-      const checked = checkJudgeResult(result);
-      if (typeof checked === 'string') {
-        this.candidate?.kill();
-        this.candidate = undefined;
-        return { load: { ok: false, status: 'no-verdict', message: checked }, suites: [], noVerdict: checked };
-      }
-    }
+    const { load, suites } = result;
     if (result.kill && this.recipe.killWorkerToStop) {
       candidate.kill();
       this.candidate = undefined;
-      return { load: result.load as RunResult['load'], suites: (result.suites as SuiteOutcome[]) ?? [] };
+      return { kind: 'ran', load, suites };
     }
     if (result.kill) candidate.send({ op: 'kill' });
     let exited = await candidate.next(EXIT_REPORT_SECONDS * 1000);
@@ -264,38 +274,27 @@ export class Slot {
       exited = await candidate.next(EXIT_REPORT_SECONDS * 1000);
     }
     if (tainted) this.replaceCandidate(candidate);
-    let exit: RunResult['exit'];
     if (isMessage(exited) && exited.op === 'exited') {
-      exit = {
-        code: (exited.code as number | null) ?? null,
-        signal: (exited.signal as number | null) ?? null,
-        outputBytes: Number(exited.outputBytes ?? 0),
-        ...(typeof exited.cpuSeconds === 'number' ? { cpuSeconds: exited.cpuSeconds } : {}),
-        ...(typeof exited.maxRssBytes === 'number' ? { maxRssBytes: exited.maxRssBytes } : {}),
-      };
-    } else {
-      // The worker itself is gone (a candidate may kill it, or exhaust a limit that
-      // takes the whole worker down); start a fresh one next time.
-      exit = {
-        code: null,
-        signal: null,
-        outputBytes: 0,
-        ...(this.recipe.isOutOfMemory?.(candidate.stderrTail) ? { outOfMemory: true } : {}),
-      } as RunResult['exit'];
-      if (!tainted) {
-        candidate.kill();
-        this.candidate = undefined;
-      }
+      const { op: _, ...exit } = exited;
+      return { kind: 'ran', load, suites, exit };
     }
-    return {
-      load: result.load as RunResult['load'],
-      suites: (result.suites as SuiteOutcome[]) ?? [],
-      ...(exit ? { exit } : {}),
+    // The worker itself is gone (a candidate may kill it, or exhaust a limit that
+    // takes the whole worker down); start a fresh one next time.
+    const exit: CandidateExit = {
+      code: null,
+      signal: null,
+      outputBytes: 0,
+      ...(this.recipe.isOutOfMemory?.(candidate.stderrTail) ? { outOfMemory: true } : {}),
     };
+    if (!tainted) {
+      candidate.kill();
+      this.candidate = undefined;
+    }
+    return { kind: 'ran', load, suites, exit };
   }
 
-  private startCandidate(command: string): { process: LineProcess; ready: Promise<string | undefined>; command: string } {
-    const process = this.spawn(JSON.parse(command) as string[], this.recipe.seccompOnWorker);
+  private startCandidate(command: string): Started<CandidateProcess> {
+    const process = this.spawn(CANDIDATE, JSON.parse(command) as string[], this.recipe.seccompOnWorker);
     return { process, ready: pingWorker(process, START_SECONDS * 1000), command };
   }
 
@@ -303,7 +302,7 @@ export class Slot {
    * Retires a tainted candidate worker (it exits by itself right after its run; killed if it
    * has not within a second); the spare takes its place and a new spare starts.
    */
-  private replaceCandidate(old: LineProcess): void {
+  private replaceCandidate(old: CandidateProcess): void {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, RETIRE_SECONDS * 1000);
@@ -345,7 +344,7 @@ export class Slot {
   }
 }
 
-function toJudgeSuite(suite: RunRequest['suites'][number]): Message {
+function toJudgeSuite(suite: RunRequest['suites'][number]): JudgeSuite {
   if (suite.kind === 'io') {
     return {
       kind: 'io',

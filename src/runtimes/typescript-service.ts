@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { isMessage, LineProcess, type Message } from './line-process.js';
+import { isMessage, LineProcess } from './line-process.js';
+import { COMPILER, type CompilerReply, type CompilerRequest } from './protocol.js';
 import { isNodeOutOfMemory } from './worker-process.js';
 import type { Transpiled } from './typescript.js';
 
@@ -38,9 +39,11 @@ const TSX = import.meta.resolve('tsx');
 /** Loading node, tsx and the compiler, on a busy machine. */
 const START_SECONDS = 60;
 
+type CompilerProcess = LineProcess<CompilerRequest, CompilerReply>;
+
 export class TypeScriptService {
-  private readonly idle: LineProcess[] = [];
-  private readonly waiting: Array<(process: LineProcess | undefined) => void> = [];
+  private readonly idle: CompilerProcess[] = [];
+  private readonly waiting: Array<(process: CompilerProcess | undefined) => void> = [];
   private running = 0;
   readonly limits: CompilerLimits;
   readonly processes: number;
@@ -51,28 +54,35 @@ export class TypeScriptService {
   }
 
   async transpile(source: string, fileName: string): Promise<TranspileOutcome> {
-    const reply = await this.ask({ op: 'transpile', source, fileName }, this.limits.transpileSeconds, 'compiling');
-    if ('stopped' in reply) return reply as CompilerStopped;
-    return { code: String(reply.code), errors: (reply.errors as string[]) ?? [] };
+    const reply = await this.ask({ op: 'transpile', source, fileName }, 'transpiled', this.limits.transpileSeconds, 'compiling');
+    return compilerStopped(reply) ? reply : { code: reply.code, errors: reply.errors };
   }
 
   async typeCheck(program: string, extra?: string): Promise<CheckOutcome> {
-    const reply = await this.ask({ op: 'check', program, ...(extra !== undefined ? { extra } : {}) }, this.limits.checkSeconds, 'type checking');
-    if ('stopped' in reply) return reply as CompilerStopped;
-    return { errors: (reply.errors as string[]) ?? [] };
+    const reply = await this.ask({ op: 'check', program, ...(extra !== undefined ? { extra } : {}) }, 'checked', this.limits.checkSeconds, 'type checking');
+    return compilerStopped(reply) ? reply : { errors: reply.errors };
   }
 
-  private async ask(request: Message, seconds: number, what: string): Promise<Message | CompilerStopped> {
+  /** The compiler's reply to `request` if it is the `answer` wanted; else why there is none (the process is then replaced). */
+  private async ask<Op extends 'transpiled' | 'checked'>(
+    request: CompilerRequest,
+    answer: Op,
+    seconds: number,
+    what: string,
+  ): Promise<Extract<CompilerReply, { op: Op }> | CompilerStopped> {
     const process = await this.acquire();
     if (!process) return { stopped: 'failed', message: `the TypeScript compiler process did not start` };
     process.send(request);
     const reply = await process.next(seconds * 1000);
-    if (isMessage(reply) && (reply.op === 'transpiled' || reply.op === 'checked')) {
+    if (isMessage(reply) && isAnswer(reply, answer)) {
       this.release(process);
       return reply;
     }
     this.discard(process);
-    if (isMessage(reply)) return { stopped: 'failed', message: `the TypeScript compiler failed on this program: ${String(reply.message ?? reply.op)}` };
+    if (isMessage(reply) || reply.kind === 'malformed') {
+      const why = !isMessage(reply) ? reply.why : reply.op === 'failed' ? reply.message : reply.op;
+      return { stopped: 'failed', message: `the TypeScript compiler failed on this program: ${why}` };
+    }
     if (reply.kind === 'timeout') {
       return { stopped: 'timeout', message: `${what} took longer than ${seconds}s (the compiler was stopped)` };
     }
@@ -84,7 +94,7 @@ export class TypeScriptService {
     return { stopped: 'failed', message: `the TypeScript compiler stopped while ${what}: ${tail.trim().split('\n').pop() ?? ''}`.slice(0, 500) };
   }
 
-  private async acquire(): Promise<LineProcess | undefined> {
+  private async acquire(): Promise<CompilerProcess | undefined> {
     const ready = this.idle.pop();
     if (ready) return ready;
     if (this.running >= this.processes) return new Promise((resolve) => this.waiting.push(resolve));
@@ -92,11 +102,12 @@ export class TypeScriptService {
     return this.start();
   }
 
-  private async start(): Promise<LineProcess | undefined> {
+  private async start(): Promise<CompilerProcess | undefined> {
     const child = new LineProcess({
       file: process.execPath,
       args: [`--max-old-space-size=${this.limits.heapMb}`, '--no-warnings', '--import', TSX, WORKER],
       env: process.env,
+      channel: COMPILER,
     });
     // Kept for speed, not work to wait for: Crucible may exit while these idle.
     child.unref();
@@ -107,14 +118,14 @@ export class TypeScriptService {
     return undefined;
   }
 
-  private release(process: LineProcess): void {
+  private release(process: CompilerProcess): void {
     const next = this.waiting.shift();
     if (next) next(process);
     else this.idle.push(process);
   }
 
   /** A process that overran or died is killed; a waiting request gets a new one. */
-  private discard(process: LineProcess): void {
+  private discard(process: CompilerProcess): void {
     process.kill();
     this.running--;
     const next = this.waiting.shift();
@@ -127,6 +138,10 @@ export class TypeScriptService {
   close(): void {
     for (const process of this.idle.splice(0)) process.kill();
   }
+}
+
+function isAnswer<Op extends CompilerReply['op']>(reply: CompilerReply, op: Op): reply is Extract<CompilerReply, { op: Op }> {
+  return reply.op === op;
 }
 
 let shared: TypeScriptService | undefined;

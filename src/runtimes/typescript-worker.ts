@@ -5,21 +5,29 @@
  * its deadline, never Crucible's event loop.
  */
 import { createInterface } from 'node:readline';
+import type { CompilerReply, CompilerRequest } from './protocol.js';
 import { transpile, typeCheck } from './typescript.js';
 
-function answer(request: { op?: unknown; source?: unknown; fileName?: unknown; program?: unknown; extra?: unknown }): object {
-  if (request.op === 'ping') return { op: 'pong' };
-  if (request.op === 'transpile') return { op: 'transpiled', ...transpile(String(request.source), String(request.fileName)) };
-  if (request.op === 'check') {
-    return { op: 'checked', errors: typeCheck(String(request.program), typeof request.extra === 'string' ? request.extra : undefined) };
+/** `request` is Crucible's own line (typescript-service.ts), parsed but not checked. */
+function answer(request: CompilerRequest): CompilerReply {
+  switch (request.op) {
+    case 'ping':
+      return { op: 'pong' };
+    case 'transpile': {
+      const { code, errors } = transpile(String(request.source), String(request.fileName));
+      return { op: 'transpiled', code, errors: [...errors] };
+    }
+    case 'check':
+      return { op: 'checked', errors: typeCheck(String(request.program), typeof request.extra === 'string' ? request.extra : undefined) };
+    default:
+      return { op: 'failed', message: `unknown op ${String((request as { op: unknown }).op)}` };
   }
-  return { op: 'error', message: `unknown op ${String(request.op)}` };
 }
 
 for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
-  let reply: object;
+  let reply: CompilerReply;
   try {
-    reply = answer(JSON.parse(line));
+    reply = answer(JSON.parse(line) as CompilerRequest);
   } catch (error) {
     // The compiler itself can throw on a hostile program (a stack overflow in deep nesting).
     reply = { op: 'failed', message: String(error).slice(0, 500) };

@@ -1,7 +1,7 @@
 /** Starting a warm worker in its sandbox and checking it answers: shared by the slots (candidate and judge workers) and the program workers. */
 import { closeSync, openSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { isMessage, LineProcess, type Message, type NoMessage } from './line-process.js';
+import { isMessage, LineProcess, NoMessage, type Channel } from './line-process.js';
 import { sandboxArgv, type SandboxMode } from './sandbox.js';
 import { buildSeccompFilter, seccompSupported } from './seccomp.js';
 
@@ -35,7 +35,7 @@ export function isNodeOutOfMemory(stderr: string): boolean {
 
 let spawned = 0;
 
-export function spawnWorker(spec: WorkerSpawn): LineProcess {
+export function spawnWorker<Request extends object, Reply extends object>(spec: WorkerSpawn, channel: Channel<Request, Reply>): LineProcess<Request, Reply> {
   let fd: number | undefined;
   if (spec.seccompOnWorker && seccompSupported && spec.mode === 'bwrap') {
     // A file of its own per spawn: a slot starts a spare while another worker of it is still
@@ -59,6 +59,7 @@ export function spawnWorker(spec: WorkerSpawn): LineProcess {
   );
   const process = new LineProcess({
     ...argv,
+    channel,
     ...(fd !== undefined ? { extraFds: [fd] } : {}),
     ...(spec.maxLineBytes ? { maxLineBytes: spec.maxLineBytes } : {}),
   });
@@ -67,13 +68,14 @@ export function spawnWorker(spec: WorkerSpawn): LineProcess {
 }
 
 /** Undefined when the worker answers a ping within `timeoutMs`; else why not, with the end of its stderr. */
-export async function pingWorker(process: LineProcess, timeoutMs: number): Promise<string | undefined> {
+export async function pingWorker<Reply extends { op: string }>(process: LineProcess<{ op: 'ping' }, Reply>, timeoutMs: number): Promise<string | undefined> {
   process.send({ op: 'ping' });
   const answer = await process.next(timeoutMs);
   if (isMessage(answer) && answer.op === 'pong') return undefined;
   return `${describeMessage(answer)}: ${process.stderrTail.slice(-800)}`;
 }
 
-export function describeMessage(value: Message | NoMessage): string {
-  return isMessage(value) ? `unexpected message ${JSON.stringify(value).slice(0, 200)}` : value.kind;
+export function describeMessage(value: object): string {
+  if (!(value instanceof NoMessage)) return `unexpected message ${JSON.stringify(value).slice(0, 200)}`;
+  return value.kind === 'malformed' ? value.why : value.kind;
 }

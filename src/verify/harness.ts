@@ -76,14 +76,14 @@ export class Harness {
     const signal = options.signal ? { signal: options.signal } : {};
     const started = performance.now();
     const unfit = await this.limitsProblem(task.language);
-    if (unfit) return this.verdictOf(task, { load: { ok: true }, suites: [], noVerdict: unfit }, started);
+    if (unfit) return this.verdictOf(task, { kind: 'no-verdict', why: unfit }, started);
     const baseline = await this.baseline(task);
     const helpers = promptHelpers(task);
     const suites = task.suites.map((suite) => this.timed(suite, baseline, helpers));
     const missing = suites.find((suite) => suite.kind === 'io' && suite.expectedJson === undefined);
     if (missing) {
       const message = baseline.problem ?? `suite ${missing.name} needs expected outputs, but the task has no reference solution`;
-      return this.verdictOf(task, { load: { ok: true }, suites: [], noVerdict: message }, started);
+      return this.verdictOf(task, { kind: 'no-verdict', why: message }, started);
     }
     const runStarted = performance.now();
     let result = await this.runtime(task.language).run({ program, suites, limits: this.limits, ...signal });
@@ -127,11 +127,11 @@ export class Harness {
       cached = this.runtime(language)
         .run({ program: '', suites: [], limits: this.limits })
         .then((result) => {
-          if (result.noVerdict) {
+          if (result.kind === 'no-verdict') {
             this.limitChecks.delete(language);
             return undefined;
           }
-          if (result.load.ok) return undefined;
+          if (result.kind !== 'ran' || result.load.ok) return undefined;
           const memory = Math.round(this.limits.memoryBytes / 2 ** 20);
           return `an empty ${language} program does not load under these limits (memory ${memory} MiB, load ${this.limits.loadSeconds}s): ${result.load.message ?? result.load.status}; raise --memory-mb`;
         });
@@ -164,24 +164,24 @@ export class Harness {
     const generous = task.suites.map((suite): TimedSuite => ({ ...suite, limit: REFERENCE_SECONDS, ...(helpers && suite.kind === 'script' ? { helpers } : {}) }));
     const result = await this.runtime(task.language).run({ program: task.reference, suites: generous, record: true, limits: this.limits });
     const suites = new Map<string, { expectedJson?: string; times?: readonly number[]; elapsed?: number }>();
-    for (const outcome of result.suites) {
+    for (const outcome of result.kind === 'ran' ? result.suites : []) {
       suites.set(outcome.name, {
         ...(outcome.outputs !== undefined && outcome.status === 'pass' ? { expectedJson: outcome.outputs } : {}),
         ...(outcome.times ? { times: outcome.times } : {}),
         ...(outcome.elapsed !== undefined ? { elapsed: outcome.elapsed } : {}),
       });
     }
-    const failed = result.suites.find((outcome) => outcome.status !== 'pass');
-    const problem = result.noVerdict
-      ? `the reference could not be run: ${result.noVerdict}`
-      : !result.load.ok
+    const failed = (result.kind === 'ran' ? result.suites : []).find((outcome) => outcome.status !== 'pass');
+    const problem = result.kind === 'no-verdict'
+      ? `the reference could not be run: ${result.why}`
+      : result.kind === 'ran' && !result.load.ok
         ? `the reference does not load: ${result.load.message ?? result.load.status}`
         : failed?.status === 'timeout'
           ? `${REFERENCE_OUT_OF_TIME} in suite ${failed.name} (a busy machine can cause it; run again with fewer --workers)`
           : failed
             ? `the reference fails suite ${failed.name}: ${failed.firstFailure?.message ?? failed.status}`
             : undefined;
-    return { suites, ...(problem ? { problem } : {}), ...(result.noVerdict ? { sandboxFailed: true } : {}) };
+    return { suites, ...(problem ? { problem } : {}), ...(result.kind === 'no-verdict' ? { sandboxFailed: true } : {}) };
   }
 
   private timed(suite: Suite, baseline: Baseline, helpers: PromptHelpers | undefined): TimedSuite {
@@ -267,7 +267,7 @@ function defaultRuntime(language: Language, options: RuntimeChoices): Runtime {
  * given: then the machine did not starve it, and a second run would only repeat the wait.
  */
 function hadTheCpu(result: RunResult, wallMs: number): boolean {
-  const cpu = result.exit?.cpuSeconds;
+  const cpu = result.kind === 'ran' ? result.exit?.cpuSeconds : undefined;
   return cpu !== undefined && wallMs > 0 && cpu * 1000 >= 0.8 * wallMs;
 }
 

@@ -1,13 +1,12 @@
 import type { Failure, Status, SuiteVerdict } from '../core/verdict.js';
-import type { Limits, RawSuiteStatus, RunResult, SuiteOutcome } from '../runtimes/runtime.js';
+import type { CandidateExit, Limits, RawSuiteStatus, Ran, RunResult, SuiteOutcome } from '../runtimes/runtime.js';
 
 const SIGKILL = 9;
 const SIGXFSZ = 25;
 const SIGSEGV = 11;
 
 /** Why a candidate's process died, from how it ended and what it used. */
-export function statusOfDeath(result: RunResult, limits: Limits): { status: Status; message: string } {
-  const exit = result.exit as (RunResult['exit'] & { outOfMemory?: boolean }) | undefined;
+export function statusOfDeath(exit: CandidateExit | undefined, limits: Limits): { status: Status; message: string } {
   if (!exit) return { status: 'error', message: 'the candidate process ended unexpectedly' };
   if (exit.outOfMemory) return { status: 'memory', message: 'memory limit exceeded' };
   if (exit.signal === SIGXFSZ || exit.outputBytes >= limits.outputBytes)
@@ -29,10 +28,10 @@ export function suiteVerdicts(result: RunResult, limits: Limits, totals: Readonl
     total: totals.get(name) ?? 0,
     firstFailure: { input: null, expected: null, actual: null, message },
   });
-  if (result.noVerdict) return names.map((name) => blank(name, 'no-verdict', result.noVerdict!));
-  if (result.hung) return names.map((name) => blank(name, 'timeout', 'no answer within the time limit; stopped from outside'));
+  if (result.kind === 'no-verdict') return names.map((name) => blank(name, 'no-verdict', result.why));
+  if (result.kind === 'hung') return names.map((name) => blank(name, 'timeout', 'no answer within the time limit; stopped from outside'));
   if (!result.load.ok) {
-    const death = result.load.status === 'crashed' ? statusOfDeath(result, limits) : undefined;
+    const death = result.load.status === 'crashed' ? statusOfDeath(result.exit, limits) : undefined;
     const status = death?.status ?? mapStatus(result.load.status ?? 'error');
     const message = death ? `${death.message} (while loading)` : result.load.message ?? 'the program did not load';
     return names.map((name) => blank(name, status, message));
@@ -60,11 +59,11 @@ export function suiteVerdicts(result: RunResult, limits: Limits, totals: Readonl
   return verdicts;
 }
 
-function fromOutcome(outcome: SuiteOutcome, result: RunResult, limits: Limits, totals: ReadonlyMap<string, number>): SuiteVerdict {
+function fromOutcome(outcome: SuiteOutcome, result: Ran, limits: Limits, totals: ReadonlyMap<string, number>): SuiteVerdict {
   let status: Status;
   let failure: Failure | null = outcome.firstFailure;
   if (outcome.status === 'crashed') {
-    const death = statusOfDeath(result, limits);
+    const death = statusOfDeath(result.exit, limits);
     status = death.status;
     failure = { input: failure?.input ?? null, expected: failure?.expected ?? null, actual: null, message: death.message };
   } else {

@@ -46,8 +46,9 @@ export async function observe(harness: Harness, task: Task, program: string, tex
     const rest = texts.slice(from);
     const suite: TimedSuite = { ...template, name: 'probe', inputsJson: `[${rest.join(',')}]`, limits: rest.map((_, i) => limitAt(from + i)) };
     const result = await harness.runtime(task.language).run({ program, suites: [suite], record: true, limits: harness.limits });
-    const outcome = result.suites[0];
-    const unknown = result.noVerdict ?? (!result.load.ok ? `does not load: ${result.load.message ?? result.load.status}` : outcome ? undefined : 'no result');
+    const outcome = result.kind === 'ran' ? result.suites[0] : undefined;
+    const unknown =
+      result.kind === 'no-verdict' ? result.why : result.kind === 'ran' && !result.load.ok ? `does not load: ${result.load.message ?? result.load.status}` : outcome ? undefined : 'no result';
     if (unknown !== undefined || !outcome?.outputs) {
       while (observations.length < texts.length) observations.push({ kind: 'unknown', why: unknown ?? outcome?.firstFailure?.message ?? 'no outputs' });
       break;

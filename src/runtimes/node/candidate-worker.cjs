@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 /**
  * Warm JavaScript candidate worker (runs inside bubblewrap under a no-fork seccomp filter,
@@ -19,6 +20,11 @@ const { createWire, LineReader, writeAll, serveWorker, RESERVED_WORDS } = requir
 const { nodeSurface } = require('./node-surface.cjs');
 const { createHostBridge, surfaceNames, surfaceOptions } = require('./host-bridge.cjs');
 
+/** @typedef {import('./worker-types.js').HostBridge} HostBridge */
+/** @typedef {import('./worker-types.js').Surface} Surface */
+/** @typedef {import('./worker-types.js').HarnessControl} HarnessControl */
+/** @typedef {import('../protocol.js').Unchecked} Unchecked */
+
 const IPC = process.env.CRUCIBLE_IPC || '/ipc';
 // Taken before any candidate can be lent node's objects (see wire.cjs).
 const { openSync, closeSync } = fs;
@@ -33,6 +39,10 @@ const STEP = new vm.Script('__crucible$()', { filename: 'crucible-harness.js' })
  * The in-context harness. Its source text is evaluated in each candidate's context; it
  * must not refer to anything outside its body. It returns `step`, which the host calls
  * (through the STEP script, under a timeout) to process the message it `put` last.
+ */
+/**
+ * @param {() => import('./worker-types.js').Wire} createWire
+ * @param {(host: HostBridge, print: (text: string, fd?: number) => void, optionsJson: string, mayDefine: (name: string) => boolean) => Surface} nodeSurface
  */
 function harness(createWire, nodeSurface) {
   'use strict';
@@ -57,21 +67,26 @@ function harness(createWire, nodeSurface) {
   const ERROR_CLASSES = [Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError];
 
   let limits = { outputBytes: 1 << 20, replyBytes: 16 << 20 };
-  let lazyGlobals = { __proto__: null };
+  /** @type {Surface['lazy']} */
+  let lazyGlobals = /** @type {any} */ ({ __proto__: null });
+  /** @type {Surface['exit']} */
   let exitCalled = () => null;
   let pending = '';
+  /** @type {unknown} */
   let thrown;
   let outputBytes = 0;
   let overflow = false;
   let kept = '';
-  const functions = { __proto__: null };
-  const builtins = { __proto__: null };
+  /** @type {{ [name: string]: () => unknown }} readers of the program's top-level functions */
+  const functions = /** @type {any} */ ({ __proto__: null });
+  /** @type {{ [name: string]: unknown }} what each global held before the program ran */
+  const builtins = /** @type {any} */ ({ __proto__: null });
 
   // After a vm timeout node sets `code` on the error it creates here with [[Set]]: a
   // setter on Error.prototype.code would then run untimed. A fixed data property there
   // makes that assignment plain (instances can still have their own `code`).
   for (let i = 0; i < ERROR_CLASSES.length; i++) {
-    defineProperty(ERROR_CLASSES[i].prototype, 'code', { __proto__: null, value: undefined, writable: true, configurable: false });
+    defineProperty(/** @type {ErrorConstructor} */ (ERROR_CLASSES[i]).prototype, 'code', { __proto__: null, value: undefined, writable: true, configurable: false });
   }
   // No WebAssembly (huge address-space reservations; its compile and instantiate promises
   // settle from the host's event loop), and no FinalizationRegistry (its callbacks would
@@ -82,11 +97,18 @@ function harness(createWire, nodeSurface) {
   deleteProperty(G, 'WebAssembly');
   deleteProperty(G, 'FinalizationRegistry');
 
+  /**
+   * @param {string} s
+   * @param {number} n
+   */
   function cut(s, n) {
     return s.length > n ? apply(slice, s, [0, n]) : s;
   }
 
-  /** Counts (and keeps the start of) what is printed; past the cap, the program stops. */
+  /**
+   * Counts (and keeps the start of) what is printed; past the cap, the program stops.
+   * @param {string} text
+   */
   function print(text) {
     outputBytes += text.length;
     if (kept.length < 8192) kept += cut(text, 8192 - kept.length);
@@ -97,6 +119,10 @@ function harness(createWire, nodeSurface) {
   }
 
   // A console that only counts what is printed.
+  /**
+   * @param {unknown[]} args
+   * @param {string} prefix
+   */
   function write(args, prefix) {
     let line = prefix;
     for (let i = 0; i < args.length; i++) {
@@ -117,9 +143,9 @@ function harness(createWire, nodeSurface) {
   const consoleObject = {};
   const methods = ['log', 'info', 'warn', 'error', 'debug', 'trace', 'dir', 'table', 'group', 'groupCollapsed'];
   for (let i = 0; i < methods.length; i++) {
-    defineProperty(consoleObject, methods[i], {
+    defineProperty(consoleObject, /** @type {string} */ (methods[i]), {
       __proto__: null,
-      value: function (...args) {
+      value: function (/** @type {unknown[]} */ ...args) {
         write(args, '');
       },
       writable: true,
@@ -129,7 +155,7 @@ function harness(createWire, nodeSurface) {
   }
   defineProperty(consoleObject, 'assert', {
     __proto__: null,
-    value: function (condition, ...args) {
+    value: function (/** @type {unknown} */ condition, /** @type {unknown[]} */ ...args) {
       if (!condition) write(args, 'Assertion failed:');
     },
     writable: true,
@@ -139,26 +165,32 @@ function harness(createWire, nodeSurface) {
   const noop = function () {};
   const quiet = ['groupEnd', 'time', 'timeEnd', 'timeLog', 'count', 'countReset', 'clear'];
   for (let i = 0; i < quiet.length; i++) {
-    defineProperty(consoleObject, quiet[i], { __proto__: null, value: noop, writable: true, configurable: true, enumerable: true });
+    defineProperty(consoleObject, /** @type {string} */ (quiet[i]), { __proto__: null, value: noop, writable: true, configurable: true, enumerable: true });
   }
   const moduleObject = { exports: {} };
+  /** @type {[string, object][]} */
   const globals = [
     ['console', consoleObject],
     ['module', moduleObject],
     ['exports', moduleObject.exports],
   ];
   for (let i = 0; i < globals.length; i++) {
-    defineProperty(G, globals[i][0], { __proto__: null, value: globals[i][1], writable: true, configurable: true });
+    const entry = /** @type {[string, object]} */ (globals[i]);
+    defineProperty(G, entry[0], { __proto__: null, value: entry[1], writable: true, configurable: true });
   }
   // Node's surface is built when the program first reads one of its globals: most programs
   // read none, and building it costs more than the rest of a candidate's context. Until
   // then each global the program's text names is an accessor that builds it.
-  const installers = { __proto__: null };
+  /** @type {{ [name: string]: () => unknown }} */
+  const installers = /** @type {any} */ ({ __proto__: null });
+  /** @type {[HostBridge, string] | null} */
   let surfaceArgs = null;
+  /** @param {string} name */
   function ours(name) {
     const d = getOwnPropertyDescriptor(G, name);
     return d !== undefined && d.get !== undefined && (d.get === installers[name] || d.get === lazyGlobals[name]);
   }
+  /** @param {string} name */
   function note(name) {
     const d = getOwnPropertyDescriptor(G, name);
     builtins[name] = d && 'value' in d ? d.value : undefined;
@@ -171,8 +203,9 @@ function harness(createWire, nodeSurface) {
     const surface = nodeSurface(host, print, optionsJson, (name) => getOwnPropertyDescriptor(G, name) === undefined || ours(name));
     lazyGlobals = surface.lazy;
     exitCalled = surface.exit;
-    for (let i = 0; i < surface.defined.length; i++) note(surface.defined[i]);
+    for (let i = 0; i < surface.defined.length; i++) note(/** @type {string} */ (surface.defined[i]));
   }
+  /** @param {string} name */
   function installer(name) {
     const get = function () {
       buildSurface();
@@ -181,12 +214,13 @@ function harness(createWire, nodeSurface) {
         deleteProperty(G, name);
         return undefined;
       }
-      return G[name];
+      return /** @type {any} */ (G)[name];
     };
     installers[name] = get;
     defineProperty(G, name, {
       __proto__: null,
       get,
+      /** @param {unknown} x */
       set(x) {
         defineProperty(G, name, { __proto__: null, value: x, writable: true, configurable: true, enumerable: true });
       },
@@ -194,36 +228,57 @@ function harness(createWire, nodeSurface) {
     });
   }
 
-  /** Node's globals that `namesJson` lists (lazily), then a note of what each global held before the program ran. */
+  /**
+   * Node's globals that `namesJson` lists (lazily), then a note of what each global held before the program ran.
+   * @type {HarnessControl['install']}
+   */
   function install(host, optionsJson, namesJson) {
     if (host !== null) {
       surfaceArgs = [host, optionsJson];
+      /** @type {string[]} */
       const names = jsonParse(namesJson);
-      for (let i = 0; i < names.length; i++) if (getOwnPropertyDescriptor(G, names[i]) === undefined) installer(names[i]);
+      for (let i = 0; i < names.length; i++) {
+        const name = /** @type {string} */ (names[i]);
+        if (getOwnPropertyDescriptor(G, name) === undefined) installer(name);
+      }
     }
     // A name is the candidate's when its value differs (a program may define its own
     // `escape` or `parseInt`).
     const names0 = ownNames(G);
-    for (let i = 0; i < names0.length; i++) note(names0[i]);
+    for (let i = 0; i < names0.length; i++) note(/** @type {string} */ (names0[i]));
   }
 
+  /** @param {unknown} s */
   function quote(s) {
     return jsonStringify(s);
   }
 
+  /**
+   * @param {object} x
+   * @param {object} proto
+   */
   function isError(x, proto) {
     for (let p = getPrototypeOf(x), i = 0; p !== null && i < 50; p = getPrototypeOf(p), i++) if (p === proto) return true;
     return false;
   }
 
+  /**
+   * @param {string} error
+   * @param {string} message
+   * @param {'' | 'timeout' | 'memory' | 'output'} limit
+   */
   function failure(error, message, limit) {
     return '{"ok":false,"error":' + quote(cut(error, 100)) + ',"message":' + quote(cut(message, 2000)) + (limit ? ',"limit":' + quote(limit) : '') + '}';
   }
 
-  /** An error reply for anything thrown; reading `name`/`message` may run candidate code (we are timed). */
+  /**
+   * An error reply for anything thrown; reading `name`/`message` may run candidate code (we are timed).
+   * @param {any} e
+   */
   function describe(e) {
     let name = 'Error';
     let message = '';
+    /** @type {'' | 'memory'} */
     let limit = '';
     try {
       if (e !== null && (typeof e === 'object' || typeof e === 'function')) {
@@ -242,17 +297,18 @@ function harness(createWire, nodeSurface) {
     return failure(name, message, limit);
   }
 
+  /** @param {Unchecked} msg */
   function callReply(msg) {
     const name = msg.name;
     const thunk = typeof name === 'string' ? functions[name] : undefined;
     if (thunk === undefined) return failure('ReferenceError', StringCtor(name) + ' is not defined', '');
-    const args = W.decodeParsed(msg.args);
-    const fn = thunk();
+    const args = /** @type {unknown[]} */ (W.decodeParsed(msg.args));
+    const fn = /** @type {Function} */ (thunk());
     const value = apply(fn, undefined, args);
     let encoded;
     try {
       encoded = W.encode(value, false, limits.replyBytes);
-    } catch (e) {
+    } catch (/** @type {any} */ e) {
       const tooLong = e instanceof RangeErrorCtor && e.message === 'Invalid string length';
       if ((e instanceof W.WireError && e.kind === 'size') || tooLong) return failure('OutputLimit', 'return value larger than ' + limits.replyBytes + ' bytes', 'output');
       throw e;
@@ -260,9 +316,18 @@ function harness(createWire, nodeSurface) {
     return '{"ok":true,"v":' + encoded + '}';
   }
 
-  /** Registers the top-level callables among candidate identifiers; thunks read each binding. */
+  /**
+   * Registers the top-level callables among candidate identifiers; thunks read each binding.
+   * @param {{ names: string[] }} msg
+   * @param {(() => unknown)[]} thunks
+   */
   function namesReply(msg, thunks) {
+    /** @type {string[]} */
     const list = [];
+    /**
+     * @param {string} name
+     * @param {() => unknown} thunk
+     */
     function add(name, thunk) {
       if (name === '__crucible$' || functions[name] !== undefined) return;
       // Node's lazy globals (Buffer...) are not the program's, and reading one would build or taint.
@@ -277,19 +342,21 @@ function harness(createWire, nodeSurface) {
       functions[name] = thunk;
       defineProperty(list, list.length, { __proto__: null, value: name, writable: true, enumerable: true, configurable: true });
     }
-    for (let i = 0; i < msg.names.length; i++) add(msg.names[i], thunks[i]);
+    for (let i = 0; i < msg.names.length; i++) add(/** @type {string} */ (msg.names[i]), /** @type {() => unknown} */ (thunks[i]));
     // CommonJS style programs (TypeScript output): module.exports.f
+    /** @type {any} */
     let exported;
     try {
-      exported = G.module.exports;
+      exported = /** @type {any} */ (G).module.exports;
     } catch {}
     if (exported !== null && (typeof exported === 'object' || typeof exported === 'function')) {
+      /** @type {string[]} */
       let ks = [];
       try {
         ks = keys(exported);
       } catch {}
       for (let i = 0; i < ks.length && i < 10000; i++) {
-        const k = ks[i];
+        const k = /** @type {string} */ (ks[i]);
         add(k, () => exported[k]);
       }
     }
@@ -299,6 +366,13 @@ function harness(createWire, nodeSurface) {
   }
 
   // --- Inline tests: only when arguments cannot cross (callbacks). A small assert. ----
+  /**
+   * @param {any} a
+   * @param {any} b
+   * @param {boolean} strict
+   * @param {number} depth
+   * @returns {boolean}
+   */
   function same(a, b, strict, depth) {
     if (strict ? a === b || (a !== a && b !== b) : a == b || (a !== a && b !== b)) return true;
     if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object' || depth > 200) return false;
@@ -306,9 +380,14 @@ function harness(createWire, nodeSurface) {
     const ka = keys(a);
     const kb = keys(b);
     if (ka.length !== kb.length) return false;
-    for (let i = 0; i < ka.length; i++) if (!same(a[ka[i]], b[ka[i]], strict, depth + 1)) return false;
+    for (let i = 0; i < ka.length; i++) if (!same(a[/** @type {string} */ (ka[i])], b[/** @type {string} */ (ka[i])], strict, depth + 1)) return false;
     return true;
   }
+  /**
+   * @param {unknown} ok
+   * @param {unknown} message
+   * @param {string} text
+   */
   function check(ok, message, text) {
     if (!ok) {
       const e = new ErrorCtor(message === undefined ? text : StringCtor(message));
@@ -316,6 +395,13 @@ function harness(createWire, nodeSurface) {
       throw e;
     }
   }
+  /** @typedef {(a: unknown, b: unknown, m?: unknown) => void} Comparison */
+  /**
+   * @type {((v: unknown, m?: unknown) => void) & {
+   *   ok: (v: unknown, m?: unknown) => void; equal: Comparison; notEqual: Comparison; strictEqual: Comparison; notStrictEqual: Comparison;
+   *   deepEqual: Comparison; deepStrictEqual: Comparison; notDeepEqual: Comparison; notDeepStrictEqual: Comparison;
+   *   fail: (m?: unknown) => void; throws: (fn: () => unknown, e?: unknown, m?: unknown) => void; strict: unknown }}
+   */
   const assert = function (v, m) {
     check(v, m, 'assertion failed');
   };
@@ -339,25 +425,29 @@ function harness(createWire, nodeSurface) {
     check(threw, typeof _e === 'string' ? _e : m, 'missing expected exception');
   };
   assert.strict = assert;
-  const testConsole = { __proto__: consoleObject, assert: (c) => check(c, undefined, 'console.assert failed') };
+  const testConsole = { __proto__: consoleObject, assert: (/** @type {unknown} */ c) => check(c, undefined, 'console.assert failed') };
+  /** @param {unknown} id */
   function testRequire(id) {
     if (id === 'assert' || id === 'node:assert' || id === 'assert/strict' || id === 'node:assert/strict') return assert;
     throw new ErrorCtor('Cannot find module ' + StringCtor(id));
   }
+  /** @param {Unchecked} msg */
   function inlineReply(msg) {
     const fn = indirectEval('(function (require, console) {\n' + msg.code + '\n' + (msg.invoke || '') + '\n})');
     apply(fn, undefined, [testRequire, testConsole]);
     return '{"ok":true,"v":null}';
   }
 
+  /** @param {unknown} arg what the STEP script passed (the names probe's thunks) */
   function handle(arg) {
+    /** @type {Unchecked} */
     const msg = jsonParse(pending);
     pending = '';
     switch (msg.op) {
       case 'call':
         return callReply(msg);
       case 'names':
-        return namesReply(msg, arg);
+        return namesReply(/** @type {{ names: string[] }} */ (msg), /** @type {(() => unknown)[]} */ (arg));
       case 'thrown':
         return describe(thrown);
       case 'inline':
@@ -366,6 +456,7 @@ function harness(createWire, nodeSurface) {
     return failure('Error', 'unknown operation', '');
   }
 
+  /** @param {unknown} arg */
   function step(arg) {
     let reply;
     try {
@@ -382,15 +473,19 @@ function harness(createWire, nodeSurface) {
   }
 
   // Host-side controls, taken by the host before any candidate code runs.
+  /** @type {HarnessControl} */
   const control = freeze({
     __proto__: null,
+    /** @param {string} limitsJson */
     configure(limitsJson) {
       limits = jsonParse(limitsJson);
     },
     install,
+    /** @param {string} text */
     put(text) {
       pending = text;
     },
+    /** @param {unknown} value */
     stash(value) {
       thrown = value;
     },
@@ -415,6 +510,7 @@ const DYNAMIC_GLOBAL_ACCESS = ['globalThis', 'global', 'eval', 'Function', 'requ
 const RESERVED = new Set(RESERVED_WORDS);
 const IDENTIFIER = /[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*/gu;
 
+/** @param {import('../protocol.js').CandidateReply} obj */
 function reply(obj) {
   writeAll(1, JSON.stringify(obj) + '\n');
 }
@@ -425,6 +521,7 @@ const HOST_ERROR_PROTOS = new Set([Error, TypeError, RangeError, SyntaxError, Re
  * What a throw that reached this realm was, without running candidate code: a property
  * read on a candidate object could hit a getter or a Proxy trap, untimed.
  */
+/** @param {unknown} e */
 function classify(e) {
   if (typeof e !== 'object' || e === null || types.isProxy(e) || !types.isNativeError(e)) return 'candidate';
   if (HOST_ERROR_PROTOS.has(Object.getPrototypeOf(e))) return 'host';
@@ -432,9 +529,12 @@ function classify(e) {
   return code && code.value === 'ERR_SCRIPT_EXECUTION_TIMEOUT' ? 'timeout' : 'candidate';
 }
 
-/** A script that hands the harness one reader per name (a name that is not an expression is dropped). */
+/**
+ * A script that hands the harness one reader per name (a name that is not an expression is dropped).
+ * @param {string[]} names
+ */
 function namesProbe(names) {
-  const source = (list) => `__crucible$([${list.map((n) => `() => ${n}`).join(',')}])`;
+  const source = (/** @type {string[]} */ list) => `__crucible$([${list.map((n) => `() => ${n}`).join(',')}])`;
   try {
     return { script: new vm.Script(source(names), { filename: 'crucible-names.js' }), names };
   } catch {
@@ -452,7 +552,10 @@ function namesProbe(names) {
 
 /** One candidate: a fresh context, served over the FIFOs until `end` or EOF. */
 class Execution {
-  /** `surface: false` leaves node's surface out: bench:eval measures what it costs per candidate. */
+  /**
+   * `surface: false` leaves node's surface out: bench:eval measures what it costs per candidate.
+   * @param {Partial<Record<'cpuSeconds' | 'outputBytes' | 'replyBytes' | 'memoryBytes', unknown>>} limits
+   */
   constructor(limits, surface = true) {
     this.limits = limits;
     this.budgetMs = (Number(limits.cpuSeconds) || 120) * 1000;
@@ -461,6 +564,7 @@ class Execution {
     const refuseImport = () => {
       throw this.makeError('import() is not available');
     };
+    /** @type {{ importModuleDynamically: () => never }} */
     this.importOption = { importModuleDynamically: refuseImport };
     this.context = vm.createContext(vm.constants.DONT_CONTEXTIFY, {
       name: 'candidate',
@@ -468,7 +572,9 @@ class Execution {
       codeGeneration: { strings: true, wasm: false },
       importModuleDynamically: refuseImport,
     });
+    /** @type {HarnessControl} */
     this.control = HARNESS.runInContext(this.context, { displayErrors: false });
+    /** @type {(message: string) => Error} */
     this.makeError = vm.runInContext('(message) => new TypeError(message)', this.context);
     this.tainted = false;
     this.surface = surface;
@@ -481,12 +587,18 @@ class Execution {
    * Node's globals for this program: those its text names, or all of them when it could
    * reach globals by a computed name (globalThis[...], eval) or loads modules (require).
    */
+  /** @param {Set<string>} identifiers */
   installSurface(identifiers) {
     const names = !this.surface ? [] : DYNAMIC_GLOBAL_ACCESS.some((w) => identifiers.has(w)) ? SURFACE_NAMES : SURFACE_NAMES.filter((n) => identifiers.has(n));
     this.control.install(this.surface ? createHostBridge(this) : null, SURFACE_OPTIONS, JSON.stringify(names));
   }
 
-  /** Runs candidate code under a timeout: {value} | {timeout} | {thrown: value} | {host: error}. */
+  /**
+   * Runs candidate code under a timeout: {value} | {timeout} | {thrown: value} | {host: error}.
+   * @param {import('vm').Script} script
+   * @param {unknown} timeoutMs
+   * @returns {{ value: unknown } | { timeout: true } | { thrown: unknown } | { host: Error }}
+   */
   timed(script, timeoutMs) {
     const ms = Math.max(1, Math.min(Math.ceil(Number(timeoutMs) || 10000), Math.ceil(this.budgetMs)));
     const t0 = hrtime();
@@ -495,17 +607,22 @@ class Execution {
     } catch (e) {
       const kind = classify(e);
       if (kind === 'timeout') return { timeout: true };
-      if (kind === 'host') return { host: e };
+      if (kind === 'host') return { host: /** @type {Error} */ (e) };
       return { thrown: e };
     } finally {
       this.budgetMs -= Number(hrtime() - t0) / 1e6;
     }
   }
 
-  /** The harness's reply to `message`, or a timeout reply. */
+  /**
+   * The harness's reply to `message`, or a timeout reply.
+   * @param {string} message
+   * @param {unknown} timeoutMs
+   */
   step(message, timeoutMs, script = STEP) {
     this.control.put(message);
     const t0 = hrtime();
+    /** @type {{ value?: unknown; timeout?: true; thrown?: unknown; host?: Error }} */
     const r = this.timed(script, timeoutMs);
     const dt = Number(hrtime() - t0) / 1e9;
     this.timedOut = Boolean(r.timeout);
@@ -517,6 +634,7 @@ class Execution {
     return `${text.slice(0, -1)},"dt":${dt}}`;
   }
 
+  /** @param {Unchecked} msg */
   load(msg) {
     const timeoutMs = Number(msg.timeoutMs) || 10000;
     const started = Date.now();
@@ -525,12 +643,13 @@ class Execution {
     this.installSurface(identifiers);
     try {
       script = new vm.Script(String(msg.program), { filename: 'candidate.js', ...this.importOption });
-    } catch (e) {
+    } catch (/** @type {any} */ e) {
       // Compiled in this realm: a host SyntaxError whose stack starts "candidate.js:LINE".
       const where = /^candidate\.js:(\d+)/.exec(String(e.stack));
       const message = `${e.message}${where ? ` (line ${where[1]})` : ''}`;
       return JSON.stringify({ ok: false, error: e.name, message });
     }
+    /** @type {{ value?: unknown; timeout?: true; thrown?: unknown; host?: Error }} */
     const r = this.timed(script, timeoutMs);
     if (r.timeout) return '{"ok":false,"error":"Timeout","message":"loading the program took too long","limit":"timeout"}';
     // Once the program holds node's objects, an error of this realm may be its own (fs.readFileSync of a missing file).
@@ -551,19 +670,25 @@ class Execution {
    * change this process, so Crucible is told now (it replaces the worker after this run),
    * on a channel the program can no longer take back.
    */
+  /** @param {string} why */
   taint(why) {
     if (this.tainted) return;
     this.tainted = true;
     reply({ op: 'tainted', why: String(why).slice(0, 200) });
   }
 
-  /** Serves the judge; returns when the judge ends the execution or goes away. */
+  /**
+   * Serves the judge; returns when the judge ends the execution or goes away.
+   * @param {number} toJudge
+   * @param {number} fromJudge
+   */
   serve(toJudge, fromJudge) {
     const lines = new LineReader(fromJudge);
-    const send = (text) => writeAll(toJudge, text + '\n');
+    const send = (/** @type {string} */ text) => writeAll(toJudge, text + '\n');
     for (;;) {
       const line = lines.next();
       if (line === null) return;
+      /** @type {Unchecked} */
       const msg = JSON.parse(line);
       switch (msg.op) {
         case 'end':
@@ -598,6 +723,7 @@ class Execution {
   }
 }
 
+/** @param {import('../protocol.js').Requested<'start'>} msg */
 function runCandidate(msg) {
   const cpu0 = cpuUsage();
   const execution = new Execution(msg.limits ?? {});
@@ -608,7 +734,7 @@ function runCandidate(msg) {
     toJudge = openSync(`${IPC}/c2j`, 'w');
     fromJudge = openSync(`${IPC}/j2c`, 'r');
     execution.serve(toJudge, fromJudge);
-  } catch (e) {
+  } catch (/** @type {any} */ e) {
     // The judge went away (EPIPE) or a FIFO failed: this execution is over either way.
     if (!['EPIPE', 'EOF', 'ECONNRESET'].includes(e && e.code)) process.stderr.write(`candidate worker: ${e && e.stack}\n`);
   } finally {
@@ -620,7 +746,6 @@ function runCandidate(msg) {
     code: 0,
     signal: null,
     outputBytes: execution.outputBytes,
-    tainted: execution.tainted,
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
     maxRssBytes: resourceUsage().maxRSS * 1024,
   });

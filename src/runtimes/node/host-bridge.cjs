@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 /**
  * The worker's side of a candidate's node surface (node-surface.cjs runs in the
@@ -16,9 +17,14 @@ const path = require('path');
 const vm = require('vm');
 const Module = require('module');
 
+/** @typedef {import('./worker-types.js').HostBridge} HostBridge */
+
 const FILENAME = '/tmp/candidate.js';
 const CWD = '/tmp';
-/** Built-in modules a candidate cannot have, and why (the worker runs one candidate on one thread). */
+/**
+ * Built-in modules a candidate cannot have, and why (the worker runs one candidate on one thread).
+ * @type {Record<string, string>}
+ */
 const REFUSED = {
   worker_threads: 'threads would outlive the time limit and the candidate',
   cluster: 'process creation is refused',
@@ -74,6 +80,7 @@ function surfaceOptions() {
   };
 }
 
+/** @param {string} file */
 function inside(file) {
   let real;
   try {
@@ -84,7 +91,11 @@ function inside(file) {
   return packageRoots.some((root) => real.startsWith(root + path.sep)) ? real : null;
 }
 
-/** node's own resolution, from a package file or (for the program) from each root in turn. */
+/**
+ * node's own resolution, from a package file or (for the program) from each root in turn.
+ * @param {string} id
+ * @param {string} from
+ */
 function resolveFile(id, from) {
   const starts = from === FILENAME ? packageRoots.map((root) => path.join(path.dirname(root), '[program]')) : [from];
   for (const start of starts) {
@@ -103,13 +114,21 @@ function resolveFile(id, from) {
   return '';
 }
 
-/** Package files compiled once per worker; each candidate runs the wrapper in its own context. */
+/**
+ * Package files compiled once per worker; each candidate runs the wrapper in its own context.
+ * @type {Map<string, import('vm').Script>}
+ */
 const compiled = new Map();
+/** @type {{ makeError: (message: string) => Error } | null} the execution whose packages are compiled */
 let current = null;
 const refuseImport = () => {
-  throw current.makeError('import() is not available');
+  throw /** @type {NonNullable<typeof current>} */ (current).makeError('import() is not available');
 };
 
+/**
+ * @param {string} filename
+ * @param {import('vm').Context} context
+ */
 function compile(filename, context) {
   let script = compiled.get(filename);
   if (!script) {
@@ -122,7 +141,7 @@ function compile(filename, context) {
         filename: real,
         importModuleDynamically: refuseImport,
       });
-    } catch (e) {
+    } catch (/** @type {any} */ e) {
       return `${e.message} (${real})`;
     }
     if (compiled.size > 500) compiled.clear();
@@ -131,18 +150,33 @@ function compile(filename, context) {
   return script.runInContext(context, { displayErrors: false });
 }
 
-/** Every global the surface defines (its own and node's lent ones), from surfaceOptions(). */
+/**
+ * Every global the surface defines (its own and node's lent ones), from surfaceOptions().
+ * @param {ReturnType<typeof surfaceOptions>} options
+ */
 function surfaceNames(options) {
   const own = [...OWN_GLOBALS].filter((n) => !['module', 'exports', 'console', 'WebAssembly', 'FinalizationRegistry'].includes(n));
   return [...own, ...options.hostGlobals];
 }
 
 const encoder = new TextEncoder();
+/** @type {Map<string, TextDecoder>} */
 const decoders = new Map();
 
-/** The functions one execution's node surface calls. */
+/**
+ * The functions one execution's node surface calls.
+ * @param {{ context: import('vm').Context; makeError: (message: string) => Error; taint: (why: string) => void }} execution
+ * @returns {HostBridge}
+ */
 function createHostBridge(execution) {
   current = execution;
+  /**
+   * @template {unknown[]} A
+   * @template R, F
+   * @param {(...args: A) => R} fn
+   * @param {F} fallback
+   * @returns {(...args: A) => R | F}
+   */
   const quietly =
     (fn, fallback) =>
     (...args) => {
@@ -157,19 +191,20 @@ function createHostBridge(execution) {
     hrtime: () => process.hrtime.bigint(),
     now: () => performance.now(),
     memoryUsage: () => JSON.stringify(process.memoryUsage()),
-    encodeInto: quietly((s, bytes) => {
+    encodeInto: quietly((/** @type {unknown} */ s, /** @type {Uint8Array} */ bytes) => {
       const r = encoder.encodeInto(String(s), bytes);
-      return [r.read, r.written];
-    }, [0, 0]),
-    encodingOf: quietly((label) => new TextDecoder(String(label)).encoding, ''),
-    decode: quietly((encoding, input, fatal, ignoreBOM) => {
+      return /** @type {[number, number]} */ ([r.read, r.written]);
+    }, /** @type {[number, number]} */ ([0, 0])),
+    encodingOf: quietly((/** @type {unknown} */ label) => new TextDecoder(String(label)).encoding, ''),
+    decode: quietly((/** @type {string} */ encoding, /** @type {any} */ input, /** @type {unknown} */ fatal, /** @type {unknown} */ ignoreBOM) => {
       const key = `${encoding}/${fatal}/${ignoreBOM}`;
       let decoder = decoders.get(key);
       if (!decoder) decoders.set(key, (decoder = new TextDecoder(encoding, { fatal: Boolean(fatal), ignoreBOM: Boolean(ignoreBOM) })));
       return decoder.decode(input);
     }, null),
-    atob: quietly((s) => atob(String(s)), null),
-    btoa: quietly((s) => btoa(String(s)), null),
+    atob: quietly((/** @type {unknown} */ s) => atob(String(s)), null),
+    btoa: quietly((/** @type {unknown} */ s) => btoa(String(s)), null),
+    /** @param {unknown} id */
     kindOf(id) {
       const text = String(id);
       const bare = text.startsWith('node:') ? text.slice(5) : text;
@@ -178,20 +213,22 @@ function createHostBridge(execution) {
       if (Object.hasOwn(REFUSED, bare)) return 'refused';
       return 'builtin';
     },
-    refusal: (bare) => (Object.hasOwn(REFUSED, bare) ? REFUSED[bare] : ''),
-    resolve: quietly((id, from) => (packageRoots.length === 0 ? '' : resolveFile(String(id), String(from))), ''),
-    compile: quietly((filename) => compile(String(filename), execution.context), 'the package file could not be read'),
-    readText: quietly((filename) => {
+    refusal: (/** @type {string} */ bare) => (Object.hasOwn(REFUSED, bare) ? /** @type {string} */ (REFUSED[bare]) : ''),
+    resolve: quietly((/** @type {unknown} */ id, /** @type {unknown} */ from) => (packageRoots.length === 0 ? '' : resolveFile(String(id), String(from))), ''),
+    compile: quietly((/** @type {unknown} */ filename) => compile(String(filename), execution.context), 'the package file could not be read'),
+    readText: quietly((/** @type {unknown} */ filename) => {
       const real = inside(String(filename));
       return real ? fs.readFileSync(real, 'utf8') : '';
     }, ''),
+    /** @param {string} bare */
     builtin(bare) {
       execution.taint(`require('${bare}')`);
       return require(`node:${bare}`);
     },
+    /** @param {string} name */
     global(name) {
       execution.taint(name);
-      return globalThis[name];
+      return /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (globalThis))[name];
     },
   });
 }

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 /**
  * Trusted JavaScript judge (runs in its own sandbox, never next to a candidate).
@@ -20,8 +21,17 @@ const IPC = process.env.CRUCIBLE_IPC || '/ipc';
 const GRACE_MS = 1000;
 const MAX_NAMES = 10000;
 
+/** @typedef {import('../protocol.js').JudgeReply} JudgeReply */
+/** @typedef {import('../protocol.js').JudgeSuite & { expected?: unknown[] | null | undefined }} Spec a suite, with its expected outputs */
+/** @typedef {{ kill?: boolean; inline?: boolean; failedAt?: number; outputs?: string; times?: number[]; elapsed?: number }} Extra what a suite's result may add */
+/** @typedef {import('../protocol.js').Unchecked} Unchecked */
+/** @typedef {import('../runtime.js').RawSuiteStatus} RawSuiteStatus */
+/** @typedef {import('../runtime.js').SuiteOutcome} SuiteOutcome */
+/** @typedef {import('../../core/verdict.js').Failure} Failure */
+
 // --- what test code sees ------------------------------------------------------------
 class ConsoleAssertError extends Error {
+  /** @param {unknown[]} args */
   constructor(args) {
     super(args.length ? `console.assert failed: ${util.format(...args)}` : 'console.assert failed');
     this.name = 'AssertionError';
@@ -36,16 +46,21 @@ const testConsole = Object.freeze({
       (k) => [k, noop],
     ),
   ),
+  /**
+   * @param {unknown} condition
+   * @param {...unknown} args
+   */
   assert(condition, ...args) {
     if (!condition) throw new ConsoleAssertError(args);
   },
 });
 Object.defineProperty(globalThis, 'console', { value: testConsole, writable: true, configurable: true });
 
+/** @param {unknown} id */
 function testRequire(id) {
   const bare = String(id).replace(/^node:/, '');
   if (builtinModules.includes(bare)) return require(`node:${bare}`);
-  const error = new Error(`Cannot find module '${id}'`);
+  const error = /** @type {NodeJS.ErrnoException} */ (new Error(`Cannot find module '${id}'`));
   error.code = 'MODULE_NOT_FOUND';
   throw error;
 }
@@ -59,7 +74,9 @@ const IDENTIFIER = /^[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*$/u;
  * pass. A name may shadow a global of this realm for the test code (a program's own
  * `escape` wins over the built-in, as when program and tests share one file).
  */
+/** @param {unknown} names */
 function usableNames(names) {
+  /** @type {Set<string>} */
   const out = new Set();
   for (const n of Array.isArray(names) ? names : []) {
     if (typeof n === 'string' && n.length <= 200 && IDENTIFIER.test(n) && !RESERVED.has(n)) out.add(n);
@@ -69,8 +86,17 @@ function usableNames(names) {
 }
 
 // --- showing values in failure reports ---------------------------------------------
+/**
+ * @param {unknown} value
+ * @param {number} [max]
+ */
 function show(value, max = 500) {
   let budget = max + 50;
+  /**
+   * @param {any} x
+   * @param {number} depth
+   * @returns {string}
+   */
   function render(x, depth) {
     if (budget <= 0) return '...';
     let s;
@@ -103,6 +129,12 @@ function show(value, max = 500) {
 
 // --- equality for io suites (JavaScript semantics) --------------------------------
 /** Deep equality: same types and shapes; numbers by ===, except NaN equals NaN; atol for numbers. */
+/**
+ * @param {any} a
+ * @param {any} b
+ * @param {number} atol
+ * @returns {boolean}
+ */
 function equal(a, b, atol, depth = 0) {
   if (typeof a === 'number' && typeof b === 'number') {
     if (a === b || (a !== a && b !== b)) return true;
@@ -123,7 +155,7 @@ function equal(a, b, atol, depth = 0) {
     if (a.size !== b.size) return false;
     const rest = [...b];
     for (const v of a) {
-      const i = b.has(v) ? rest.indexOf(v) : rest.findIndex((w) => equal(v, w, atol, depth + 1));
+      const i = b.has(v) ? rest.indexOf(v) : rest.findIndex((/** @type {unknown} */ w) => equal(v, w, atol, depth + 1));
       if (i < 0) return false;
       rest.splice(i, 1);
     }
@@ -134,15 +166,27 @@ function equal(a, b, atol, depth = 0) {
   return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && equal(a[k], b[k], atol, depth + 1));
 }
 
-const isFloat = (x) => typeof x === 'number' && !Number.isInteger(x);
+const isFloat = (/** @type {unknown} */ x) => typeof x === 'number' && !Number.isInteger(x);
 /** EvalPlus widens atol to 1e-6 once an expected value is a float (here: a non-integer number). */
-const isFloats = (x) => isFloat(x) || (Array.isArray(x) && x.length > 0 && x.every((v) => typeof v === 'number') && x.some(isFloat));
+const isFloats = (/** @type {unknown} */ x) => isFloat(x) || (Array.isArray(x) && x.length > 0 && x.every((v) => typeof v === 'number') && x.some(isFloat));
 
+/**
+ * @param {number[]} xs
+ * @param {number} x
+ */
 function poly(xs, x) {
   return xs.reduce((sum, c, i) => sum + c * Math.pow(x, i), 0);
 }
 
-/** [ok, why] for one output; the EvalPlus oracles that make sense for JavaScript values. */
+/**
+ * [ok, why] for one output; the EvalPlus oracles that make sense for JavaScript values.
+ * @param {any} out
+ * @param {unknown} exp
+ * @param {any} args
+ * @param {{ atol: number }} state
+ * @param {string | null} oracle
+ * @returns {[boolean, string]}
+ */
 function matches(out, exp, args, state, oracle) {
   try {
     if (oracle === 'always') return [true, ''];
@@ -166,6 +210,7 @@ class Timeout extends Error {}
 class CandidateGone extends Error {}
 
 class Channel {
+  /** @param {number} connectSeconds */
   constructor(connectSeconds) {
     const { O_RDONLY, O_WRONLY, O_NONBLOCK } = fs.constants;
     this.rfd = fs.openSync(`${IPC}/c2j`, O_RDONLY | O_NONBLOCK);
@@ -175,7 +220,7 @@ class Channel {
       try {
         wfd = fs.openSync(`${IPC}/j2c`, O_WRONLY | O_NONBLOCK);
         break;
-      } catch (e) {
+      } catch (/** @type {any} */ e) {
         if (e.code !== 'ENXIO') throw e;
         if (Date.now() > deadline) {
           fs.closeSync(this.rfd);
@@ -191,6 +236,7 @@ class Channel {
     this.gone = false;
   }
 
+  /** @param {import('../protocol.js').ToCandidate | string} obj a request, or one written as JSON already */
   send(obj) {
     try {
       writeAll(this.wfd, (typeof obj === 'string' ? obj : JSON.stringify(obj)) + '\n');
@@ -200,6 +246,10 @@ class Channel {
     }
   }
 
+  /**
+   * @param {number} deadline
+   * @returns {Unchecked}
+   */
   recv(deadline) {
     const line = this.reader.next(deadline);
     if (line === undefined) throw new Timeout('no reply in time');
@@ -230,15 +280,30 @@ class Channel {
 // --- one run -------------------------------------------------------------------
 const CANDIDATE = Symbol('raised by the candidate');
 const NEEDS_INLINE = Symbol('needs inline');
+/** @type {Record<string, ErrorConstructor>} */
 const ERROR_CLASSES = { Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError };
+/** @type {Record<string, RawSuiteStatus>} */
 const LIMIT_STATUS = { memory: 'memory', output: 'output-limit', timeout: 'timeout' };
 
-/** The candidate's exception, rethrown here with the same class (by name) and message. */
+/**
+ * The status of a reply's `limit` (set by the candidate worker, which measured it), else `otherwise`.
+ * @param {unknown} limit
+ * @param {RawSuiteStatus} otherwise
+ */
+function limitStatus(limit, otherwise) {
+  const key = /** @type {string} */ (limit); // any value: both lookups make it a property key alike
+  return Object.hasOwn(LIMIT_STATUS, key) ? /** @type {RawSuiteStatus} */ (LIMIT_STATUS[key]) : otherwise;
+}
+
+/**
+ * The candidate's exception, rethrown here with the same class (by name) and message.
+ * @param {Unchecked} r
+ */
 function candidateError(r) {
   const name = typeof r.error === 'string' ? r.error : 'Error';
   const message = typeof r.message === 'string' ? r.message : '';
-  const Ctor = Object.hasOwn(ERROR_CLASSES, name) ? ERROR_CLASSES[name] : Error;
-  const e = new Ctor(message);
+  const Ctor = Object.hasOwn(ERROR_CLASSES, name) ? /** @type {ErrorConstructor} */ (ERROR_CLASSES[name]) : Error;
+  const e = /** @type {Error & { [CANDIDATE]?: true }} */ (new Ctor(message));
   if (e.name !== name) Object.defineProperty(e, 'name', { value: name, writable: true, configurable: true });
   e[CANDIDATE] = true;
   return e;
@@ -247,6 +312,10 @@ function candidateError(r) {
 const DECODE_TIMEOUT = Symbol('decoding ran past the deadline');
 
 /** A candidate's output, decoded by its call's deadline: colliding keys make filling a Set quadratic. */
+/**
+ * @param {unknown} v
+ * @param {number} deadline
+ */
 function decodeOutput(v, deadline) {
   try {
     return W.decodeBy(v, deadline);
@@ -257,14 +326,18 @@ function decodeOutput(v, deadline) {
 }
 
 class Run {
+  /** @param {Channel} channel */
   constructor(channel) {
     this.ch = channel;
+    /** @type {{ name: string; args: unknown[]; value: unknown; returned: boolean } | null} the call under way, or the last one */
     this.last = null;
     this.deadline = Infinity;
+    /** @type {{ status: RawSuiteStatus; message: string; kill: boolean; error: Error } | null} */
     this.abort = null; // sticky: once a limit is hit, every later call fails the same way
     this.needsInline = false;
   }
 
+  /** @param {number} limitSeconds */
   startSuite(limitSeconds) {
     this.last = null;
     this.abort = null;
@@ -272,11 +345,20 @@ class Run {
     this.deadline = Date.now() + limitSeconds * 1000;
   }
 
+  /**
+   * @param {RawSuiteStatus} status
+   * @param {string} message
+   * @returns {never}
+   */
   stop(status, message, kill = false) {
     this.abort = { status, message, kill, error: new Error(message) };
     throw this.abort.error;
   }
 
+  /**
+   * @param {string} name
+   * @param {unknown[]} args
+   */
   call(name, args) {
     if (this.abort) throw this.abort.error;
     if (this.needsInline) throw NEEDS_INLINE;
@@ -297,7 +379,8 @@ class Run {
       this.ch.send(`{"op":"call","name":${JSON.stringify(name)},"args":[${encoded.join(',')}],"kwargs":{},"timeoutMs":${remaining}}`);
       const r = this.ch.recv(this.deadline + GRACE_MS);
       if (!r.ok) {
-        if (Object.hasOwn(LIMIT_STATUS, r.limit)) this.stop(LIMIT_STATUS[r.limit], `${r.error}: ${r.message}`);
+        const limit = limitStatus(r.limit, 'fail');
+        if (limit !== 'fail') this.stop(limit, `${r.error}: ${r.message}`);
         throw candidateError(r);
       }
       const value = decodeOutput(r.v, this.deadline + GRACE_MS);
@@ -312,9 +395,11 @@ class Run {
     }
   }
 
+  /** @param {string} name */
   proxy(name) {
     const run = this;
     return {
+      /** @param {...unknown} args */
       [name](...args) {
         return run.call(name, args);
       },
@@ -322,15 +407,35 @@ class Run {
   }
 }
 
+/**
+ * @param {{ name: string }} spec
+ * @param {RawSuiteStatus} status
+ * @param {number} passed
+ * @param {number} total
+ * @param {Failure | null} [firstFailure]
+ * @param {Extra} [extra]
+ * @returns {SuiteOutcome & { kill?: boolean }}
+ */
 function suiteResult(spec, status, passed, total, firstFailure = null, extra = {}) {
   return { name: spec.name, status, passed, total, firstFailure, ...extra };
 }
 
+/**
+ * @param {unknown} message
+ * @param {string | null} [input]
+ * @param {string | null} [expected]
+ * @param {string | null} [actual]
+ * @returns {{ -readonly [K in keyof Failure]: Failure[K] }}
+ */
 function failure(message, input = null, expected = null, actual = null) {
   return { input, expected, actual, message: String(message).slice(0, 2000) };
 }
 
-/** "line N: source" of the innermost test-code frame in an error's stack. */
+/**
+ * "line N: source" of the innermost test-code frame in an error's stack.
+ * @param {any} error
+ * @param {string} source
+ */
 function testLine(error, source) {
   const stack = error && typeof error.stack === 'string' ? error.stack : '';
   const m = /test\.js:(\d+):\d+/.exec(stack);
@@ -343,13 +448,19 @@ function testLine(error, source) {
   let text = lines[at].trim();
   let depth = 0;
   for (let i = at; i < lines.length && i < at + 8; i++) {
-    if (i > at) text += ` ${lines[i].trim()}`;
-    for (const c of lines[i]) depth += c === '(' ? 1 : c === ')' ? -1 : 0;
+    const line = /** @type {string} */ (lines[i]);
+    if (i > at) text += ` ${line.trim()}`;
+    for (const c of line) depth += c === '(' ? 1 : c === ')' ? -1 : 0;
     if (depth <= 0) break;
   }
   return `line ${m[1]}: ${text.slice(0, 300)}`;
 }
 
+/**
+ * @param {any} e what the test code threw
+ * @param {Run} run
+ * @param {string} source
+ */
 function failureOfException(e, run, source) {
   const f = failure('');
   if (run.last) {
@@ -360,10 +471,11 @@ function failureOfException(e, run, source) {
   if (e instanceof ConsoleAssertError) {
     f.message = where ? `console.assert failed at ${where}` : e.message;
   } else if (e instanceof Error) {
-    f.message = `${e.name}: ${e.message}${e[CANDIDATE] ? ' (raised by the candidate)' : ''}${where ? `\n    at ${where}` : ''}`;
-    if (e.code === 'ERR_ASSERTION') {
-      if ('actual' in e) f.actual = show(e.actual);
-      if ('expected' in e) f.expected = show(e.expected);
+    const error = /** @type {Error & { [CANDIDATE]?: true; code?: unknown; actual?: unknown; expected?: unknown }} */ (e);
+    f.message = `${error.name}: ${error.message}${error[CANDIDATE] ? ' (raised by the candidate)' : ''}${where ? `\n    at ${where}` : ''}`;
+    if (error.code === 'ERR_ASSERTION') {
+      if ('actual' in error) f.actual = show(error.actual);
+      if ('expected' in error) f.expected = show(error.expected);
     }
   } else {
     f.message = `Uncaught ${show(e)}${where ? ` at ${where}` : ''}`;
@@ -376,6 +488,10 @@ function failureOfException(e, run, source) {
  * Datasets run program and test code as one file (MultiPL-E, HumanEvalPack), so an early
  * error of that file fails the program there before anything runs: a program that declares
  * `const assert` when the test does too. Compiling is all this does; nothing runs here.
+ */
+/**
+ * @param {string} program
+ * @param {string} source
  */
 function sharedFileError(program, source) {
   try {
@@ -391,6 +507,12 @@ function sharedFileError(program, source) {
  * its own declarations may shadow candidate names; the prompt's helpers (encodeCyclic in
  * HumanEvalPack JS/38) sit in a scope between the two, so the test's calls reach the prompt's
  * definitions, never a candidate's. Helpers that do not compile are left out.
+ */
+/**
+ * @param {string[]} params
+ * @param {string} source
+ * @param {string | null} helpers
+ * @returns {(...args: unknown[]) => () => void}
  */
 function testFactory(params, source, helpers) {
   const head = `(function (${params.join(', ')}) {\nreturn function () {\n`;
@@ -408,6 +530,13 @@ function testFactory(params, source, helpers) {
   return vm.runInThisContext(`${head}${source}};\n})`, { filename: 'test.js', lineOffset: -2 });
 }
 
+/**
+ * @param {Spec & { kind: 'script' }} spec
+ * @param {Run} run
+ * @param {string[]} names
+ * @param {boolean} record
+ * @param {string} program
+ */
 function runScript(spec, run, names, record, program) {
   const limit = Number(spec.limit ?? 10);
   const start = Date.now();
@@ -424,6 +553,7 @@ function runScript(spec, run, names, record, program) {
   } catch (e) {
     return suiteResult(spec, 'error', 0, 1, failure(`the test code does not compile: ${e}`));
   }
+  /** @type {{ exports: object }} */
   const module = { exports: {} };
   let thrown = null;
   let threw = false;
@@ -443,25 +573,37 @@ function runScript(spec, run, names, record, program) {
   return suiteResult(spec, 'pass', 1, 1, null, record ? { elapsed: (Date.now() - start) / 1000 } : {});
 }
 
-/** Arguments that cannot cross (callbacks): the test code runs beside the candidate. */
+/**
+ * Arguments that cannot cross (callbacks): the test code runs beside the candidate.
+ * @param {Spec & { kind: 'script' }} spec
+ * @param {Run} run
+ */
 function runInline(spec, run) {
   const timeoutMs = Math.max(1, run.deadline - Date.now());
   let r;
   try {
     run.ch.send({ op: 'inline', code: spec.code, invoke: spec.invoke ?? null, timeoutMs });
     r = run.ch.recv(run.deadline + GRACE_MS);
-  } catch (e) {
+  } catch (/** @type {any} */ e) {
     if (e instanceof Timeout) return suiteResult(spec, 'timeout', 0, 1, null, { kill: true, inline: true });
     return suiteResult(spec, 'crashed', 0, 1, failure(e.message), { inline: true });
   }
   if (r.ok) return suiteResult(spec, 'pass', 1, 1, null, { inline: true });
-  const status = Object.hasOwn(LIMIT_STATUS, r.limit) ? LIMIT_STATUS[r.limit] : 'fail';
+  const status = limitStatus(r.limit, 'fail');
   return suiteResult(spec, status, 0, 1, failure(`${r.error}: ${r.message}`), { inline: true });
 }
 
+/**
+ * @param {Spec & { kind: 'io' }} spec
+ * @param {Run} run
+ * @param {boolean} record
+ */
 function runIo(spec, run, record) {
+  /** @type {unknown} */
   let inputs;
+  /** @type {unknown[] | null} */
   let expected = null;
+  /** @type {unknown[]} */
   let decodedInputs;
   try {
     if (spec.inputAdapter) throw new Error(`input adapter ${spec.inputAdapter} is not supported for JavaScript`);
@@ -469,10 +611,10 @@ function runIo(spec, run, record) {
     if (!Array.isArray(inputs) || !inputs.every(Array.isArray)) throw new Error('inputs must be a list of argument lists');
     decodedInputs = inputs.map((i) => W.decodeParsed(i));
     if (!record) {
-      expected = spec.expected.map((v) => W.decodeParsed(v));
+      expected = /** @type {unknown[]} */ (spec.expected).map((v) => W.decodeParsed(v));
       if (expected.length !== inputs.length) throw new Error('expected outputs do not match the inputs');
     }
-  } catch (e) {
+  } catch (/** @type {any} */ e) {
     return suiteResult(spec, 'error', 0, Array.isArray(inputs) ? inputs.length : 0, failure(String(e.message ?? e)));
   }
   const total = inputs.length;
@@ -480,22 +622,27 @@ function runIo(spec, run, record) {
   const limits = Array.isArray(spec.limits) ? spec.limits.map(Number) : new Array(total).fill(Number(spec.limit ?? 10));
   run.ch.send({ op: 'batch', name: spec.entry, inputs, timeoutMs: limits.map((s) => s * 1000) });
   const state = { atol: Number(spec.atol) || 0 };
+  /** @type {string[]} */
   const outputs = [];
+  /** @type {number[]} */
   const times = [];
   let passed = 0;
+  /** @type {RawSuiteStatus} */
   let status = 'pass';
+  /** @type {Failure | null} */
   let first = null;
+  /** @type {number | null} */
   let firstAt = null;
   let kill = false;
   for (let i = 0; i < total; i++) {
     const shownInput = () => show(decodedInputs[i]);
     if (first === null) firstAt = i; // settles on the input where the first failure happens
-    const shownExpected = () => (record ? null : show(expected[i]));
+    const shownExpected = () => (record ? null : show(/** @type {unknown[]} */ (expected)[i]));
     let r;
     const deadline = Date.now() + limits[i] * 1000;
     try {
       r = run.ch.recv(deadline + GRACE_MS);
-    } catch (e) {
+    } catch (/** @type {any} */ e) {
       if (e instanceof Timeout) {
         status = 'timeout';
         kill = true;
@@ -513,7 +660,7 @@ function runIo(spec, run, record) {
         break;
       }
       if (first === null) {
-        status = Object.hasOwn(LIMIT_STATUS, r.limit) ? LIMIT_STATUS[r.limit] : 'fail';
+        status = limitStatus(r.limit, 'fail');
         first = failure(`${r.error}: ${r.message}`, shownInput(), shownExpected());
       }
       if (record) {
@@ -541,29 +688,35 @@ function runIo(spec, run, record) {
       first ??= failure(`time limit of ${limits[i].toFixed(2)}s exceeded (decoding the output)`, shownInput(), shownExpected());
       break;
     }
-    const [ok, why] = matches(out, expected[i], decodedInputs[i], state, spec.oracle ?? null);
+    const [ok, why] = matches(out, /** @type {unknown[]} */ (expected)[i], decodedInputs[i], state, spec.oracle ?? null);
     if (ok) passed++;
     else if (first === null) {
       status = 'fail';
       first = failure(why, shownInput(), shownExpected(), show(out));
     }
   }
+  /** @type {Extra} */
   const extra = kill ? { kill } : {};
-  if (first !== null) extra.failedAt = firstAt;
+  if (first !== null) extra.failedAt = /** @type {number} */ (firstAt);
   if (record) Object.assign(extra, { outputs: `[${outputs.join(',')}]`, times });
   return suiteResult(spec, status, passed, total, first, extra);
 }
 
+/**
+ * @param {import('../protocol.js').JudgeRun & { expected: (unknown[] | null)[] }} msg
+ * @returns {import('../protocol.js').JudgeResult}
+ */
 function handleRun(msg) {
   const record = Boolean(msg.record);
   let ch;
   try {
     ch = new Channel(Number(msg.connectSeconds ?? 10));
-  } catch (e) {
+  } catch (/** @type {any} */ e) {
     if (!(e instanceof CandidateGone)) throw e;
     return { op: 'result', load: { ok: false, status: 'crashed', message: e.message }, suites: [] };
   }
   const run = new Run(ch);
+  /** @type {import('../protocol.js').JudgeResult} */
   const result = { op: 'result', load: { ok: true }, suites: [] };
   try {
     const loadMs = Number(msg.loadSeconds ?? 10) * 1000;
@@ -584,18 +737,19 @@ function handleRun(msg) {
       throw e;
     }
     if (!r.ok) {
-      const status = Object.hasOwn(LIMIT_STATUS, r.limit) ? LIMIT_STATUS[r.limit] : 'error';
+      const status = limitStatus(r.limit, 'error');
       result.load = { ok: false, status, message: `${r.error}: ${r.message}`.slice(0, 2000) };
       return result;
     }
     const names = usableNames(r.names);
     let stopped = false;
-    for (const [j, spec] of msg.suites.entries()) {
+    for (const [j, spec] of /** @type {Spec[]} */ (msg.suites).entries()) {
       spec.expected = msg.expected[j];
       if (stopped || ch.gone || result.kill) {
         result.suites.push(suiteResult(spec, 'skipped', 0, 0));
         continue;
       }
+      /** @type {SuiteOutcome & { kill?: boolean }} */
       const res = spec.kind === 'io' ? runIo(spec, run, record) : runScript(spec, run, names, record, String(msg.program));
       if (res.kill) result.kill = true;
       delete res.kill;
@@ -617,11 +771,12 @@ function main() {
   for (;;) {
     const line = stdin.next();
     if (line === null || line === undefined) return;
+    /** @type {JudgeReply} */
     let out;
     try {
       const msg = JSON.parse(line);
       out = msg.op === 'ping' ? { op: 'pong' } : handleRun(msg);
-    } catch (e) {
+    } catch (/** @type {any} */ e) {
       out = { op: 'result', internalError: `${e && e.name}: ${e && e.message}` };
     }
     writeAll(1, JSON.stringify(out) + '\n');

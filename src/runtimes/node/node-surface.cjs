@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 /**
  * What node gives every program beyond the language: `require`, `process`, timers,
@@ -30,6 +31,14 @@
  * own `fetch` before this runs). Returns the names defined, the getters of the lazy globals
  * (which must not be mistaken for the program's functions) and whether the program called
  * process.exit.
+ *
+ * What it builds are look-alikes of node's objects, filled in as they are made, over the
+ * program's values: those are typed loosely (`any`); `host` and the options are not.
+ * @param {import('./worker-types.js').HostBridge} host
+ * @param {(text: string, fd: number) => void} print
+ * @param {string} optionsJson
+ * @param {(name: string) => boolean} mayDefine
+ * @returns {import('./worker-types.js').Surface}
  */
 function nodeSurface(host, print, optionsJson, mayDefine) {
   'use strict';
@@ -39,6 +48,7 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
   const defineProperty = R.defineProperty;
   const getPrototypeOf = R.getPrototypeOf;
   const ownKeys = R.ownKeys;
+  /** @type {(o: any, key: PropertyKey) => any} the intrinsic getters below are read from their descriptors */
   const gopd = Object.getOwnPropertyDescriptor;
   const create = Object.create;
   const freeze = Object.freeze;
@@ -83,44 +93,76 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
   const dataViewOffset = gopd(DataView.prototype, 'byteOffset').get;
   const dataViewLength = gopd(DataView.prototype, 'byteLength').get;
   const promiseResolve = Promise.resolve.bind(Promise);
-  const ERROR_CTORS = { __proto__: null, Error, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError };
+  /** @type {{ [name: string]: ErrorConstructor | undefined }} */
+  const ERROR_CTORS = /** @type {any} */ ({ __proto__: null, Error, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError });
   const toPrimitive = Symbol.toPrimitive;
   const toStringTag = Symbol.toStringTag;
   const objectToString = Object.prototype.toString;
+  /** @type {ReturnType<typeof import('./host-bridge.cjs').surfaceOptions>} */
   const options = jsonParse(optionsJson);
   const started = BigIntCtor(options.started);
+  /** @type {import('./worker-types.js').Surface['lazy']} */
   const lazy = create(null);
 
+  /**
+   * @param {any} target
+   * @param {PropertyKey} name
+   * @param {unknown} v
+   */
   function value(target, name, v, enumerable = false) {
     defineProperty(target, name, { __proto__: null, value: v, writable: true, configurable: true, enumerable });
   }
+  /**
+   * @template T
+   * @param {T} target
+   * @param {any} table
+   * @returns {T}
+   */
   function methods(target, table) {
     const ks = ownKeys(table);
-    for (let i = 0; i < ks.length; i++) value(target, ks[i], table[ks[i]]);
+    for (let i = 0; i < ks.length; i++) value(target, /** @type {PropertyKey} */ (ks[i]), table[/** @type {PropertyKey} */ (ks[i])]);
     return target;
   }
+  /**
+   * @param {ErrorConstructor} Ctor
+   * @param {string} code
+   * @param {string} message
+   */
   function nodeError(Ctor, code, message) {
     const e = new Ctor(message);
     value(e, 'code', code, true);
     return e;
   }
+  /** @param {any} x */
   function describeType(x) {
     if (x === null) return 'null';
     if (typeof x === 'function') return 'function ' + (x.name || '');
     if (typeof x === 'object') return 'an instance of ' + (apply(objectToString, x, []) || 'Object');
     return 'type ' + typeof x + ' (' + apply(stringSlice, StringCtor(x), [0, 25]) + ')';
   }
+  /**
+   * @param {unknown} fn
+   * @param {string} name
+   */
   function callbackArgument(fn, name) {
     if (typeof fn !== 'function') {
       throw nodeError(TypeErrorCtor, 'ERR_INVALID_ARG_TYPE', 'The "' + name + '" argument must be of type function. Received ' + describeType(fn));
     }
   }
+  /**
+   * @param {Function} fn
+   * @param {unknown[]} args
+   */
   function later(fn, args) {
     apply(promiseThen, promiseResolve(), [() => apply(fn, undefined, args)]);
   }
 
   // --- timers: handles as node returns them, callbacks that never run --------------
   let lastTimer = 0;
+  /**
+   * @constructor
+   * @param {number | null} repeat
+   */
   function Timeout(repeat) {
     value(this, '_idleTimeout', 1);
     value(this, '_repeat', repeat);
@@ -146,23 +188,28 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
     close() {
       return this;
     },
+    /** @this {{ id: number }} */
     [toPrimitive]() {
       return this.id;
     },
   });
+  /** @constructor */
   function Immediate() {
     value(this, 'id', ++lastTimer);
   }
   methods(Immediate.prototype, handleMethods);
   const timers = {
+    /** @param {unknown} callback */
     setTimeout(callback) {
       callbackArgument(callback, 'callback');
       return new Timeout(null);
     },
+    /** @param {unknown} callback */
     setInterval(callback) {
       callbackArgument(callback, 'callback');
       return new Timeout(1);
     },
+    /** @param {unknown} callback */
     setImmediate(callback) {
       callbackArgument(callback, 'callback');
       return new Immediate();
@@ -184,22 +231,34 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
 
   // --- process -------------------------------------------------------------------
   const listeners = create(null);
+  /** @type {{ code: unknown } | null} */
   let exit = null; // {code} once process.exit was called: sticky, as the process would be gone
+  /** @param {number} fd */
   function stream(fd) {
     const s = {
       fd,
       isTTY: false,
       writable: true,
+      /**
+       * @param {any} chunk
+       * @param {unknown} [encoding]
+       * @param {unknown} [callback]
+       */
       write(chunk, encoding, callback) {
         let text;
         if (typeof chunk === 'string') text = chunk;
-        else if (isView(chunk)) text = host.decode('utf-8', chunk, false, false);
+        else if (isView(chunk)) text = /** @type {string} */ (host.decode('utf-8', chunk, false, false));
         else throw nodeError(TypeErrorCtor, 'ERR_INVALID_ARG_TYPE', 'The "chunk" argument must be of type string or an instance of Buffer or Uint8Array. Received ' + describeType(chunk));
         print(text, fd);
         const cb = typeof encoding === 'function' ? encoding : callback;
         if (typeof cb === 'function') later(cb, []);
         return true;
       },
+      /**
+       * @param {any} chunk
+       * @param {unknown} [encoding]
+       * @param {unknown} [callback]
+       */
       end(chunk, encoding, callback) {
         if (chunk !== undefined && chunk !== null && typeof chunk !== 'function') s.write(chunk, encoding, callback);
         return s;
@@ -212,13 +271,27 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
     };
     return emitterMethods(s, create(null));
   }
+  /**
+   * @template T
+   * @param {T} target
+   * @param {{ [name: PropertyKey]: any[] }} table the listeners, by event name
+   * @returns {T}
+   */
   function emitterMethods(target, table) {
+    /**
+     * @param {PropertyKey} name
+     * @param {unknown} fn
+     */
     function on(name, fn) {
       callbackArgument(fn, 'listener');
       const list = table[name] || (table[name] = []);
       list[list.length] = fn;
       return target;
     }
+    /**
+     * @param {PropertyKey} name
+     * @param {unknown} fn
+     */
     function off(name, fn) {
       const list = table[name];
       if (list) {
@@ -232,8 +305,13 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
       on,
       addListener: on,
       prependListener: on,
+      /**
+       * @param {PropertyKey} name
+       * @param {Function} fn
+       */
       once(name, fn) {
         callbackArgument(fn, 'listener');
+        /** @param {...unknown} args */
         function wrapped(...args) {
           off(name, wrapped);
           return apply(fn, target, args);
@@ -243,13 +321,18 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
       },
       off,
       removeListener: off,
+      /** @param {PropertyKey | undefined} name */
       removeAllListeners(name) {
         if (name === undefined) {
           const ks = ownKeys(table);
-          for (let i = 0; i < ks.length; i++) delete table[ks[i]];
+          for (let i = 0; i < ks.length; i++) delete table[/** @type {PropertyKey} */ (ks[i])];
         } else delete table[name];
         return target;
       },
+      /**
+       * @param {PropertyKey} name
+       * @param {...unknown} args
+       */
       emit(name, ...args) {
         const list = table[name];
         if (!list || list.length === 0) return false;
@@ -258,13 +341,13 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
         for (let i = 0; i < copy.length; i++) apply(copy[i], target, args);
         return true;
       },
-      listeners: (name) => {
+      listeners: (/** @type {PropertyKey} */ name) => {
         const list = table[name] || [];
         const out = [];
         for (let i = 0; i < list.length; i++) out[i] = list[i].listener || list[i];
         return out;
       },
-      listenerCount: (name) => (table[name] || []).length,
+      listenerCount: (/** @type {PropertyKey} */ name) => (table[name] || []).length,
       eventNames: () => ownKeys(table),
       setMaxListeners() {
         return target;
@@ -272,6 +355,7 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
       getMaxListeners: () => 10,
     });
   }
+  /** @param {unknown} previous */
   function hrtime(previous) {
     const t = host.hrtime();
     let s = NumberCtor(t / 1000000000n);
@@ -350,21 +434,27 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
     uptime: () => NumberCtor(host.hrtime() - started) / 1e9,
     cpuUsage: () => ({ user: 0, system: 0 }),
     resourceUsage: () => ({}),
+    /**
+     * @param {unknown} callback
+     * @param {...unknown} args
+     */
     nextTick(callback, ...args) {
       callbackArgument(callback, 'callback');
-      later(callback, args);
+      later(/** @type {Function} */ (callback), args);
     },
+    /** @param {any} warning */
     emitWarning(warning) {
       const text = typeof warning === 'string' ? warning : warning && typeof warning.message === 'string' ? warning.message : StringCtor(warning);
       print('(node:' + options.pid + ') Warning: ' + text + '\n', 2);
     },
+    /** @param {unknown} code */
     exit(code) {
       if (exit === null) exit = { code: code === undefined ? process.exitCode ?? 0 : code };
       // Unwinds the program; the harness reports the exit even if the program catches this.
       throw nodeError(ErrorCtor, 'ERR_PROCESS_EXIT', 'process.exit(' + StringCtor(exit.code) + ') was called');
     },
     abort() {
-      process.exit(134);
+      /** @type {any} */ (process).exit(134);
     },
     kill() {
       throw nodeError(ErrorCtor, 'EPERM', 'kill EPERM');
@@ -377,13 +467,19 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
   // --- text, base64, structured clone ------------------------------------------------
   // Encoding and decoding are node's own (`host` reads and writes this realm's bytes and
   // returns only strings and numbers).
+  /** @constructor */
   function TextEncoder() {}
   methods(TextEncoder.prototype, {
+    /** @param {unknown} [input] */
     encode(input = '') {
       const s = StringCtor(input);
       const bytes = new Uint8ArrayCtor(s.length * 3);
       return apply(typedArraySubarray, bytes, [0, host.encodeInto(s, bytes)[1]]);
     },
+    /**
+     * @param {unknown} input
+     * @param {Uint8Array} target
+     */
     encodeInto(input, target) {
       const s = StringCtor(input);
       const pair = host.encodeInto(s, target);
@@ -391,7 +487,13 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
     },
   });
   defineProperty(TextEncoder.prototype, 'encoding', { __proto__: null, get: () => 'utf-8', configurable: true });
+  /** @type {WeakMap<object, { encoding: string; fatal: boolean; ignoreBOM: boolean }>} */
   const DECODER = new WeakMap();
+  /**
+   * @constructor
+   * @param {unknown} [label]
+   * @param {any} [opts]
+   */
   function TextDecoder(label = 'utf-8', opts = undefined) {
     const fatal = Boolean(opts && opts.fatal);
     const ignoreBOM = Boolean(opts && opts.ignoreBOM);
@@ -400,6 +502,10 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
     DECODER.set(this, { encoding, fatal, ignoreBOM });
   }
   methods(TextDecoder.prototype, {
+    /**
+     * @this {object}
+     * @param {unknown} [input]
+     */
     decode(input = new Uint8ArrayCtor(0)) {
       const d = DECODER.get(this);
       if (!d) throw nodeError(TypeErrorCtor, 'ERR_INVALID_THIS', 'Value of "this" must be of type TextDecoder');
@@ -413,11 +519,15 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
   });
   const decoderFields = ['encoding', 'fatal', 'ignoreBOM'];
   for (let i = 0; i < decoderFields.length; i++) {
-    const k = decoderFields[i];
-    defineProperty(TextDecoder.prototype, k, { __proto__: null, get() { const d = DECODER.get(this); return d ? d[k] : undefined; }, configurable: true });
+    const k = /** @type {'encoding' | 'fatal' | 'ignoreBOM'} */ (decoderFields[i]);
+    defineProperty(TextDecoder.prototype, k, { __proto__: null, get() { const d = DECODER.get(/** @type {object} */ (this)); return d ? d[k] : undefined; }, configurable: true });
   }
+  /**
+   * @param {string} name
+   * @param {(s: string) => string | null} convert
+   */
   function base64(name, convert) {
-    const fn = function (data) {
+    const fn = function (/** @type {unknown} */ data) {
       if (arguments.length === 0) throw nodeError(TypeErrorCtor, 'ERR_MISSING_ARGS', 'The "data" argument must be specified');
       const r = convert(StringCtor(data));
       if (r === null) {
@@ -434,25 +544,32 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
   const btoa = base64('btoa', host.btoa);
 
   /** The HTML structured clone of this realm's values (what node's structuredClone copies). */
+  /** @param {unknown} input */
   function structuredClone(input) {
     if (arguments.length === 0) throw nodeError(TypeErrorCtor, 'ERR_MISSING_ARGS', 'The "value" argument must be specified');
     const seen = new MapCtor();
+    /** @param {any} x */
     function cannot(x) {
       const e = new ErrorCtor((typeof x === 'function' ? x.toString() : StringCtor(typeof x === 'symbol' ? 'Symbol()' : '#<Object>')) + ' could not be cloned.');
       value(e, 'name', 'DataCloneError');
       return e;
     }
+    /**
+     * @param {any} x
+     * @returns {any}
+     */
     function clone(x) {
       if (typeof x === 'function' || typeof x === 'symbol') throw cannot(x);
       if (x === null || typeof x !== 'object') return x;
       const prior = seen.get(x);
       if (prior !== undefined) return prior;
+      /** @type {any} */
       let out;
       if (isArray(x)) {
         out = new ArrayCtor(x.length);
         seen.set(x, out);
         const ks = keys(x);
-        for (let i = 0; i < ks.length; i++) out[ks[i]] = clone(x[ks[i]]);
+        for (let i = 0; i < ks.length; i++) out[/** @type {string} */ (ks[i])] = clone(x[/** @type {any} */ (ks[i])]);
         return out;
       }
       if (x instanceof DateCtor) out = new DateCtor(apply(dateGetTime, x, []));
@@ -469,15 +586,17 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
       } else if (x instanceof MapCtor) {
         out = new MapCtor();
         seen.set(x, out);
+        /** @type {any[]} */
         const entries = [];
-        apply(mapForEach, x, [(v, k) => (entries[entries.length] = [k, v])]);
+        apply(mapForEach, x, [(/** @type {unknown} */ v, /** @type {unknown} */ k) => (entries[entries.length] = [k, v])]);
         for (let i = 0; i < entries.length; i++) apply(mapSet, out, [clone(entries[i][0]), clone(entries[i][1])]);
         return out;
       } else if (x instanceof SetCtor) {
         out = new SetCtor();
         seen.set(x, out);
+        /** @type {unknown[]} */
         const items = [];
-        apply(setForEach, x, [(v) => (items[items.length] = v)]);
+        apply(setForEach, x, [(/** @type {unknown} */ v) => (items[items.length] = v)]);
         for (let i = 0; i < items.length; i++) apply(setAdd, out, [clone(items[i])]);
         return out;
       } else if (x instanceof ErrorCtor) {
@@ -494,7 +613,7 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
         out = {};
         seen.set(x, out);
         const ks = keys(x);
-        for (let i = 0; i < ks.length; i++) out[ks[i]] = clone(x[ks[i]]);
+        for (let i = 0; i < ks.length; i++) out[/** @type {string} */ (ks[i])] = clone(x[/** @type {string} */ (ks[i])]);
         return out;
       }
       seen.set(x, out);
@@ -508,9 +627,11 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
     {},
     {
       now: () => host.now(),
+      /** @param {unknown} name */
       mark(name) {
         return { name: StringCtor(name), entryType: 'mark', startTime: host.now(), duration: 0 };
       },
+      /** @param {unknown} name */
       measure(name) {
         return { name: StringCtor(name), entryType: 'measure', startTime: 0, duration: 0 };
       },
@@ -538,18 +659,29 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
   local.console = () => G.console;
   local.timers = () => timers;
   local['timers/promises'] = () => timersPromises;
+  /** @typedef {{ id: string; path: string; exports: any; filename: string; loaded: boolean; children: unknown[]; paths: unknown[]; parent: unknown }} Module */
+  /** @type {{ [filename: string]: Module }} */
   const cache = create(null);
 
+  /**
+   * @param {string} id
+   * @param {string} from
+   */
   function notFound(id, from) {
     const e = nodeError(ErrorCtor, 'MODULE_NOT_FOUND', "Cannot find module '" + id + "'\nRequire stack:\n- " + from);
     value(e, 'requireStack', [from], true);
     return e;
   }
 
+  /**
+   * @param {string} filename
+   * @param {Module} parent
+   */
   function loadFile(filename, parent) {
     const cached = cache[filename];
     if (cached) return cached.exports;
     const dir = apply(stringSlice, filename, [0, apply(stringLastIndexOf, filename, ['/'])]) || '/';
+    /** @type {Module} */
     const mod = { id: filename, path: dir, exports: {}, filename, loaded: false, children: [], paths: [], parent };
     cache[filename] = mod;
     try {
@@ -568,6 +700,10 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
     return mod.exports;
   }
 
+  /**
+   * @param {unknown} id
+   * @param {Module} parent
+   */
   function resolve(id, parent) {
     if (typeof id !== 'string') throw nodeError(TypeErrorCtor, 'ERR_INVALID_ARG_TYPE', 'The "id" argument must be of type string. Received ' + describeType(id));
     if (id === '') throw nodeError(TypeErrorCtor, 'ERR_INVALID_ARG_VALUE', "The argument 'id' must be a non-empty string. Received ''");
@@ -578,7 +714,9 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
     return { kind: 'file', id: filename };
   }
 
+  /** @param {Module} parent */
   function makeRequire(parent) {
+    /** @param {unknown} id */
     function require(id) {
       const r = resolve(id, parent);
       const bare = apply(stringIndexOf, r.id, ['node:']) === 0 ? apply(stringSlice, r.id, [5]) : r.id;
@@ -587,7 +725,7 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
       if (r.kind === 'builtin') return host.builtin(bare);
       return loadFile(r.id, parent);
     }
-    value(require, 'resolve', (id) => {
+    value(require, 'resolve', (/** @type {unknown} */ id) => {
       const r = resolve(id, parent);
       return r.id;
     });
@@ -617,9 +755,10 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
     clearTimeout: timers.clearTimeout,
     clearInterval: timers.clearInterval,
     clearImmediate: timers.clearImmediate,
+    /** @param {unknown} callback */
     queueMicrotask(callback) {
       callbackArgument(callback, 'callback');
-      later(callback, []);
+      later(/** @type {Function} */ (callback), []);
     },
     structuredClone,
     TextEncoder,
@@ -629,12 +768,13 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
     performance,
     fetch,
   };
+  /** @type {string[]} */
   const defined = [];
-  const gks = ownKeys(globals);
+  const gks = /** @type {(keyof typeof globals)[]} */ (ownKeys(globals));
   for (let i = 0; i < gks.length; i++) {
-    if (!mayDefine(gks[i])) continue;
-    value(G, gks[i], globals[gks[i]]);
-    defined[defined.length] = gks[i];
+    if (!mayDefine(/** @type {keyof typeof globals} */ (gks[i]))) continue;
+    value(G, /** @type {keyof typeof globals} */ (gks[i]), globals[/** @type {keyof typeof globals} */ (gks[i])]);
+    defined[defined.length] = /** @type {keyof typeof globals} */ (gks[i]);
   }
   defineProperty(TextEncoder.prototype, toStringTag, { __proto__: null, value: 'TextEncoder', configurable: true });
   defineProperty(TextDecoder.prototype, toStringTag, { __proto__: null, value: 'TextDecoder', configurable: true });
@@ -643,9 +783,10 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
   // tainting, on first read. A program may still define its own under the same name.
   const hostGlobals = options.hostGlobals;
   for (let i = 0; i < hostGlobals.length; i++) {
-    const name = hostGlobals[i];
+    const name = /** @type {string} */ (hostGlobals[i]);
     if (!mayDefine(name)) continue;
     let got = false;
+    /** @type {unknown} */
     let v;
     const get = function () {
       if (!got) {
@@ -658,6 +799,7 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
     defineProperty(G, name, {
       __proto__: null,
       get,
+      /** @param {unknown} x */
       set(x) {
         value(G, name, x);
       },

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 /**
  * Warm JavaScript *program* worker: runs whole programs as `node main.js < stdin` would,
@@ -19,9 +20,16 @@ const vm = require('vm');
 const { types } = require('util');
 const { writeAll, serveWorker } = require('./wire.cjs');
 
-/** Evaluated inside each program's context: must not refer to anything outside its body. */
+/**
+ * Evaluated inside each program's context: must not refer to anything outside its body. What
+ * it builds are look-alikes of node's objects, filled in as they are made: typed loosely (`any`).
+ * @param {string} stdinText
+ * @param {string} filesJson
+ * @param {number} cap
+ */
 function prelude(stdinText, filesJson, cap) {
   'use strict';
+  /** @type {any} the program's global object, given node's globals below */
   const G = globalThis;
   // Taken before the program runs: it may replace the globals.
   const stringify = JSON.stringify;
@@ -39,9 +47,11 @@ function prelude(stdinText, filesJson, cap) {
   let overflow = false;
   let exited = false;
   let exitCode = 0;
+  /** @type {{ phase: string; error: string } | null} */
   let report = null;
   const EXIT = { exit: true };
-  const files = { __proto__: null };
+  /** @type {{ [path: string]: string }} */
+  const files = /** @type {any} */ ({ __proto__: null });
   const given = parse(filesJson);
   for (const key of Object.keys(given)) files[key] = given[key];
   // Deferred work must end with the program. Timers are this prelude's own queue and
@@ -55,20 +65,24 @@ function prelude(stdinText, filesJson, cap) {
   let live = true;
   delete G.WebAssembly;
   const Registry = G.FinalizationRegistry;
+  /** @param {unknown} cleanup */
   function FinalizationRegistry(cleanup) {
     if (new.target === undefined) throw new TypeError("Constructor FinalizationRegistry requires 'new'");
     if (typeof cleanup !== 'function') throw new TypeError('FinalizationRegistry: cleanup must be callable');
-    return construct(Registry, [(held) => live && cleanup(held)], new.target);
+    return construct(Registry, [(/** @type {unknown} */ held) => live && cleanup(held)], new.target);
   }
   Object.defineProperty(FinalizationRegistry, 'prototype', { value: Registry.prototype, writable: false });
   Object.defineProperty(Registry.prototype, 'constructor', { value: FinalizationRegistry });
   Object.defineProperty(G, 'FinalizationRegistry', { value: FinalizationRegistry });
 
+  /** @typedef {{ due: number; seq: number; fn: Function; args: unknown[] }} Task */
+  /** @type {Task[]} */
   const tasks = []; // macrotasks: [due, seq, fn, args]
   let seq = 0;
   let clock = 0;
   const intervals = new Set();
 
+  /** @param {string} s */
   function utf8Length(s) {
     let n = s.length;
     for (let i = 0; i < s.length; i++) {
@@ -77,7 +91,11 @@ function prelude(stdinText, filesJson, cap) {
     }
     return n;
   }
-  /** Prints `s` on stdout (fd 1) or stderr (fd 2). */
+  /**
+   * Prints `s` on stdout (fd 1) or stderr (fd 2).
+   * @param {number} fd
+   * @param {string} s
+   */
   function emit(fd, s) {
     if (exited || overflow) return;
     const n = utf8Length(s);
@@ -91,6 +109,7 @@ function prelude(stdinText, filesJson, cap) {
       throw new RangeError('output limit of ' + cap + ' bytes exceeded');
     }
   }
+  /** @param {any} b a chunk the program wrote (anything with a length) */
   function decodeBytes(b) {
     let s = '';
     for (let i = 0; i < b.length; i++) s += String.fromCharCode(b[i]);
@@ -100,6 +119,12 @@ function prelude(stdinText, filesJson, cap) {
       return s;
     }
   }
+  /**
+   * @param {any} v
+   * @param {number} depth
+   * @param {boolean} nested
+   * @returns {string}
+   */
   function inspect(v, depth, nested) {
     if (typeof v === 'string') return nested ? "'" + v + "'" : v;
     if (typeof v === 'bigint') return String(v) + 'n';
@@ -121,6 +146,7 @@ function prelude(stdinText, filesJson, cap) {
     if (keys.length === 0) return '{}';
     return '{ ' + keys.map((k) => k + ': ' + inspect(v[k], depth + 1, true)).join(', ') + ' }';
   }
+  /** @param {any[]} args */
   function format(args) {
     let first = args[0];
     let rest = 1;
@@ -142,39 +168,56 @@ function prelude(stdinText, filesJson, cap) {
     for (let i = rest; i < args.length; i++) text += ' ' + inspect(args[i], 0, false);
     return text;
   }
+  /** @type {any} */
   const console = {};
-  for (const m of ['log', 'info', 'debug', 'dir', 'table']) console[m] = (...a) => emit(1, (a.length ? format(a) : '') + '\n');
-  for (const m of ['error', 'warn', 'trace']) console[m] = (...a) => emit(2, (a.length ? format(a) : '') + '\n');
-  console.assert = (c, ...a) => c || emit(2, 'Assertion failed' + (a.length ? ': ' + format(a) : '') + '\n');
+  for (const m of ['log', 'info', 'debug', 'dir', 'table']) console[m] = (/** @type {unknown[]} */ ...a) => emit(1, (a.length ? format(a) : '') + '\n');
+  for (const m of ['error', 'warn', 'trace']) console[m] = (/** @type {unknown[]} */ ...a) => emit(2, (a.length ? format(a) : '') + '\n');
+  console.assert = (/** @type {unknown} */ c, /** @type {unknown[]} */ ...a) => c || emit(2, 'Assertion failed' + (a.length ? ': ' + format(a) : '') + '\n');
   for (const m of ['group', 'groupEnd', 'groupCollapsed', 'time', 'timeEnd', 'timeLog', 'count', 'countReset', 'clear']) console[m] = () => {};
 
+  /** @returns {any} */
   function emitter() {
-    const handlers = { __proto__: null };
+    /** @type {{ [name: string]: Function[] }} */
+    const handlers = /** @type {any} */ ({ __proto__: null });
+    /** @type {any} */
     const self = {
+      /**
+       * @param {string} name
+       * @param {Function} fn
+       */
       on(name, fn) {
         (handlers[name] = handlers[name] || []).push(fn);
         self.onListen(name);
         return self;
       },
+      /**
+       * @param {string} name
+       * @param {...unknown} args
+       */
       emit(name, ...args) {
         const list = handlers[name] || [];
-        for (let i = 0; i < list.length; i++) list[i].apply(self, args);
+        for (let i = 0; i < list.length; i++) /** @type {Function} */ (list[i]).apply(self, args);
         return list.length > 0;
       },
+      /**
+       * @param {string} name
+       * @param {Function} fn
+       */
       removeListener(name, fn) {
         if (handlers[name]) handlers[name] = handlers[name].filter((f) => f !== fn);
         return self;
       },
+      /** @param {string | undefined} name */
       removeAllListeners(name) {
         if (name === undefined) for (const k in handlers) delete handlers[k];
         else delete handlers[name];
         return self;
       },
-      listenerCount: (name) => (handlers[name] || []).length,
+      listenerCount: (/** @type {string} */ name) => (handlers[name] || []).length,
       onListen() {},
     };
-    self.once = (name, fn) => {
-      const wrapped = (...args) => {
+    self.once = (/** @type {string} */ name, /** @type {Function} */ fn) => {
+      const wrapped = (/** @type {unknown[]} */ ...args) => {
         self.removeListener(name, wrapped);
         fn.apply(self, args);
       };
@@ -184,15 +227,21 @@ function prelude(stdinText, filesJson, cap) {
     self.off = self.removeListener;
     return self;
   }
+  /**
+   * @param {unknown} fn
+   * @param {unknown} ms
+   * @param {unknown[]} args
+   */
   function schedule(fn, ms, args) {
     if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function');
     const task = { due: clock + Math.max(0, Number(ms) || 0), seq: seq++, fn, args };
     tasks.push(task);
     return task;
   }
-  G.setTimeout = (fn, ms, ...args) => schedule(fn, ms, args);
-  G.setImmediate = (fn, ...args) => schedule(fn, 0, args);
-  G.setInterval = (fn, ms, ...args) => {
+  G.setTimeout = (/** @type {unknown} */ fn, /** @type {unknown} */ ms, /** @type {unknown[]} */ ...args) => schedule(fn, ms, args);
+  G.setImmediate = (/** @type {unknown} */ fn, /** @type {unknown[]} */ ...args) => schedule(fn, 0, args);
+  G.setInterval = (/** @type {Function} */ fn, /** @type {unknown} */ ms, /** @type {unknown[]} */ ...args) => {
+    /** @type {{ task?: Task }} */
     const handle = {};
     intervals.add(handle);
     const tick = () => {
@@ -203,16 +252,16 @@ function prelude(stdinText, filesJson, cap) {
     handle.task = schedule(tick, ms, []);
     return handle;
   };
-  G.clearTimeout = G.clearImmediate = (task) => {
+  G.clearTimeout = G.clearImmediate = (/** @type {Task} */ task) => {
     const i = tasks.indexOf(task);
     if (i >= 0) tasks.splice(i, 1);
   };
-  G.clearInterval = (handle) => {
+  G.clearInterval = (/** @type {{ task?: Task } | undefined} */ handle) => {
     if (!handle) return;
     intervals.delete(handle);
     G.clearTimeout(handle.task);
   };
-  G.queueMicrotask = (fn) => {
+  G.queueMicrotask = (/** @type {() => unknown} */ fn) => {
     Promise.resolve().then(fn);
   };
 
@@ -220,7 +269,7 @@ function prelude(stdinText, filesJson, cap) {
   const stdin = emitter();
   let stdinDelivered = false;
   let stdinQueued = false;
-  stdin.onListen = (name) => {
+  stdin.onListen = (/** @type {string} */ name) => {
     if ((name === 'data' || name === 'end' || name === 'readable') && !stdinQueued) {
       stdinQueued = true;
       schedule(() => {
@@ -248,17 +297,23 @@ function prelude(stdinText, filesJson, cap) {
       yield stdinText;
     }
   };
-  const stream = (fd) => ({
+  const stream = (/** @type {number} */ fd) => ({
     fd,
     isTTY: false,
     columns: 80,
     writable: true,
+    /**
+     * @param {any} chunk
+     * @param {unknown} [encoding]
+     * @param {unknown} [callback]
+     */
     write(chunk, encoding, callback) {
       emit(fd, typeof chunk === 'string' ? chunk : chunk && typeof chunk.length === 'number' ? decodeBytes(chunk) : String(chunk));
       const cb = typeof encoding === 'function' ? encoding : callback;
       if (typeof cb === 'function') schedule(cb, 0, []);
       return true;
     },
+    /** @param {unknown} chunk */
     end(chunk) {
       if (chunk !== undefined && chunk !== null) this.write(chunk);
     },
@@ -283,7 +338,8 @@ function prelude(stdinText, filesJson, cap) {
     cwd: () => '/tmp',
     hrtime: Object.assign(() => [0, 0], { bigint: () => 0n }),
     memoryUsage: () => ({ rss: 0, heapUsed: 0, heapTotal: 0, external: 0 }),
-    nextTick: (fn, ...args) => Promise.resolve().then(() => fn(...args)),
+    nextTick: (/** @type {Function} */ fn, /** @type {unknown[]} */ ...args) => Promise.resolve().then(() => fn(...args)),
+    /** @param {unknown} code */
     exit(code) {
       if (!exited) {
         if (arguments.length > 0) setExitCode(code);
@@ -295,9 +351,12 @@ function prelude(stdinText, filesJson, cap) {
   });
   // As in node 20: an integer, a string holding one, undefined or null; anything else
   // throws, so the status is read later without running any of the program's code.
+  /** @type {number | string | null | undefined} */
   let exitCodeValue;
+  /** @param {any} code */
   function setExitCode(code) {
     if (code !== undefined && code !== null && !(typeof code === 'number' ? isInteger(code) : typeof code === 'string' && code !== '' && isInteger(+code))) {
+      /** @type {Error & { code?: string }} */
       const e = typeof code === 'number' ? new RangeError('The value of "code" is out of range. It must be an integer. Received ' + code) : new TypeError('The "code" argument must be of type number. Received type ' + typeof code);
       e.code = typeof code === 'number' ? 'ERR_OUT_OF_RANGE' : 'ERR_INVALID_ARG_TYPE';
       throw e;
@@ -307,6 +366,7 @@ function prelude(stdinText, filesJson, cap) {
   const exitStatus = () => (exitCodeValue === undefined || exitCodeValue === null ? 0 : +exitCodeValue & 0xff);
   Object.defineProperty(process, 'exitCode', { get: () => exitCodeValue, set: setExitCode, enumerable: true });
 
+  /** @param {unknown} options */
   function lineReader(options) {
     const rl = emitter();
     let closed = false;
@@ -321,7 +381,7 @@ function prelude(stdinText, filesJson, cap) {
       for (let i = 0; i < lines.length && !closed; i++) rl.emit('line', lines[i]);
       rl.close();
     };
-    rl.onListen = (name) => {
+    rl.onListen = (/** @type {string} */ name) => {
       if ((name === 'line' || name === 'close') && !queued) {
         queued = true;
         schedule(deliver, 0, []);
@@ -337,7 +397,7 @@ function prelude(stdinText, filesJson, cap) {
     rl.pause = () => rl;
     rl.resume = () => rl;
     let asked = 0;
-    rl.question = (query, cb) => {
+    rl.question = (/** @type {unknown} */ query, /** @type {unknown} */ cb) => {
       emit(1, String(query));
       const line = asked < lines.length ? lines[asked++] : '';
       consumed = true;
@@ -351,6 +411,10 @@ function prelude(stdinText, filesJson, cap) {
     void options;
     return rl;
   }
+  /**
+   * @param {unknown} path
+   * @param {unknown} [options]
+   */
   function readFileSync(path, options) {
     if (path === 0 || path === '/dev/stdin') {
       stdinDelivered = true;
@@ -358,31 +422,40 @@ function prelude(stdinText, filesJson, cap) {
     }
     const key = String(path).replace(/^\.\//, '').replace(/^\/tmp\//, '');
     if (Object.prototype.hasOwnProperty.call(files, key)) return files[key];
+    /** @type {Error & { code?: string }} */
     const e = new Error("ENOENT: no such file or directory, open '" + String(path) + "'");
     e.code = 'ENOENT';
     throw e;
   }
   const fsModule = {
     readFileSync,
+    /**
+     * @param {unknown} path
+     * @param {unknown} data
+     */
     writeFileSync(path, data) {
       const key = String(path).replace(/^\.\//, '').replace(/^\/tmp\//, '');
       const text = StringCtor(data);
       emitSize(text);
       files[key] = text;
     },
-    existsSync: (path) => path === '/dev/stdin' || Object.prototype.hasOwnProperty.call(files, String(path).replace(/^\.\//, '')),
+    existsSync: (/** @type {unknown} */ path) => path === '/dev/stdin' || Object.prototype.hasOwnProperty.call(files, String(path).replace(/^\.\//, '')),
   };
+  /** @param {string} text */
   function emitSize(text) {
     if (utf8Length(text) > cap) {
       overflow = true;
       throw new RangeError('file larger than the output limit of ' + cap + ' bytes');
     }
   }
-  const modules = { __proto__: null, fs: fsModule, readline: { createInterface: lineReader } };
+  /** @type {{ [name: string]: object }} */
+  const modules = /** @type {any} */ ({ __proto__: null, fs: fsModule, readline: { createInterface: lineReader } });
+  /** @param {unknown} id */
   function require(id) {
     const name = String(id).replace(/^node:/, '');
     const m = modules[name];
     if (m) return m;
+    /** @type {Error & { code?: string }} */
     const e = new Error("Cannot find module '" + String(id) + "'");
     e.code = 'MODULE_NOT_FOUND';
     throw e;
@@ -391,26 +464,28 @@ function prelude(stdinText, filesJson, cap) {
   G.process = process;
   G.global = G;
 
+  /** @param {any} e */
   function describe(e) {
     try {
       // The frames below the program's own are this worker's: not the program's business.
-      if (e !== null && typeof e === 'object' && typeof e.stack === 'string') return e.stack.split('\n').filter((l) => !/crucible-program|node:vm|\/crucible\//.test(l)).join('\n');
+      if (e !== null && typeof e === 'object' && typeof e.stack === 'string') return e.stack.split('\n').filter((/** @type {string} */ l) => !/crucible-program|node:vm|\/crucible\//.test(l)).join('\n');
       return 'Uncaught ' + inspect(e, 0, true);
     } catch {
       return 'Uncaught exception';
     }
   }
+  /** @param {() => unknown} fn */
   function guarded(fn) {
     if (exited) return;
     try {
       fn();
-    } catch (e) {
+    } catch (/** @type {any} */ e) {
       if (e === EXIT || exited || overflow) return;
       let name;
       try {
         name = e !== null && typeof e === 'object' ? e.name : undefined;
       } catch {}
-      report = { __proto__: null, phase: 'run', error: typeof name === 'string' ? apply(slice, name, [0, 100]) : 'Error' };
+      report = /** @type {{ phase: string; error: string }} */ ({ __proto__: null, phase: 'run', error: typeof name === 'string' ? apply(slice, name, [0, 100]) : 'Error' });
       try {
         emit(2, describe(e) + '\n');
       } catch {}
@@ -421,6 +496,7 @@ function prelude(stdinText, filesJson, cap) {
   const module = { exports: {} };
   return Object.freeze({
     __proto__: null,
+    /** @param {Function} wrapper the program, as a CommonJS module's function */
     main(wrapper) {
       guarded(() => wrapper.call(module.exports, module.exports, require, module, '/tmp/main.js', '/tmp'));
     },
@@ -429,11 +505,11 @@ function prelude(stdinText, filesJson, cap) {
       if (exited || overflow || tasks.length === 0) return false;
       let next = 0;
       for (let i = 1; i < tasks.length; i++) {
-        const a = tasks[i];
-        const b = tasks[next];
+        const a = /** @type {Task} */ (tasks[i]);
+        const b = /** @type {Task} */ (tasks[next]);
         if (a.due < b.due || (a.due === b.due && a.seq < b.seq)) next = i;
       }
-      const task = tasks.splice(next, 1)[0];
+      const task = /** @type {Task} */ (tasks.splice(next, 1)[0]);
       clock = Math.max(clock, task.due);
       guarded(() => task.fn(...task.args));
       return true;
@@ -455,12 +531,17 @@ const PRELUDE = new vm.Script(`(${prelude})`, { filename: 'crucible-program-prel
 const MAIN = new vm.Script('__crucible$.main(__crucible$main)', { filename: 'crucible-program.js' });
 const PUMP = new vm.Script('__crucible$.pump()', { filename: 'crucible-program.js' });
 
+/** @param {unknown} e */
 function isTimeout(e) {
   if (typeof e !== 'object' || e === null || types.isProxy(e) || !types.isNativeError(e)) return false;
   const code = Object.getOwnPropertyDescriptor(e, 'code');
   return Boolean(code && code.value === 'ERR_SCRIPT_EXECUTION_TIMEOUT');
 }
 
+/**
+ * @param {import('../protocol.js').ProgramRun} msg
+ * @returns {import('../protocol.js').ProgramReport}
+ */
 function run(msg) {
   const limits = msg.limits || {};
   const cap = Math.max(1, Number(limits.outputBytes) || 1 << 20);
@@ -468,6 +549,7 @@ function run(msg) {
   const started = process.hrtime.bigint();
   const cpu0 = process.cpuUsage();
   const elapsed = () => Number(process.hrtime.bigint() - started) / 1e6;
+  /** @type {{ op: 'result'; signal: null; truncated: boolean; scratchFull: boolean; timedOut: boolean; files: Record<string, string> }} */
   const base = { op: 'result', signal: null, truncated: false, scratchFull: false, timedOut: false, files: {} };
   let wrapper;
   try {
@@ -477,10 +559,11 @@ function run(msg) {
         throw new Error('import() is not available');
       },
     });
-  } catch (e) {
+  } catch (/** @type {any} */ e) {
     const where = /^\/tmp\/main\.js:(\d+)/.exec(String(e.stack));
     return { ...base, exitCode: 1, stdout: '', stderr: `/tmp/main.js${where ? `:${where[1]}` : ''}\n${e.name}: ${e.message}\n`, report: { phase: 'compile', error: e.name }, wallSeconds: elapsed() / 1000 };
   }
+  /** @type {Record<string, string>} */
   const files = {};
   for (const [path, b64] of Object.entries(msg.files || {})) if (typeof b64 === 'string') files[path] = Buffer.from(b64, 'base64').toString('utf8');
   const context = vm.createContext(vm.constants.DONT_CONTEXTIFY, {
@@ -488,7 +571,7 @@ function run(msg) {
     microtaskMode: 'afterEvaluate',
     codeGeneration: { strings: true, wasm: false },
   });
-  const timed = (script) => {
+  const timed = (/** @type {import('vm').Script} */ script) => {
     const left = budgetMs - elapsed();
     if (left <= 0) return 'timeout';
     try {
@@ -507,7 +590,7 @@ function run(msg) {
       context,
     );
     install(control, wrapper.runInContext(context));
-  } catch (e) {
+  } catch (/** @type {any} */ e) {
     return { ...base, exitCode: null, stdout: '', stderr: '', noVerdict: `program context failed: ${e && e.message}`, wallSeconds: elapsed() / 1000 };
   }
   if (timed(MAIN) === 'timeout') timedOut = true;
@@ -519,6 +602,7 @@ function run(msg) {
   // A direct call, not a script: after evaluating a script, node runs the promise jobs a
   // timed-out program left queued, until that script's timeout, which then loses its value.
   // Nothing is evaluated in the context after the program, so none of it runs again.
+  /** @type {any} what the program's prelude reported */
   let result;
   try {
     const text = control.result();
@@ -526,6 +610,7 @@ function run(msg) {
   } catch {
     result = { stdout: '', stderr: '', exitCode: 1 };
   }
+  /** @type {Record<string, string>} */
   const fetched = {};
   for (const path of Array.isArray(msg.fetch) ? msg.fetch.slice(0, 100) : []) {
     const text = result.files && Object.prototype.hasOwnProperty.call(result.files, path) ? result.files[path] : undefined;

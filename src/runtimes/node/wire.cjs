@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 /**
  * Wire encoding of JavaScript values (see PROTOCOL.md), shared by both workers.
@@ -13,6 +14,10 @@
  * (Inside a candidate's context, whatever a candidate does could only change its own
  * replies, which are plain data the judge checks; this keeps even those replies right.)
  */
+/** @typedef {import('./worker-types.js').Wire} Wire */
+/** @typedef {import('./worker-types.js').WireErrorKind} WireErrorKind */
+
+/** @returns {Wire} */
 function createWire() {
   'use strict';
   const G = globalThis;
@@ -45,10 +50,10 @@ function createWire() {
   const ErrorProto = ErrorCtor.prototype;
   const mapForEach = MapProto.forEach;
   const mapSet = MapProto.set;
-  const mapSize = gopd(MapProto, 'size').get;
+  const mapSize = /** @type {() => number} */ (/** @type {PropertyDescriptor} */ (gopd(MapProto, 'size')).get);
   const setForEach = SetProto.forEach;
   const setAdd = SetProto.add;
-  const setSize = gopd(SetProto, 'size').get;
+  const setSize = /** @type {() => number} */ (/** @type {PropertyDescriptor} */ (gopd(SetProto, 'size')).get);
   const dateGetTime = DateProto.getTime;
   const dateToISOString = DateProto.toISOString;
   const stringSlice = StringCtor.prototype.slice;
@@ -61,6 +66,10 @@ function createWire() {
 
   /** Thrown by a strict encode (an argument that cannot cross) or when a budget runs out. */
   class WireError extends ErrorCtor {
+    /**
+     * @param {WireErrorKind} kind
+     * @param {string} message
+     */
     constructor(kind, message) {
       super(message);
       defineProperty(this, 'kind', { __proto__: null, value: kind });
@@ -69,23 +78,36 @@ function createWire() {
 
   /** Stands for a value that could not cross; equal to nothing but itself. */
   class Opaque {
+    /**
+     * @param {string} type
+     * @param {string} text
+     */
     constructor(type, text) {
       defineProperty(this, '$opaque', { __proto__: null, value: type, enumerable: true });
       defineProperty(this, 'text', { __proto__: null, value: text });
     }
     // `==` with anything yields false (NaN); printing shows what it was.
+    /**
+     * @this {{ $opaque: string }}
+     * @param {string} hint
+     */
     [G.Symbol.toPrimitive](hint) {
       return hint === 'string' ? '[opaque ' + this.$opaque + ']' : NaN;
     }
   }
   freeze(Opaque.prototype);
 
+  /**
+   * @param {object} object
+   * @param {PropertyKey} key
+   */
   function dataValue(object, key) {
     const d = gopd(object, key);
     return d && 'value' in d ? d.value : undefined;
   }
 
   /** A short description of a value that cannot be encoded: its class and, for errors, the message. */
+  /** @param {object} x */
   function typeName(x) {
     if (typeof x === 'function') return 'function';
     const proto = getPrototypeOf(x);
@@ -94,6 +116,7 @@ function createWire() {
     return typeof name === 'string' && name !== '' ? apply(stringSlice, name, [0, 100]) : 'Object';
   }
 
+  /** @param {object} x */
   function opaqueText(x) {
     if (typeof x === 'function') {
       const name = dataValue(x, 'name');
@@ -108,6 +131,10 @@ function createWire() {
     return '';
   }
 
+  /**
+   * @param {Function} getter
+   * @param {unknown} x
+   */
   function brand(getter, x) {
     try {
       apply(getter, x, []);
@@ -120,10 +147,10 @@ function createWire() {
   function prototypesClean() {
     const protos = [ArrayProto, ObjectProto];
     for (let p = 0; p < protos.length; p++) {
-      const ks = ownKeys(protos[p]);
+      const ks = ownKeys(/** @type {object} */ (protos[p]));
       for (let i = 0; i < ks.length; i++) {
         const k = ks[i];
-        if (k === 'toJSON' || (typeof k === 'string' && '' + (k >>> 0) === k)) return false;
+        if (k === 'toJSON' || (typeof k === 'string' && '' + (/** @type {any} */ (k) >>> 0) === k)) return false;
       }
     }
     return true;
@@ -139,8 +166,15 @@ function createWire() {
    * has no getters, and no toJSON unless the realm's prototypes were patched, in which
    * case the mirror is built of null-prototype objects instead.
    */
+  /**
+   * @param {unknown} x
+   * @param {boolean} strict
+   * @param {number} [budget]
+   * @returns {string}
+   */
   function encode(x, strict, budget) {
     let left = budget === undefined ? Infinity : budget;
+    /** @param {number} n */
     function spend(n) {
       left -= n;
       if (left < 0) throw new WireError('size', 'value larger than ' + budget + ' bytes');
@@ -149,24 +183,43 @@ function createWire() {
     // toJSON or an indexed accessor on their prototypes (a candidate may have).
     const clean = prototypesClean();
     function list() {
+      /** @type {unknown[]} */
       const a = [];
       if (!clean) setPrototypeOf(a, null);
       return a;
     }
+    /**
+     * @param {string} t
+     * @param {unknown} v
+     */
     function tagged(t, v) {
       spend(16);
       return clean ? { $t: t, v } : { __proto__: null, $t: t, v };
     }
+    /**
+     * @param {unknown} x
+     * @param {string} type
+     * @param {string} text
+     */
     function opaqueOf(x, type, text) {
       if (strict) throw new WireError('unencodable', 'a value of type ' + type + ' cannot cross the sandbox boundary');
       spend(32 + type.length + text.length);
       return { __proto__: null, $t: 'opaque', type, v: text };
     }
+    /**
+     * @param {string} t
+     * @param {(out: unknown[]) => void} fill
+     */
     function pairs(t, fill) {
       const out = list();
       fill(out);
       return tagged(t, out);
     }
+    /**
+     * @param {any} x a value of the realm being encoded, any shape
+     * @param {number} depth
+     * @returns {unknown}
+     */
     function mirror(x, depth) {
       spend(2);
       switch (typeof x) {
@@ -214,7 +267,7 @@ function createWire() {
           for (let i = 0; i < ks.length; i++) {
             const pair = list();
             pair[0] = mirror(ks[i], d);
-            pair[1] = mirror(x[ks[i]], d);
+            pair[1] = mirror(x[/** @type {string} */ (ks[i])], d);
             out[i] = pair;
           }
         });
@@ -223,7 +276,7 @@ function createWire() {
         return pairs('map', (out) => {
           let i = 0;
           apply(mapForEach, x, [
-            (v, k) => {
+            (/** @type {unknown} */ v, /** @type {unknown} */ k) => {
               const pair = list();
               pair[0] = mirror(k, d);
               pair[1] = mirror(v, d);
@@ -236,7 +289,7 @@ function createWire() {
         return pairs('set', (out) => {
           let i = 0;
           apply(setForEach, x, [
-            (v) => {
+            (/** @type {unknown} */ v) => {
               out[i++] = mirror(v, d);
             },
           ]);
@@ -261,7 +314,9 @@ function createWire() {
   }
 
   /** A plain object from [key, value] pairs; `__proto__` stays an own property. */
+  /** @param {any[]} pairs [key, value] pairs, as decoded */
   function plainObject(pairs) {
+    /** @type {Record<string, unknown>} */
     const o = {};
     for (let i = 0; i < pairs.length; i++) {
       checkDeadline(i);
@@ -274,6 +329,10 @@ function createWire() {
 
   // Decoding works in place on what JSON.parse made: assigning to a property the object
   // already owns never reaches a setter (or the __proto__ accessor) up the prototype chain.
+  /**
+   * @param {unknown} v
+   * @returns {any[]}
+   */
   function decodeList(v) {
     if (!isArray(v)) throw new WireError('malformed', 'malformed wire value');
     for (let i = 0; i < v.length; i++) {
@@ -283,12 +342,17 @@ function createWire() {
     return v;
   }
 
+  /** @param {number} i */
   function checkDeadline(i) {
     if (i % HASHED_STEP === HASHED_STEP - 1 && decodeDeadline !== Infinity && dateNow() > decodeDeadline) {
       throw new WireError('timeout', 'decoding the value took past its time limit');
     }
   }
 
+  /**
+   * @param {unknown} v
+   * @returns {any[]} [key, value] pairs
+   */
   function decodePairs(v) {
     const list = decodeList(v);
     for (let i = 0; i < list.length; i++) {
@@ -298,6 +362,10 @@ function createWire() {
   }
 
   /** A value of this realm from parsed JSON in the wire encoding. */
+  /**
+   * @param {any} x what JSON.parse made of wire text
+   * @returns {unknown}
+   */
   function decodeParsed(x) {
     if (x === null || typeof x !== 'object') return x;
     if (isArray(x)) return decodeList(x);
@@ -305,8 +373,9 @@ function createWire() {
     if (tag === undefined) {
       const ks = keys(x);
       for (let i = 0; i < ks.length; i++) {
-        const item = x[ks[i]];
-        if (item !== null && typeof item === 'object') x[ks[i]] = decodeParsed(item);
+        const k = /** @type {string} */ (ks[i]);
+        const item = x[k];
+        if (item !== null && typeof item === 'object') x[k] = decodeParsed(item);
       }
       return x;
     }
@@ -373,11 +442,16 @@ function createWire() {
     throw new WireError('malformed', 'unknown wire tag ' + jsonStringify(tag));
   }
 
+  /** @param {string} text */
   function decode(text) {
     return decodeParsed(jsonParse(text));
   }
 
   /** decodeParsed(x), stopped with a WireError of kind 'timeout' past `deadline` (Date.now()). */
+  /**
+   * @param {unknown} x
+   * @param {number} deadline
+   */
   function decodeBy(x, deadline) {
     decodeDeadline = deadline;
     try {
@@ -387,7 +461,16 @@ function createWire() {
     }
   }
 
-  return freeze({ encode, decode, decodeParsed, decodeBy, Opaque, WireError, __proto__: null });
+  // The classes' fields are defined (defineProperty), which the compiler does not follow: it is told their shape.
+  return freeze({
+    encode,
+    decode,
+    decodeParsed,
+    decodeBy,
+    Opaque: /** @type {Wire['Opaque']} */ (/** @type {unknown} */ (Opaque)),
+    WireError: /** @type {Wire['WireError']} */ (/** @type {unknown} */ (WireError)),
+    __proto__: null,
+  });
 }
 
 // --- Blocking line I/O, used by both workers on stdin/stdout and the FIFOs (host realm only).
@@ -403,18 +486,23 @@ const bufferConcat = Buffer.concat;
 const { indexOf: bufferIndexOf, toString: bufferToString, subarray: bufferSubarray } = Buffer.prototype;
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
+/** @param {number} ms */
 function sleep(ms) {
   Atomics.wait(sleeper, 0, 0, ms);
 }
 
-/** Writes all of `text`, waiting when a non-blocking descriptor is full. */
+/**
+ * Writes all of `text`, waiting when a non-blocking descriptor is full.
+ * @param {number} fd
+ * @param {string} text
+ */
 function writeAll(fd, text) {
   const data = apply(bufferFrom, Buffer, [text]);
   let offset = 0;
   while (offset < data.length) {
     try {
       offset += writeSync(fd, data, offset, data.length - offset);
-    } catch (e) {
+    } catch (/** @type {any} */ e) {
       if (e.code !== 'EAGAIN') throw e;
       sleep(0.2);
     }
@@ -427,18 +515,33 @@ function writeAll(fd, text) {
  * first; waiting on a non-blocking descriptor polls with a short, growing sleep.
  */
 class LineReader {
+  /** @param {number} fd */
   constructor(fd) {
     this.fd = fd;
+    /** @type {Buffer[]} */
     this.chunks = [];
     this.buffer = apply(bufferAlloc, Buffer, [1 << 20]);
   }
 
+  /**
+   * @overload
+   * @returns {string | null}
+   */
+  /**
+   * @overload
+   * @param {number} deadline
+   * @returns {string | null | undefined}
+   */
+  /**
+   * @param {number} [deadline]
+   * @returns {string | null | undefined}
+   */
   next(deadline = Infinity) {
     let idle = 0;
     for (;;) {
       const last = this.chunks.length ? this.chunks[this.chunks.length - 1] : null;
       const nl = last ? apply(bufferIndexOf, last, [10]) : -1;
-      if (nl >= 0) {
+      if (last && nl >= 0) {
         const all = this.chunks.length === 1 ? last : apply(bufferConcat, Buffer, [this.chunks]);
         const at = all.length - last.length + nl;
         this.chunks = at + 1 < all.length ? [apply(bufferSubarray, all, [at + 1])] : [];
@@ -447,7 +550,7 @@ class LineReader {
       let n;
       try {
         n = readSync(this.fd, this.buffer, 0, this.buffer.length, null);
-      } catch (e) {
+      } catch (/** @type {any} */ e) {
         if (e.code !== 'EAGAIN') {
           if (e.code === 'EOF') return null;
           throw e;
@@ -470,6 +573,10 @@ class LineReader {
  * turn of the event loop lets what the code left queued settle. Rejections it left unhandled
  * are dropped (never inspected), so that dead contexts can be collected. Exits 0 when stdin
  * closes, 70 with the stack on stderr if the loop itself fails.
+ * @template {string} Op
+ * @param {string} name
+ * @param {Op} op
+ * @param {(msg: import('../protocol.js').Requested<Op>) => void} run
  */
 function serveWorker(name, op, run) {
   process.on('unhandledRejection', () => undefined);
@@ -494,7 +601,7 @@ function serveWorker(name, op, run) {
   };
   loop().then(
     () => process.exit(0),
-    (e) => {
+    (/** @type {any} */ e) => {
       process.stderr.write(`${name} failed: ${e && e.stack}\n`);
       process.exit(70);
     },
