@@ -18,6 +18,7 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadDataset } from '../src/bench/datasets/index.js';
 import { evaluateCandidates } from '../src/bench/evaluate.js';
+import { taskChecks } from '../src/domains/code/index.js';
 import { loadLabelledSamples } from '../src/bench/samples.js';
 import type { Candidate, Task } from '../src/core/task.js';
 import { resolvePython } from '../src/runtimes/python-runtime.js';
@@ -45,7 +46,7 @@ async function timeCrucible(tasks: Task[], candidates: Candidate[], workers: num
   await Promise.all([...new Set(candidates.map((c) => c.taskId))].map((id) => harness.baseline(byId.get(id)!)));
   const stopMemory = trackPeakMemory();
   const t0 = performance.now();
-  const results = await evaluateCandidates(harness, byId, candidates, { concurrency: 4 * workers });
+  const results = await evaluateCandidates(harness, new Map(tasks.map((t) => [t.id, taskChecks(t)])), candidates, { concurrency: 4 * workers });
   const seconds = (performance.now() - t0) / 1000;
   const peak = stopMemory();
   await harness.close();

@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadDataset } from '../src/bench/datasets/index.js';
 import { evaluateCandidates } from '../src/bench/evaluate.js';
+import { taskChecks } from '../src/domains/code/index.js';
 import type { Task } from '../src/core/task.js';
 import { resolvePython } from '../src/runtimes/python-runtime.js';
 import { spawnPerSample } from '../src/runtimes/testing/fresh-interpreter.js';
@@ -16,11 +17,10 @@ import { Harness } from '../src/verify/harness.js';
 
 async function samplesPerSecond(tasks: Task[], untrustedTests: boolean): Promise<{ rate: number; passed: number }> {
   const harness = new Harness({ untrustedTests, typeCheck: false });
-  const byId = new Map(tasks.map((t) => [t.id, t]));
   const candidates = tasks.map((t) => ({ taskId: t.id, index: 0, program: t.reference! }));
   await Promise.all(tasks.map((t) => harness.baseline(t)));
   const t0 = performance.now();
-  const results = await evaluateCandidates(harness, byId, candidates, { concurrency: 4 * harness.workerCount });
+  const results = await evaluateCandidates(harness, new Map(tasks.map((t) => [t.id, taskChecks(t)])), candidates, { concurrency: 4 * harness.workerCount });
   const rate = candidates.length / ((performance.now() - t0) / 1000);
   await harness.close();
   return { rate, passed: results.filter((r) => r.status === 'pass').length };

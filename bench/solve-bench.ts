@@ -37,7 +37,7 @@ import { calibrateThreshold, type Threshold } from '../src/select/abstain.js';
 import { CONFIDENCE_SCORE } from '../src/select/select.js';
 import { calibrate } from '../src/select/run.js';
 import { Store } from '../src/store/index.js';
-import { buildSolverView, solveTask, type StrategyName, type StrategyResult } from '../src/strategies/index.js';
+import { prepareCodeChecks, solveTask, type StrategyName, type StrategyResult } from '../src/strategies/index.js';
 import { findPromptExamples } from '../src/verify/generate/examples.js';
 import { seededRandom } from '../src/verify/generate/mutate.js';
 import { Harness } from '../src/verify/harness.js';
@@ -134,7 +134,7 @@ async function timedSolve(args: {
   threshold?: Threshold;
   oracle: boolean;
 }): Promise<{ result: StrategyResult; overhead: Overhead }> {
-  const view = await buildSolverView(args.harness, args.task, { seed: SEED, oracle: args.oracle });
+  const view = await prepareCodeChecks(args.harness, args.task, { audience: 'solver', seed: SEED, oracle: args.oracle });
   const model0 = args.latency.ms;
   const sandbox0 = args.clock.now();
   const t0 = performance.now();

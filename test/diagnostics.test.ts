@@ -25,6 +25,7 @@ const sample = (index: number, status: SampleResult['status'], extra: Partial<Sa
   suites: {},
   first_failure: status === 'pass' ? null : { input: null, expected: null, actual: null, message: `${status} #${index}` },
   time_ms: 1,
+  reward: status === 'pass' ? 1 : 0,
   ...extra,
 });
 

@@ -10,6 +10,7 @@ import { auditDataset, type AuditReport } from '../src/bench/audit.js';
 import { loadDataset } from '../src/bench/datasets/index.js';
 import { realFile } from '../src/bench/datasets/testing.js';
 import { evaluateCandidates } from '../src/bench/evaluate.js';
+import { taskChecks } from '../src/domains/code/index.js';
 import { compareWithLabels } from '../src/bench/labels.js';
 import { loadLabelledSamples } from '../src/bench/samples.js';
 import { Harness, REFERENCE_OUT_OF_TIME } from '../src/verify/harness.js';
@@ -100,7 +101,7 @@ for (const [name, file, suite, skip] of [
     const dataset = await loadDataset(realFile(file).path);
     const { candidates, labels } = await loadLabelledSamples(labelled.path, dataset, { testSuite: suite });
     assert.ok(candidates.length > 1000, `expected the labelled ${name} samples, got ${candidates.length}`);
-    const results = await evaluateCandidates(harness, new Map(dataset.tasks.map((t) => [t.id, t])), candidates, { concurrency: 8 });
+    const results = await evaluateCandidates(harness, new Map(dataset.tasks.map((t) => [t.id, taskChecks(t)])), candidates, { concurrency: 8 });
     const agreement = compareWithLabels(candidates, labels, results);
     assert.ok(agreement.rate >= 0.98, `agreement ${agreement.rate} over ${agreement.compared}`);
     assert.equal(results.filter((r) => r.status === 'no-verdict').length, 0);

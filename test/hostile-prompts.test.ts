@@ -9,7 +9,7 @@ import type { Task } from '../src/core/task.js';
 import { findPromptExamples } from '../src/verify/generate/examples.js';
 import { parsePythonSignature, parseTypeScriptSignature } from '../src/verify/generate/types.js';
 import { promptHelpers } from '../src/verify/prompt-helpers.js';
-import { definesEntry } from '../src/strategies/extract.js';
+import { definesEntry } from '../src/domains/code/extract.js';
 
 const task = (language: Task['language'], prompt: string): Task => ({ id: 'h', language, prompt, entryPoint: 'f', completionPrefix: '', knownWrong: [], source: 'test', suites: [] });
 const MB = 1 << 20;

@@ -9,8 +9,8 @@ import { loadSamples } from '../src/bench/samples.js';
 import type { Task } from '../src/core/task.js';
 import { EMPTY_CONFIG } from '../src/models/config.js';
 import { createModel, ModelCallError, ModelConfigError, parseReplaySource, parseSpec, type Model } from '../src/models/index.js';
-import { extractProgram } from '../src/strategies/extract.js';
-import { buildSolverView, solveTask } from '../src/strategies/index.js';
+import { extractProgram } from '../src/domains/code/extract.js';
+import { prepareCodeChecks, solveTask } from '../src/strategies/index.js';
 import { finalAnswerMessages, solveMessages } from '../src/strategies/prompts.js';
 import { z } from 'zod';
 import { Harness } from '../src/verify/harness.js';
@@ -18,7 +18,7 @@ import { Harness } from '../src/verify/harness.js';
 const dir = mkdtempSync(join(tmpdir(), 'crucible-replay-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const ADD_PROMPT = 'def add(a: int, b: int) -> int:\n    """Return the sum of a and b.\n    >>> add(2, 3)\n    5\n    >>> add(-1, 1)\n    0\n    """\n';
+const ADD_PROMPT = 'def add(a: int, b: int) -> int:\n    """Return the sum of a and b.\n    >>> add(2, 3)\n    5\n    >>> add(1, -1)\n    0\n    """\n';
 const MAX_PROMPT = 'from typing import List\n\n\ndef biggest(xs: List[int]) -> int:\n    """The largest element of a non-empty list.\n    >>> biggest([1, 5, 2])\n    5\n    """\n';
 const EMPTY_PROMPT = 'def nothing() -> int:\n    """Return 0.\n    >>> nothing()\n    0\n    """\n';
 const dataset = join(dir, 'tiny.jsonl');
@@ -171,7 +171,7 @@ test('best-of-n over replayed solutions picks the program the others agree with,
     const add = task('Tiny/0');
     // As `eval --model` does: no reference as an oracle, so only the examples and agreement decide.
     // WRONG_ADD fails the prompt's examples; ODD_ADD (2nd) passes them but disagrees with the two right ones when b < 0.
-    const view = await buildSolverView(harness, add, { seed: 5, oracle: false });
+    const view = await prepareCodeChecks(harness, add, { audience: 'solver', seed: 5, oracle: false });
     const { result } = await solveTask({ task: add, strategy: 'best-of-n', model, harness, budget: {}, seed: 5, options: { samples: 4 }, view });
     assert.equal(result.status, 'verified', result.reason);
     assert.ok(result.program?.includes('return a + b\n') && !result.program.includes('b >= 0'), result.program);

@@ -30,6 +30,13 @@ test('eval --model --strategy sample on the first two built-in tasks: one verifi
     assert.deepEqual(result.samples.map((s: { strategy: { status: string } }) => s.strategy.status), ['verified', 'abstained']);
     assert.equal(result.generation.oracle, false);
     assert.equal(f.server.requests.length, 2);
+    // Recorded: the eval's own run, with its figures and what the strategy spent, beside each task's solve run.
+    const listed = await promisify(execFile)(process.execPath, [BIN, 'runs', '--db', join(dir, 'runs.db'), '--json']);
+    const runs: Array<{ strategy: string; status: string; model: string; headline: unknown; usage: { modelCalls: number } | null }> = JSON.parse(listed.stdout);
+    const evalRun = runs.find((r) => r.strategy === 'eval')!;
+    assert.deepEqual([evalRun.status, evalRun.model, evalRun.usage?.modelCalls], ['finished', `${f.server.url}#fake-model`, 2]);
+    assert.deepEqual(evalRun.headline, result.summary);
+    assert.deepEqual(runs.filter((r) => r.strategy === 'sample').map((r) => r.status).sort(), ['abstained', 'verified']);
     // The strategy saw the prompt, never the hidden tests.
     assert.doesNotMatch(JSON.stringify(f.server.requests[0]!.messages), /def check\(candidate\)/);
   } finally {

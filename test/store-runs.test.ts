@@ -147,7 +147,7 @@ test('crucible runs and crucible show read the store', { timeout: 120_000 }, asy
   const list = await crucible(['runs', '--db', db]);
   assert.equal(list.code, 0, list.stderr);
   assert.match(list.stdout, /^RUN\s+STARTED\s+STATUS/);
-  assert.match(list.stdout, new RegExp(`${id}\\s+2026-11-30 10:00:00\\s+verified\\s+repair`));
+  assert.match(list.stdout, new RegExp(`${id}\\s+2026-11-30 10:00:00\\s+verified\\s+solve repair`));
   const show = await crucible(['show', id.slice(0, 12), '--db', db]);
   assert.equal(show.code, 0, show.stderr);
   assert.match(show.stdout, new RegExp(`^run ${id}`));

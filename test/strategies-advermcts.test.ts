@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { divergenceReward } from '../src/strategies/advermcts/filter.js';
 import { advermcts } from '../src/strategies/advermcts/index.js';
 import { backup, bestChild, createRoot, expand, EXPLORATION, penalize, pucb, value } from '../src/strategies/advermcts/tree.js';
-import { buildSolverView, memoryTrace } from '../src/strategies/index.js';
+import { prepareCodeChecks, memoryTrace } from '../src/strategies/index.js';
 import { Harness } from '../src/verify/harness.js';
 import { builtin, fenced, scriptedModel } from './strategies-support.js';
 
@@ -87,7 +87,7 @@ test('a scripted run: the attacker splits the pool, the model arbitrates, and th
   try {
     const model = await f.model({ cache: 'off' });
     // No reference as oracle: only the model can say what is_balanced("(") must be.
-    const view = await buildSolverView(harness, brackets.task, { seed: 2, oracle: false });
+    const view = await prepareCodeChecks(harness, brackets.task, { audience: 'solver', seed: 2, oracle: false });
     const trace = memoryTrace();
     const result = await advermcts(brackets.task, { model, harness, budget: { modelCalls: 20 }, trace, seed: 2, view, options: { rollouts: 3 } });
     assert.equal(result.status, 'verified', result.reason);

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
-import { pickMinimal, tokenCount, type FailureFact } from '../src/feedback/index.js';
+import { pickMinimal, renderFeedback, tokenCount, type FailureFact } from '../src/feedback/index.js';
 import { Store, formatRunTree } from '../src/store/index.js';
-import { buildSolverView, describeChecks, extractProgram, solveTask, validateModelTests } from '../src/strategies/index.js';
+import { extractProgram, prepareCodeChecks, solveTask, validateModelTests, verifyProgram } from '../src/strategies/index.js';
 import { depthStrict, depthTask } from './plain-task-support.js';
 import { Harness } from '../src/verify/harness.js';
 import { builtin, fenced, scriptedModel } from './strategies-support.js';
@@ -89,7 +89,7 @@ test('repair records a tree in the store: feedback under the verdict it explains
 });
 
 test('SPADA: model tests that contradict the examples or a property are dropped without a reference', async () => {
-  const view = await buildSolverView(harness, brackets.task, { seed: 1, oracle: false });
+  const view = await prepareCodeChecks(harness, brackets.task, { audience: 'solver', seed: 1, oracle: false });
   const { kept, dropped } = await validateModelTests(harness, view, [
     { argsText: '"([]{})"', outputText: 'True' },
     { argsText: '"abc"', outputText: 'False' }, // breaks "text without brackets is balanced"
@@ -136,9 +136,18 @@ test('repair on a task without a contract: a right program that differs from the
     assert.equal(result.attempts, 2);
     // The feedback says where the failing input came from.
     assert.match(f.lastUserMessages()[1]!, /a generated input like the prompt's examples \(the task states no contract\)/);
-    const view = await buildSolverView(harness, depthTask, { seed: 7 });
-    assert.match(describeChecks(view), /generated inputs against the reference \(like the prompt's examples: the task states no contract\)/);
+    const view = await prepareCodeChecks(harness, depthTask, { audience: 'solver', seed: 7 });
+    assert.match(view.description, /generated inputs against the reference \(like the prompt's examples: the task states no contract\)/);
   } finally {
     await f.close();
   }
+});
+
+test('a failing example is fed back as the call the prompt shows', async () => {
+  const checks = await prepareCodeChecks(harness, depthTask, { audience: 'solver', seed: 7, probes: 0 });
+  const report = await verifyProgram(harness, checks, depthTask.prompt + '    return 0\n');
+  const example = report.failures.find((f) => f.check === 'example 1')!;
+  assert.equal(renderFeedback(example, 'depth').split('\n')[1], 'Input: depth("(()) ()")');
+  // Parses, loads and runs; fails the public examples; no hidden tests (vacuous: its weight goes to the others).
+  assert.equal(report.reward.reward, 0.75);
 });

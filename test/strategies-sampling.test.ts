@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Threshold } from '../src/select/abstain.js';
 import { CONFIDENCE_SCORE } from '../src/select/select.js';
-import { buildSolverView, solveTask } from '../src/strategies/index.js';
+import { prepareCodeChecks, solveTask } from '../src/strategies/index.js';
 import { Harness } from '../src/verify/harness.js';
 import { builtin, fenced, scriptedModel } from './strategies-support.js';
 
@@ -60,7 +60,7 @@ test('best-of-n: picks the right program among scripted candidates', async () =>
 test('best-of-n: with a calibrated threshold it abstains when candidates that pass the examples disagree', async () => {
   const brackets = builtin('builtin/py/balanced-brackets');
   // Without the reference as oracle, both pass every visible check, but they disagree on unclosed brackets.
-  const view = await buildSolverView(harness, brackets.task, { seed: 5, oracle: false });
+  const view = await prepareCodeChecks(harness, brackets.task, { audience: 'solver', seed: 5, oracle: false });
   const threshold: Threshold = { kind: 'crucible-threshold', version: 1, threshold: 0.95, alpha: 0.1, delta: 0.1, calibrationTasks: 50, answered: 40, wrong: 2, errorBound: 0.09, score: CONFIDENCE_SCORE };
   const programs = [fenced(brackets.program('pair-removal')), fenced(brackets.program('ignores-unclosed'))];
   const f = await scriptedModel({ programs: [...programs, ...programs.slice(0, 1), ...programs.slice(0, 1)] });

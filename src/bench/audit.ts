@@ -1,5 +1,6 @@
 import type { Task } from '../core/task.js';
 import type { Failure, Status } from '../core/verdict.js';
+import { taskChecks, verifyProgram, type CodeChecks } from '../domains/code/index.js';
 import type { Harness } from '../verify/harness.js';
 import { DEFAULT_MUTANTS_PER_TASK, formatMutationReport, generateMutants, scoreMutants, type MutationOptions, type MutationReport } from '../verify/mutation.js';
 
@@ -33,10 +34,12 @@ export async function auditDataset(
   tasks: readonly Task[],
   onProgress?: (done: number, total: number) => void,
 ): Promise<AuditReport> {
-  const jobs: Array<{ task: Task; kind: AuditEntry['kind']; label: string; program: string }> = [];
+  const jobs: Array<{ checks: CodeChecks; kind: AuditEntry['kind']; label: string; program: string }> = [];
   for (const task of tasks) {
-    if (task.reference !== undefined) jobs.push({ task, kind: 'reference', label: 'reference', program: task.reference });
-    for (const wrong of task.knownWrong) jobs.push({ task, kind: 'known-wrong', label: wrong.label, program: wrong.program });
+    // Judged through the code pack on the task's own suites, as `eval` scores a sample.
+    const checks = taskChecks(task);
+    if (task.reference !== undefined) jobs.push({ checks, kind: 'reference', label: 'reference', program: task.reference });
+    for (const wrong of task.knownWrong) jobs.push({ checks, kind: 'known-wrong', label: wrong.label, program: wrong.program });
   }
   const entries: AuditEntry[] = new Array(jobs.length);
   let next = 0;
@@ -45,8 +48,8 @@ export async function auditDataset(
     while (next < jobs.length) {
       const i = next++;
       const job = jobs[i]!;
-      const verdict = await harness.judge(job.task, job.program);
-      entries[i] = { task_id: job.task.id, kind: job.kind, label: job.label, status: verdict.status, first_failure: verdict.firstFailure };
+      const { verdict } = await verifyProgram(harness, job.checks, job.program);
+      entries[i] = { task_id: job.checks.task.id, kind: job.kind, label: job.label, status: verdict.status, first_failure: verdict.firstFailure };
       onProgress?.(++done, jobs.length);
     }
   };

@@ -1,5 +1,6 @@
 import type { Candidate, Task } from '../core/task.js';
-import { STATUSES, type Failure, type Status, type Verdict } from '../core/verdict.js';
+import { STATUSES, type Failure, type Status } from '../core/verdict.js';
+import { verifyProgram, type CodeChecks, type CodeReport } from '../domains/code/index.js';
 import type { Harness } from '../verify/harness.js';
 import { meanPassAtK, reportableKs } from './pass-at-k.js';
 
@@ -15,6 +16,8 @@ export interface SampleResult {
   readonly type_check_not_done?: string;
   /** With generated inputs (--augment): the failing generated input shrunk to a minimal one. */
   readonly counterexample?: Failure & { readonly original: string; readonly shrunk: string; readonly rounds: number };
+  /** The gated reward (verify/gated-levels.ts), as /v1/verify gives it for the same checks; null on no-verdict. */
+  readonly reward: number | null;
 }
 
 export interface SuiteResult {
@@ -43,15 +46,18 @@ export interface EvaluateOptions {
   readonly onResult?: (result: SampleResult, done: number, total: number) => void;
   /** Once aborted, no new sample starts; the ones running finish and are returned. */
   readonly signal?: AbortSignal;
+  /** Shrink a failing generated input to a minimal counterexample (with --augment). */
+  readonly shrink?: boolean;
 }
 
 /**
- * Judges every candidate; results come back in the candidates' order. After an abort,
- * only the samples that were judged are returned (still in order).
+ * Judges every candidate through the code pack on its task's checks (`taskChecks` for a
+ * task's own suites, or prepared ones with generated inputs); results come back in the
+ * candidates' order. After an abort, only the samples that were judged are returned (in order).
  */
 export async function evaluateCandidates(
   harness: Harness,
-  tasks: ReadonlyMap<string, Task>,
+  checks: ReadonlyMap<string, CodeChecks>,
   candidates: readonly Candidate[],
   options: EvaluateOptions = {},
 ): Promise<SampleResult[]> {
@@ -63,10 +69,10 @@ export async function evaluateCandidates(
     while (next < candidates.length && !options.signal?.aborted) {
       const i = next++;
       const candidate = candidates[i]!;
-      const task = tasks.get(candidate.taskId);
-      if (!task) throw new Error(`sample for unknown task ${candidate.taskId}`);
-      const verdict = await harness.judge(task, candidate.program);
-      results[i] = toSampleResult(candidate, verdict);
+      const taskChecks = checks.get(candidate.taskId);
+      if (!taskChecks) throw new Error(`sample for unknown task ${candidate.taskId}`);
+      const report = await verifyProgram(harness, taskChecks, candidate.program, { shrink: options.shrink === true });
+      results[i] = toSampleResult(candidate, report);
       done++;
       options.onResult?.(results[i]!, done, candidates.length);
     }
@@ -75,7 +81,8 @@ export async function evaluateCandidates(
   return options.signal?.aborted ? results.filter((result) => result !== undefined) : results;
 }
 
-export function toSampleResult(candidate: Candidate, verdict: Verdict): SampleResult {
+export function toSampleResult(candidate: Candidate, report: CodeReport): SampleResult {
+  const { verdict, counterexample } = report;
   const suites: Record<string, SuiteResult> = {};
   for (const suite of verdict.suites)
     suites[suite.name] = {
@@ -94,6 +101,8 @@ export function toSampleResult(candidate: Candidate, verdict: Verdict): SampleRe
     time_ms: Math.round(verdict.timeMs * 10) / 10,
     ...(verdict.typeErrors?.length ? { type_errors: verdict.typeErrors } : {}),
     ...(verdict.typeCheckNotDone ? { type_check_not_done: verdict.typeCheckNotDone } : {}),
+    ...(counterexample ? { counterexample: { input: counterexample.input, expected: counterexample.expected, actual: counterexample.actual, message: counterexample.message, original: counterexample.original, shrunk: counterexample.shrunk, rounds: counterexample.rounds } } : {}),
+    reward: report.reward.reward,
   };
 }
 

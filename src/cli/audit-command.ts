@@ -1,13 +1,17 @@
 import { reportNoVerdicts } from './no-verdict.js';
-import { writeFile } from 'node:fs/promises';
-import { auditDataset, auditMutants, failingReferences, formatAudit } from '../bench/audit.js';
+import { auditDataset, auditMutants, failingReferences, formatAudit, type AuditReport } from '../bench/audit.js';
 import { builtinDataset } from '../bench/builtin/index.js';
 import { loadDataset } from '../bench/datasets/index.js';
 import { DEFAULT_MUTANTS_PER_TASK } from '../verify/mutation.js';
+import type { Task } from '../core/task.js';
+import { writeJsonDocument } from './json-document.js';
 import { createProgress } from './progress.js';
-import { harnessFromFlags, type HarnessFlags } from './shared-options.js';
+import type { RecordFlags } from './record-options.js';
+import { datasetLabel, recorded, type CommandResult } from './recording.js';
+import { harnessFromFlags } from './harness-from-flags.js';
+import type { HarnessFlags } from './shared-options.js';
 
-export interface AuditFlags extends HarnessFlags {
+export interface AuditFlags extends HarnessFlags, RecordFlags {
   readonly dataset?: string;
   readonly json?: string;
   /** `--mutants` alone is true (the default count); `--mutants 50` is 50. */
@@ -19,8 +23,13 @@ export interface AuditFlags extends HarnessFlags {
 export async function runAudit(flags: AuditFlags): Promise<void> {
   const all = flags.dataset ? await loadDataset(flags.dataset) : builtinDataset();
   const dataset = flags.limit === undefined ? all : { ...all, name: `${all.name}, its first ${Math.min(flags.limit, all.tasks.length)} tasks (--limit)`, tasks: all.tasks.slice(0, flags.limit) };
+  const judged = flags.mutants ? 'references, known-wrong, mutants' : 'references, known-wrong';
+  await recorded(flags, { command: 'audit', dataset: datasetLabel(flags), judged, flags }, () => audit(flags, dataset));
+}
+
+async function audit(flags: AuditFlags, dataset: { readonly name: string; readonly tasks: readonly Task[] }): Promise<CommandResult> {
   const harness = harnessFromFlags(flags);
-  let report;
+  let report: AuditReport;
   try {
     const progress = createProgress('audit');
     try {
@@ -46,8 +55,14 @@ export async function runAudit(flags: AuditFlags): Promise<void> {
   process.stdout.write(formatAudit(dataset.name, report) + '\n');
   const noVerdict = report.disagreements.filter((e) => e.status === 'no-verdict');
   reportNoVerdicts(noVerdict.length, noVerdict[0]?.first_failure?.message);
-  if (flags.json) {
-    await writeFile(flags.json, JSON.stringify({ dataset: dataset.name, ...report }, null, 1) + '\n');
-    process.stdout.write(`\naudit written to ${flags.json}\n`);
+  const document = { dataset: dataset.name, ...report };
+  await writeJsonDocument(flags.json, document, 'audit');
+  // The run list shows the rates and counts; the lists per program and per task stay in the document.
+  const { disagreements, mutation, ...rates } = report;
+  const headline: Record<string, unknown> = { ...rates, disagreements: disagreements.length };
+  if (mutation) {
+    const { tasks: _perTask, ...totals } = mutation;
+    headline.mutation = totals;
   }
+  return { interrupted: false, document, headline };
 }

@@ -1,11 +1,14 @@
 import { writeFile } from 'node:fs/promises';
 import { calibrate } from '../select/run.js';
-import { chooseSeed } from './augment.js';
-import { readInputs, type InputFlags } from './inputs.js';
+import { chooseSeed } from '../core/seed.js';
+import { readInputs, type InputFlags, type Inputs } from './inputs.js';
 import { createProgress } from './progress.js';
-import { harnessFromFlags, type HarnessFlags } from './shared-options.js';
+import type { RecordFlags } from './record-options.js';
+import { datasetLabel, judgedLabel, recorded, type CommandResult } from './recording.js';
+import { harnessFromFlags } from './harness-from-flags.js';
+import type { HarnessFlags } from './shared-options.js';
 
-export interface CalibrateFlags extends HarnessFlags, InputFlags {
+export interface CalibrateFlags extends HarnessFlags, InputFlags, RecordFlags {
   readonly alpha: number;
   readonly delta: number;
   readonly out: string;
@@ -18,6 +21,10 @@ export async function runCalibrate(flags: CalibrateFlags): Promise<void> {
   const inputs = await readInputs(flags);
   const seed = chooseSeed(flags.seed);
   process.stderr.write(`crucible: seed ${seed} (replay with --seed ${seed})\n`);
+  await recorded(flags, { command: 'calibrate', dataset: datasetLabel(flags), judged: judgedLabel(flags), seed, flags }, () => calibrateOn(flags, inputs, seed));
+}
+
+async function calibrateOn(flags: CalibrateFlags, inputs: Inputs, seed: number): Promise<CommandResult> {
   const harness = harnessFromFlags(flags);
   const progress = createProgress('calibrate');
   let run: Awaited<ReturnType<typeof calibrate>>;
@@ -36,7 +43,9 @@ export async function runCalibrate(flags: CalibrateFlags): Promise<void> {
   }
   const t = run.threshold;
   const correct = run.items.filter((i) => i.correct).length;
-  await writeFile(flags.out, JSON.stringify({ ...t, seed, calibration: run.items }, null, 1) + '\n');
+  // The threshold file is the run's document: select --threshold reads it.
+  const document = { ...t, seed, calibration: run.items };
+  await writeFile(flags.out, JSON.stringify(document, null, 1) + '\n');
   process.stdout.write(
     [
       `${inputs.name}: calibrated on ${t.calibrationTasks} tasks (the selected program is right on ${correct})`,
@@ -46,4 +55,5 @@ export async function runCalibrate(flags: CalibrateFlags): Promise<void> {
       `written to ${flags.out}; use it with crucible select --threshold ${flags.out}`,
     ].join('\n') + '\n',
   );
+  return { interrupted: false, document, headline: { ...t, seed, correct } };
 }

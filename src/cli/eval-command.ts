@@ -1,17 +1,22 @@
+import { VERSION } from '../core/version.js';
 import { reportNoVerdicts } from './no-verdict.js';
 import { writeFile } from 'node:fs/promises';
 import { evaluateCandidates, summarize, type SampleResult } from '../bench/evaluate.js';
 import { compareWithLabels, formatAgreement, type Label } from '../bench/labels.js';
 import { formatFirstFailures, formatSamples, formatSummary } from '../bench/report.js';
 import type { Candidate } from '../core/task.js';
-import { augmentTasks, type AugmentFlags } from './augment.js';
-import { runModelEval, type ModelEvalFlags } from './eval-model.js';
+import { evalChecks, type AugmentFlags } from './augment.js';
+import type { ModelEvalFlags } from './eval-model-options.js';
 import { readInputs, type InputFlags, type Inputs } from './inputs.js';
+import { writeJsonDocument } from './json-document.js';
 import { createProgress } from './progress.js';
-import { harnessFromFlags, type HarnessFlags } from './shared-options.js';
+import type { RecordFlags } from './record-options.js';
+import { datasetLabel, judgedLabel, recorded, type CommandResult } from './recording.js';
+import { harnessFromFlags } from './harness-from-flags.js';
+import type { HarnessFlags } from './shared-options.js';
 import { interruptOnSigint } from './interrupt.js';
 
-export interface EvalFlags extends HarnessFlags, InputFlags, AugmentFlags {
+export interface EvalFlags extends HarnessFlags, InputFlags, AugmentFlags, RecordFlags {
   readonly json?: string;
   readonly disagreements?: string;
 }
@@ -23,26 +28,28 @@ const FAILURES_PER_STATUS = 3;
 
 export async function runEval(flags: EvalFlags): Promise<void> {
   // With --model, a strategy generates the samples (eval-model.ts).
-  if ('model' in flags && flags.model) return runModelEval(flags as ModelEvalFlags);
+  if ('model' in flags && flags.model) return (await import('./eval-model.js')).runModelEval(flags as ModelEvalFlags);
   const inputs = await readInputs(flags);
+  await recorded(flags, { command: 'eval', dataset: datasetLabel(flags), judged: judgedLabel(flags), flags }, () => judgeSamples(flags, inputs));
+}
+
+async function judgeSamples(flags: EvalFlags, inputs: Inputs): Promise<CommandResult> {
   const harness = harnessFromFlags(flags);
   // Inputs are generated only for the tasks that have samples (a few samples of a large dataset).
   const sampled = new Set(inputs.candidates.map((c) => c.taskId));
-  const augmentation = flags.augment ? await augmentTasks(harness, inputs.tasks.filter((t) => sampled.has(t.id)), flags) : undefined;
-  const augmented = new Map((augmentation?.tasks ?? []).map((task) => [task.id, task]));
-  const tasks = new Map(inputs.tasks.map((task) => [task.id, augmented.get(task.id) ?? task]));
+  const { checks, augment } = await evalChecks(harness, inputs.tasks, sampled, flags);
   const progress = createProgress('eval');
   const started = performance.now();
   // Ctrl-C once: stop starting samples, finish the running ones, report what was judged.
   const interrupt = interruptOnSigint('finishing the samples in flight');
   let results: SampleResult[];
   try {
-    results = await evaluateCandidates(harness, tasks, inputs.candidates, {
+    results = await evaluateCandidates(harness, checks, inputs.candidates, {
       concurrency: 4 * harness.workerCount,
       onResult: (_, done, total) => progress.update(done, total),
       signal: interrupt.signal,
+      shrink: augment !== undefined,
     });
-    if (augmentation) results = await augmentation.explain(results, inputs.candidates);
   } finally {
     interrupt.dispose();
     progress.stop();
@@ -50,11 +57,11 @@ export async function runEval(flags: EvalFlags): Promise<void> {
   }
   const interrupted = interrupt.signal.aborted;
   if (interrupted) process.exitCode = 130;
-  const summary = summarize([...tasks.values()], results, (performance.now() - started) / 1000);
+  const summary = summarize([...checks.values()].map((c) => c.task), results, (performance.now() - started) / 1000);
   if (results.length <= SAMPLE_LINES_UP_TO) process.stdout.write(formatSamples(results) + '\n\n');
   else if (results.some((r) => r.status !== 'pass')) process.stdout.write(formatFirstFailures(results, FAILURES_PER_STATUS) + '\n\n');
   process.stdout.write(formatSummary(inputs.name, summary) + '\n');
-  if (augmentation) process.stdout.write(augmentation.footer() + '\n');
+  if (augment) process.stdout.write(augment.footer + '\n');
   if (interrupted) process.stdout.write(`interrupted: ${results.length} of ${inputs.candidates.length} samples judged\n`);
   reportNoVerdicts(summary.status_counts['no-verdict'], results.find((r) => r.status === 'no-verdict')?.first_failure?.message);
   let agreement: ReturnType<typeof compareWithLabels> | undefined;
@@ -67,24 +74,22 @@ export async function runEval(flags: EvalFlags): Promise<void> {
     if (write) await writeFile(file, agreement.disagreements.map((d) => JSON.stringify(d)).join('\n') + (agreement.disagreements.length ? '\n' : ''));
     process.stdout.write('\n' + formatAgreement(agreement, write ? file : undefined) + '\n');
   }
-  if (flags.json) {
-    const document = {
-      crucible: '0.1.0',
-      created: new Date().toISOString(),
-      dataset: { name: inputs.name, path: flags.dataset ?? null },
-      samples_path: flags.samples ?? null,
-      settings: { workers: harness.workerCount, sandbox: flags.sandbox, limits: harness.limits, time: harness.time },
-      ...(augmentation ? { augment: augmentation.report } : {}),
-      summary: {
-        ...summary,
-        ...(interrupted ? { interrupted: true } : {}),
-        ...(agreement ? { labels: { compared: agreement.compared, agreement: agreement.rate, disagreements: agreement.disagreements.length } } : {}),
-      },
-      samples: results,
-    };
-    await writeFile(flags.json, JSON.stringify(document, null, 1) + '\n');
-    process.stdout.write(`\nresults written to ${flags.json}\n`);
-  }
+  const document = {
+    crucible: VERSION,
+    created: new Date().toISOString(),
+    dataset: { name: inputs.name, path: flags.dataset ?? null },
+    samples_path: flags.samples ?? null,
+    settings: { workers: harness.workerCount, sandbox: flags.sandbox, limits: harness.limits, time: harness.time },
+    ...(augment ? { augment: augment.report } : {}),
+    summary: {
+      ...summary,
+      ...(interrupted ? { interrupted: true } : {}),
+      ...(agreement ? { labels: { compared: agreement.compared, agreement: agreement.rate, disagreements: agreement.disagreements.length } } : {}),
+    },
+    samples: results,
+  };
+  await writeJsonDocument(flags.json, document);
+  return { interrupted, document, headline: document.summary };
 }
 
 /** The candidates (and labels) that have a result, in the results' order. */

@@ -5,36 +5,25 @@
  * abstention scores as a failure in pass@1; coverage and the error rate among answered
  * tasks are reported beside it.
  */
-import { writeFile } from 'node:fs/promises';
-import type { Command } from 'commander';
+import { VERSION } from '../core/version.js';
 import { builtinDataset } from '../bench/builtin/index.js';
-import { loadDataset } from '../bench/datasets/index.js';
+import { loadDataset, type Dataset } from '../bench/datasets/index.js';
 import { summarize, toSampleResult, type SampleResult } from '../bench/evaluate.js';
 import { formatSamples, formatSummary } from '../bench/report.js';
 import type { ScriptSuite, Task } from '../core/task.js';
-import { Store } from '../store/index.js';
-import { buildSolverView, solveTask, type StrategyResult } from '../strategies/index.js';
+import type { Budget } from '../core/budget.js';
+import { Store, type RunUsage } from '../store/index.js';
+import { prepareCodeChecks, solveTask, verifyProgram, type StrategyOptions, type StrategyResult } from '../strategies/index.js';
 import { suiteSize } from '../verify/harness.js';
-import { chooseSeed } from './augment.js';
-import type { EvalFlags } from './eval-command.js';
+import { chooseSeed } from '../core/seed.js';
+import { taskChecks } from '../domains/code/index.js';
+import type { ModelEvalFlags } from './eval-model-options.js';
 import { createProgress } from './progress.js';
-import { harnessFromFlags, positiveInt } from './shared-options.js';
-import { openModel, parseBudgetFlag, strategyOptions, withStrategyOptions, type StrategyFlags } from './solve-command.js';
+import { harnessFromFlags } from './harness-from-flags.js';
+import { openModel, parseBudgetFlag, strategyOptions } from './solve-command.js';
 import { interruptOnSigint } from './interrupt.js';
-
-export interface ModelEvalFlags extends EvalFlags, StrategyFlags {
-  readonly limit?: number;
-}
-
-/** The options `eval` takes for generating with a model (added to the eval command). */
-export function withModelEvalOptions(command: Command): Command {
-  return withStrategyOptions(
-    command
-      .option('--model <spec>', 'generate the samples: solve each task with this model and --strategy (instead of --samples)')
-      .option('--limit <n>', 'only the first n tasks (with --samples: the first n that have samples)', positiveInt),
-    { oracleDefault: false, seed: false },
-  );
-}
+import { writeJsonDocument } from './json-document.js';
+import { datasetLabel, recorded, type CommandResult } from './recording.js';
 
 interface TaskOutcome {
   readonly task: Task;
@@ -55,9 +44,22 @@ export async function runModelEval(flags: ModelEvalFlags): Promise<void> {
   const options = await strategyOptions(flags);
   const seed = chooseSeed(flags.seed);
   process.stderr.write(`crucible: ${flags.strategy} with ${flags.model} on ${tasks.length} tasks of ${dataset.name}, budget ${flags.budget} per task, seed ${seed} (replay with --seed ${seed} --offline)\n`);
+  await recorded(flags, { command: 'eval', dataset: datasetLabel(flags), judged: flags.model, seed, flags }, () => solveAndScore(flags, { dataset, tasks, budget, options, seed }));
+}
+
+interface Generation {
+  readonly dataset: Pick<Dataset, 'name' | 'tasks' | 'publicTests'>;
+  readonly tasks: readonly Task[];
+  readonly budget: Budget;
+  readonly options: StrategyOptions;
+  readonly seed: number;
+}
+
+async function solveAndScore(flags: ModelEvalFlags, { dataset, tasks, budget, options, seed }: Generation): Promise<CommandResult> {
   const model = await openModel(flags);
   const harness = harnessFromFlags(flags);
-  const store = new Store(flags.db);
+  // Each task's solve run, with its events, beside the eval's own run (unless --no-record).
+  const store = flags.record ? new Store(flags.db) : undefined;
   const progress = createProgress('solve');
   const interrupt = interruptOnSigint('stopping the task in flight');
   const started = performance.now();
@@ -67,17 +69,17 @@ export async function runModelEval(flags: ModelEvalFlags): Promise<void> {
     for (const task of tasks) {
       if (interrupt.signal.aborted) break;
       const publicTest: ScriptSuite | undefined = publicTests?.get(task.id);
-      const view = await buildSolverView(harness, task, { seed, ...(flags.oracle ? {} : { oracle: false }), ...(publicTest ? { publicTests: [publicTest] } : {}) });
-      const { result, runId } = await solveTask({ task, strategy: flags.strategy, model, harness, budget, seed, store, options, view, signal: interrupt.signal, taskLabel: `${dataset.name}:${task.id}` });
+      const view = await prepareCodeChecks(harness, task, { audience: 'solver', seed, ...(flags.oracle ? {} : { oracle: false }), ...(publicTest ? { publicTests: [publicTest] } : {}) });
+      const { result, runId } = await solveTask({ task, strategy: flags.strategy, model, harness, budget, seed, ...(store ? { store } : {}), options, view, signal: interrupt.signal, taskLabel: `${dataset.name}:${task.id}` });
       // Scoring: the dataset's own (hidden) tests, which the strategy never saw.
-      const sample = result.program !== undefined ? toSampleResult({ taskId: task.id, index: 0, program: result.program }, await harness.judge(task, result.program)) : abstainedSample(task, result);
+      const sample = result.program !== undefined ? toSampleResult({ taskId: task.id, index: 0, program: result.program }, await verifyProgram(harness, taskChecks(task), result.program)) : abstainedSample(task, result);
       outcomes.push({ task, result, ...(runId ? { runId } : {}), sample });
       progress.update(outcomes.length, tasks.length);
     }
   } finally {
     interrupt.dispose();
     progress.stop();
-    store.close();
+    store?.close();
     await Promise.all([harness.close(), model.close()]);
   }
   const results = outcomes.map((o) => o.sample);
@@ -86,29 +88,39 @@ export async function runModelEval(flags: ModelEvalFlags): Promise<void> {
   process.stdout.write(formatSummary(`${dataset.name} (${flags.strategy}, ${model.spec})`, summary) + '\n');
   const selective = selectiveSummary(outcomes);
   process.stdout.write(formatSelective(selective) + '\n');
-  if (interrupt.signal.aborted) {
+  const interrupted = interrupt.signal.aborted;
+  if (interrupted) {
     process.exitCode = 130;
     process.stdout.write(`interrupted: ${outcomes.length} of ${tasks.length} tasks solved\n`);
   }
-  if (flags.json) {
-    const document = {
-      crucible: '0.1.0',
-      created: new Date().toISOString(),
-      dataset: { name: dataset.name, path: flags.dataset ?? null },
-      generation: { model: model.spec, strategy: flags.strategy, budget, seed, oracle: Boolean(flags.oracle) },
-      settings: { workers: harness.workerCount, sandbox: flags.sandbox, limits: harness.limits, time: harness.time },
-      summary: { ...summary, strategy: selective, ...(interrupt.signal.aborted ? { interrupted: true } : {}) },
-      samples: outcomes.map((o) => ({ ...o.sample, strategy: { status: o.result.status, reason: o.result.reason, attempts: o.result.attempts, usage: o.result.usage, run: o.runId ?? null } })),
-    };
-    await writeFile(flags.json, JSON.stringify(document, null, 1) + '\n');
-    process.stdout.write(`\nresults written to ${flags.json}\n`);
-  }
+  const document = {
+    crucible: VERSION,
+    created: new Date().toISOString(),
+    dataset: { name: dataset.name, path: flags.dataset ?? null },
+    generation: { model: model.spec, strategy: flags.strategy, budget, seed, oracle: Boolean(flags.oracle) },
+    settings: { workers: harness.workerCount, sandbox: flags.sandbox, limits: harness.limits, time: harness.time },
+    summary: { ...summary, strategy: selective, ...(interrupted ? { interrupted: true } : {}) },
+    samples: outcomes.map((o) => ({ ...o.sample, strategy: { status: o.result.status, reason: o.result.reason, attempts: o.result.attempts, usage: o.result.usage, run: o.runId ?? null } })),
+  };
+  await writeJsonDocument(flags.json, document);
+  return { interrupted, document, headline: document.summary, usage: totalUsage(outcomes) };
+}
+
+/** What the strategy spent on all tasks, as the run store keeps it. */
+function totalUsage(outcomes: readonly TaskOutcome[]): RunUsage {
+  const sum = (of: (usage: StrategyResult['usage']) => number) => outcomes.reduce((n, o) => n + of(o.result.usage), 0);
+  return { modelCalls: sum((u) => u.calls), inputTokens: sum((u) => u.inputTokens), outputTokens: sum((u) => u.outputTokens), costUsd: totalCost(outcomes), sandboxSeconds: sum((u) => u.sandboxSeconds) };
+}
+
+/** Dollars spent on all tasks; null when any task's cost is unknown. */
+function totalCost(outcomes: readonly TaskOutcome[]): number | null {
+  return outcomes.reduce<number | null>((sum, o) => (sum === null || o.result.usage.costUsd === null ? null : sum + o.result.usage.costUsd), 0);
 }
 
 /** An abstention, scored: it fails every suite (it returned no program). */
 function abstainedSample(task: Task, result: StrategyResult): SampleResult {
   const suites = Object.fromEntries(task.suites.map((s) => [s.name, { status: 'fail' as const, passed: 0, total: suiteSize(s) }]));
-  return { task_id: task.id, index: 0, status: 'fail', suites, first_failure: { input: null, expected: null, actual: null, message: `${result.status}: ${result.reason}` }, time_ms: 0 };
+  return { task_id: task.id, index: 0, status: 'fail', suites, first_failure: { input: null, expected: null, actual: null, message: `${result.status}: ${result.reason}` }, time_ms: 0, reward: 0 };
 }
 
 export interface SelectiveSummary {
@@ -130,7 +142,6 @@ export interface SelectiveSummary {
 export function selectiveSummary(outcomes: readonly TaskOutcome[]): SelectiveSummary {
   const answered = outcomes.filter((o) => o.result.program !== undefined);
   const correct = answered.filter((o) => o.sample.status === 'pass').length;
-  const cost = outcomes.reduce<number | null>((sum, o) => (sum === null || o.result.usage.costUsd === null ? null : sum + o.result.usage.costUsd), 0);
   return {
     tasks: outcomes.length,
     verified: outcomes.filter((o) => o.result.status === 'verified').length,
@@ -141,7 +152,7 @@ export function selectiveSummary(outcomes: readonly TaskOutcome[]): SelectiveSum
     errorAmongAnswered: answered.length ? (answered.length - correct) / answered.length : null,
     modelCalls: outcomes.reduce((n, o) => n + o.result.usage.calls, 0),
     tokens: outcomes.reduce((n, o) => n + o.result.usage.tokens, 0),
-    costUsd: cost,
+    costUsd: totalCost(outcomes),
   };
 }
 

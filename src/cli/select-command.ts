@@ -1,12 +1,17 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { VERSION } from '../core/version.js';
+import { readFile } from 'node:fs/promises';
 import { ThresholdSchema, type Threshold } from '../select/abstain.js';
 import { selectAll, type TaskDecision } from '../select/run.js';
-import { chooseSeed } from './augment.js';
-import { readInputs, type InputFlags } from './inputs.js';
+import { chooseSeed } from '../core/seed.js';
+import { readInputs, type InputFlags, type Inputs } from './inputs.js';
+import { writeJsonDocument } from './json-document.js';
 import { createProgress } from './progress.js';
-import { harnessFromFlags, type HarnessFlags } from './shared-options.js';
+import type { RecordFlags } from './record-options.js';
+import { datasetLabel, judgedLabel, recorded, type CommandResult } from './recording.js';
+import { harnessFromFlags } from './harness-from-flags.js';
+import type { HarnessFlags } from './shared-options.js';
 
-export interface SelectFlags extends HarnessFlags, InputFlags {
+export interface SelectFlags extends HarnessFlags, InputFlags, RecordFlags {
   readonly threshold?: string;
   readonly seed?: number;
   readonly inputs?: number;
@@ -33,6 +38,10 @@ export async function runSelect(flags: SelectFlags): Promise<void> {
   const inputs = await readInputs(flags);
   const seed = chooseSeed(flags.seed);
   process.stderr.write(`crucible: seed ${seed} (replay with --seed ${seed})\n`);
+  await recorded(flags, { command: 'select', dataset: datasetLabel(flags), judged: judgedLabel(flags), seed, flags }, () => selectOnTasks(flags, inputs, seed, threshold));
+}
+
+async function selectOnTasks(flags: SelectFlags, inputs: Inputs, seed: number, threshold: Threshold | undefined): Promise<CommandResult> {
   const harness = harnessFromFlags(flags);
   const progress = createProgress('select');
   let run: Awaited<ReturnType<typeof selectAll>>;
@@ -49,19 +58,17 @@ export async function runSelect(flags: SelectFlags): Promise<void> {
     await harness.close();
   }
   process.stdout.write(formatSelections(inputs.name, run.tasks, run.summary, threshold) + '\n');
-  if (flags.json) {
-    const document = {
-      crucible: '0.1.0',
-      created: new Date().toISOString(),
-      dataset: { name: inputs.name, path: flags.dataset ?? null },
-      samples_path: flags.samples ?? null,
-      threshold: threshold ?? null,
-      summary: run.summary,
-      tasks: run.tasks.map(toJson),
-    };
-    await writeFile(flags.json, JSON.stringify(document, null, 1) + '\n');
-    process.stdout.write(`\nresults written to ${flags.json}\n`);
-  }
+  const document = {
+    crucible: VERSION,
+    created: new Date().toISOString(),
+    dataset: { name: inputs.name, path: flags.dataset ?? null },
+    samples_path: flags.samples ?? null,
+    threshold: threshold ?? null,
+    summary: run.summary,
+    tasks: run.tasks.map(toJson),
+  };
+  await writeJsonDocument(flags.json, document);
+  return { interrupted: false, document, headline: { ...run.summary } };
 }
 
 function toJson(t: TaskDecision) {

@@ -1,6 +1,9 @@
+/**
+ * Options and their parsers shared by several commands. Only commander and types are imported
+ * here: every command's options are defined at start-up, also for `--help`, which must not
+ * load the harness (harness-from-flags.ts turns the flags into one).
+ */
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { checkNodePath } from '../runtimes/javascript-runtime.js';
-import { Harness } from '../verify/harness.js';
 import type { SandboxMode } from '../runtimes/sandbox.js';
 
 export interface HarnessFlags {
@@ -12,24 +15,6 @@ export interface HarnessFlags {
   readonly typeCheck?: boolean;
   readonly strictTypes?: boolean;
   readonly nodePath?: string[];
-}
-
-export function harnessFromFlags(flags: HarnessFlags): Harness {
-  if (flags.sandbox === 'none') {
-    process.stderr.write('crucible: warning: --sandbox none runs candidate programs without isolation; use it only for code you trust.\n');
-  }
-  return new Harness({
-    sandbox: flags.sandbox,
-    ...(flags.workers ? { workers: flags.workers } : {}),
-    time: {
-      ...(flags.timeFloor ? { callFloorSeconds: flags.timeFloor } : {}),
-      ...(flags.timeFactor ? { factor: flags.timeFactor } : {}),
-    },
-    ...(flags.memoryMb ? { limits: { memoryBytes: flags.memoryMb * 1024 * 1024 } } : {}),
-    typeCheck: flags.typeCheck !== false,
-    strictTypes: Boolean(flags.strictTypes),
-    ...(flags.nodePath?.length ? { nodePath: checkNodePath(flags.nodePath) } : {}),
-  });
 }
 
 export const positiveInt = (value: string) => {

@@ -50,5 +50,6 @@ export const traceEventSchema = z.intersection(
 );
 export type TraceEvent = z.output<typeof newTraceEventSchema> & { readonly id: number; readonly runId: string; readonly seq: number; readonly time: string };
 
-export const RUN_STATUSES = ['running', 'verified', 'abstained', 'unverified', 'error', 'interrupted'] as const;
+/** verified, abstained, unverified: how a solve run ended; finished: a command's run (eval, select, calibrate, audit) that completed. */
+export const RUN_STATUSES = ['running', 'verified', 'abstained', 'unverified', 'finished', 'error', 'interrupted'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];

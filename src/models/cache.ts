@@ -8,13 +8,14 @@ import { hash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import stableStringify from 'safe-stable-stringify';
+import { DEFAULT_CACHE_DIR } from '../core/constants.js';
 import type { BackendRequest, BackendResponse } from './backend.js';
 
 /** `read-write`: replay hits, record misses. `offline`: replay only; a miss is an error. `refresh`: always call, record. `off`: no cache. */
 export type CacheMode = 'read-write' | 'offline' | 'refresh' | 'off';
 export const CACHE_MODES: readonly CacheMode[] = ['read-write', 'offline', 'refresh', 'off'];
 
-export const DEFAULT_CACHE_DIR = join('.crucible', 'cache');
+export { DEFAULT_CACHE_DIR };
 const FORMAT_VERSION = 1;
 
 /**

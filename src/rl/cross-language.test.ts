@@ -40,9 +40,9 @@ test('α = 1 is per-language GRPO, α = 0 is GRPO over the pooled problem group'
 });
 
 test('clear errors: empty batch, NaN reward, languageWeight outside [0, 1]', () => {
-  assert.throws(() => crossLanguageAdvantages([]), { name: 'RangeError', message: /rollouts is empty/ });
-  assert.throws(() => crossLanguageAdvantages([{ problem: 'p', language: 'c', reward: Number.NaN }]), { name: 'RangeError', message: /rollouts\[0\]\.reward/ });
-  assert.throws(() => crossLanguageAdvantages([{ problem: 'p', language: 'c', reward: 1 }], { languageWeight: 1.5 }), { name: 'RangeError', message: /languageWeight/ });
+  assert.throws(() => crossLanguageAdvantages([]), { name: 'BadRequestError', message: /rollouts is empty/ });
+  assert.throws(() => crossLanguageAdvantages([{ problem: 'p', language: 'c', reward: Number.NaN }]), { name: 'BadRequestError', message: /rollouts\[0\]\.reward/ });
+  assert.throws(() => crossLanguageAdvantages([{ problem: 'p', language: 'c', reward: 1 }], { languageWeight: 1.5 }), { name: 'BadRequestError', message: /languageWeight/ });
 });
 
 const rollout = fc.record({

@@ -13,6 +13,7 @@
  * the GRPO options (std kind, Dr. GRPO, ε) and the same degenerate-group rule (zeros).
  * Languages may have different numbers of rollouts.
  */
+import { BadRequestError } from '../core/errors.js';
 import { groupAdvantages } from './group-advantage.js';
 import type { GxpoOptions, LanguageReward } from './schemas.js';
 import { assertFinite, assertNonEmpty, indicesBy } from './stats.js';
@@ -27,7 +28,7 @@ export function crossLanguageAdvantages(rollouts: readonly LanguageReward[], opt
   assertNonEmpty(rollouts, 'rollouts');
   assertFinite(rollouts.map((r) => r.reward), (i) => `rollouts[${i}].reward`);
   const { languageWeight: alpha = 0.5, ...grpo } = options;
-  if (!(alpha >= 0 && alpha <= 1)) throw new RangeError(`languageWeight must be in [0, 1] (got ${alpha})`);
+  if (!(alpha >= 0 && alpha <= 1)) throw new BadRequestError(`languageWeight must be in [0, 1] (got ${alpha})`);
   const language = new Array<number>(rollouts.length).fill(0);
   const cross = new Array<number>(rollouts.length).fill(0);
   for (const problem of indicesBy(rollouts, (r) => r.problem).values()) {

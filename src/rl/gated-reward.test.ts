@@ -49,9 +49,9 @@ test('no-verdict anywhere gives reward null with a reason, never 0 or 1', () => 
 });
 
 test('clear errors for scores outside [0, 1], impossible counts, missing levels and bad weights', () => {
-  assert.throws(() => gatedReward(levels([1, 1, 1.5, 1, 1])), { name: 'RangeError', message: /levels\.runs must be a number in \[0, 1\]/ });
-  assert.throws(() => gatedReward(levels([1, 1, Number.NaN, 1, 1])), RangeError);
-  assert.throws(() => gatedReward(levels([1, 1, 1, { passed: 3, total: 2 }, 1])), { name: 'RangeError', message: /publicTests/ });
+  assert.throws(() => gatedReward(levels([1, 1, 1.5, 1, 1])), { name: 'BadRequestError', message: /levels\.runs must be a number in \[0, 1\]/ });
+  assert.throws(() => gatedReward(levels([1, 1, Number.NaN, 1, 1])), { name: 'BadRequestError' });
+  assert.throws(() => gatedReward(levels([1, 1, 1, { passed: 3, total: 2 }, 1])), { name: 'BadRequestError', message: /publicTests/ });
   assert.throws(() => gatedReward(levels([1, 1, 1, 1, { passed: 0, total: 0 }])), /vacuous/);
   assert.throws(() => gatedReward({ parses: 1, loads: 1, runs: 1, publicTests: 1 } as GatedLevels), /levels\.hidden is missing/);
   assert.throws(() => gatedReward(levels([1, 1, 1, 1, 1]), [1, 1]), /5 entries/);

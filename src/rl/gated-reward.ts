@@ -18,6 +18,7 @@
  * `{ reward: null, reason }`, never 0 or 1. `passRate` is the plain fraction of tests
  * passed over the public and hidden levels, for comparison with the binary reward.
  */
+import { BadRequestError } from '../core/errors.js';
 import type { GatedLevels, LevelScore } from './schemas.js';
 
 export const LEVELS = ['parses', 'loads', 'runs', 'publicTests', 'hidden'] as const;
@@ -44,20 +45,20 @@ export function scoreLevel(value: LevelScore, level: string): Scored {
   if (value === 'no-verdict') return { noVerdict: 'the sandbox gave no verdict' };
   if (value === 'vacuous') return { score: 1, vacuous: true };
   if (typeof value === 'number') {
-    if (!(value >= 0 && value <= 1)) throw new RangeError(`levels.${level} must be a number in [0, 1] (got ${value})`);
+    if (!(value >= 0 && value <= 1)) throw new BadRequestError(`levels.${level} must be a number in [0, 1] (got ${value})`);
     return { score: value };
   }
   if ('noVerdict' in value) return { noVerdict: String(value.noVerdict) || 'the sandbox gave no verdict' };
   const { passed, total } = value;
   if (!Number.isInteger(passed) || !Number.isInteger(total) || total < 1 || passed < 0 || passed > total)
-    throw new RangeError(`levels.${level} must have whole numbers 0 ≤ passed ≤ total and total ≥ 1 (got ${passed}/${total}); a level with no tests is vacuous: send 1`);
+    throw new BadRequestError(`levels.${level} must have whole numbers 0 ≤ passed ≤ total and total ≥ 1 (got ${passed}/${total}); a level with no tests is vacuous: send 1`);
   return { score: passed / total, counts: { passed, total } };
 }
 
 export function gatedReward(levels: GatedLevels, weights: readonly number[] = EQUAL_WEIGHTS): GatedReward {
   const given = normaliseWeights(weights);
   const scored = LEVELS.map((level) => {
-    if (!(level in levels)) throw new RangeError(`levels.${level} is missing: give a score for every level (${LEVELS.join(', ')})`);
+    if (!(level in levels)) throw new BadRequestError(`levels.${level} is missing: give a score for every level (${LEVELS.join(', ')})`);
     return scoreLevel(levels[level], level);
   });
   const missing = scored.findIndex((s) => 'noVerdict' in s);
@@ -97,11 +98,11 @@ function passRateOf(pub: { score: number; counts?: { passed: number; total: numb
 }
 
 function normaliseWeights(weights: readonly number[]): number[] {
-  if (weights.length !== LEVELS.length) throw new RangeError(`weights needs ${LEVELS.length} entries, one per level (got ${weights.length})`);
+  if (weights.length !== LEVELS.length) throw new BadRequestError(`weights needs ${LEVELS.length} entries, one per level (got ${weights.length})`);
   weights.forEach((x, i) => {
-    if (!Number.isFinite(x) || x < 0) throw new RangeError(`weights[${i}] must be a finite number ≥ 0 (got ${x})`);
+    if (!Number.isFinite(x) || x < 0) throw new BadRequestError(`weights[${i}] must be a finite number ≥ 0 (got ${x})`);
   });
   const total = weights.reduce((a, b) => a + b, 0);
-  if (total === 0) throw new RangeError('weights are all 0: at least one level must carry weight');
+  if (total === 0) throw new BadRequestError('weights are all 0: at least one level must carry weight');
   return weights.map((x) => x / total);
 }

@@ -52,11 +52,11 @@ test('degenerate groups give exact zeros, never NaN', () => {
 });
 
 test('clear errors for empty groups, NaN rewards and bad options', () => {
-  assert.throws(() => groupAdvantages([]), { name: 'RangeError', message: /group is empty/ });
-  assert.throws(() => groupAdvantages([1, Number.NaN]), { name: 'RangeError', message: /rewards\[1\] must be a finite number/ });
-  assert.throws(() => groupAdvantages([1, Infinity]), RangeError);
-  assert.throws(() => groupAdvantages([1, 0], { epsilon: -1 }), { name: 'RangeError', message: /epsilon/ });
-  assert.throws(() => batchGroupAdvantages([]), { name: 'RangeError', message: /rollouts is empty/ });
+  assert.throws(() => groupAdvantages([]), { name: 'BadRequestError', message: /group is empty/ });
+  assert.throws(() => groupAdvantages([1, Number.NaN]), { name: 'BadRequestError', message: /rewards\[1\] must be a finite number/ });
+  assert.throws(() => groupAdvantages([1, Infinity]), { name: 'BadRequestError' });
+  assert.throws(() => groupAdvantages([1, 0], { epsilon: -1 }), { name: 'BadRequestError', message: /epsilon/ });
+  assert.throws(() => batchGroupAdvantages([]), { name: 'BadRequestError', message: /rollouts is empty/ });
   assert.throws(() => batchGroupAdvantages([{ group: 'a', reward: 1 }, { group: 'a', reward: Number.NaN }]), /rollouts\[1\]\.reward/);
 });
 

@@ -11,6 +11,7 @@
  * `epsilon` defaults to 1e-6 (verl). A group whose rewards are all equal, or that has a
  * single rollout, carries no signal: its advantages are exactly 0, never NaN.
  */
+import { BadRequestError } from '../core/errors.js';
 import type { GroupedReward, GrpoOptions } from './schemas.js';
 import { allEqual, assertEpsilon, assertFinite, assertNonEmpty, indicesBy, maxOf, mean, stdOfCentred } from './stats.js';
 
@@ -18,7 +19,7 @@ export const DEFAULT_EPSILON = 1e-6;
 
 /** Advantages for one group's rewards, in the same order. */
 export function groupAdvantages(rewards: readonly number[], options: GrpoOptions = {}): number[] {
-  if (rewards.length === 0) throw new RangeError('a group is empty: every group needs at least one rollout');
+  if (rewards.length === 0) throw new BadRequestError('a group is empty: every group needs at least one rollout');
   assertFinite(rewards, (i) => `rewards[${i}]`);
   return unchecked(rewards, options);
 }

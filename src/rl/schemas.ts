@@ -1,7 +1,7 @@
 /**
  * Zod schemas for the inputs of the `rl/` estimators. They are the request bodies of
  * `POST /v1/rewards/advantages` and the gated-reward call to come; the library functions
- * accept the same shapes (z.infer) and repeat the checks that matter with RangeErrors.
+ * accept the same shapes (z.infer) and repeat the checks that matter with BadRequestErrors.
  */
 import { z } from 'zod';
 

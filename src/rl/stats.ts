@@ -1,7 +1,8 @@
 /**
  * Shared input checks and group statistics for the `rl/` estimators. Every check throws a
- * RangeError that says which value is wrong and what to do about it.
+ * BadRequestError that says which value is wrong and what to do about it.
  */
+import { BadRequestError } from '../core/errors.js';
 
 export type StdKind = 'sample' | 'population';
 
@@ -9,17 +10,17 @@ export type StdKind = 'sample' | 'population';
 export function assertFinite(values: readonly number[], label: (i: number) => string): void {
   values.forEach((value, i) => {
     if (typeof value !== 'number' || !Number.isFinite(value)) {
-      throw new RangeError(`${label(i)} must be a finite number (got ${String(value)}); fix or drop that rollout`);
+      throw new BadRequestError(`${label(i)} must be a finite number (got ${String(value)}); fix or drop that rollout`);
     }
   });
 }
 
 export function assertNonEmpty(values: readonly unknown[], what: string): void {
-  if (values.length === 0) throw new RangeError(`${what} is empty: send at least one rollout`);
+  if (values.length === 0) throw new BadRequestError(`${what} is empty: send at least one rollout`);
 }
 
 export function assertEpsilon(epsilon: number): void {
-  if (!Number.isFinite(epsilon) || epsilon < 0) throw new RangeError(`epsilon must be a finite number ≥ 0 (got ${epsilon})`);
+  if (!Number.isFinite(epsilon) || epsilon < 0) throw new BadRequestError(`epsilon must be a finite number ≥ 0 (got ${epsilon})`);
 }
 
 /** True when every value is the same (a group that carries no signal). */

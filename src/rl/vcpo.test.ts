@@ -73,14 +73,14 @@ test('worked example: VCPO advantages for a batch (hand-computed)', () => {
 });
 
 test('clear errors: negative weights, NaN rewards, empty input, all-zero weights', () => {
-  assert.throws(() => effectiveSampleSize([1, -0.5]), { name: 'RangeError', message: /weights\[1\] is negative/ });
-  assert.throws(() => effectiveSampleSize([]), { name: 'RangeError', message: /empty/ });
-  assert.throws(() => effectiveSampleSize([0, 0]), { name: 'RangeError', message: /all importance weights are 0/ });
-  assert.throws(() => effectiveSampleSize([1, Number.NaN]), { name: 'RangeError', message: /finite/ });
-  assert.throws(() => minimumVarianceBaseline([{ reward: Number.NaN, weight: 1, gradNorm: 1 }]), { name: 'RangeError', message: /group\[0\]\.reward/ });
-  assert.throws(() => minimumVarianceBaseline([]), { name: 'RangeError', message: /empty/ });
-  assert.throws(() => vcpoAdvantages([{ group: 'a', reward: 1, weight: -1, gradNorm: 1 }]), { name: 'RangeError', message: /rollouts\[0\]\.weight is negative/ });
-  assert.throws(() => vcpoAdvantages([{ group: 'a', reward: 1, gradNorm: 1 }]), { name: 'RangeError', message: /exactly one of weight and logWeight/ });
+  assert.throws(() => effectiveSampleSize([1, -0.5]), { name: 'BadRequestError', message: /weights\[1\] is negative/ });
+  assert.throws(() => effectiveSampleSize([]), { name: 'BadRequestError', message: /empty/ });
+  assert.throws(() => effectiveSampleSize([0, 0]), { name: 'BadRequestError', message: /all importance weights are 0/ });
+  assert.throws(() => effectiveSampleSize([1, Number.NaN]), { name: 'BadRequestError', message: /finite/ });
+  assert.throws(() => minimumVarianceBaseline([{ reward: Number.NaN, weight: 1, gradNorm: 1 }]), { name: 'BadRequestError', message: /group\[0\]\.reward/ });
+  assert.throws(() => minimumVarianceBaseline([]), { name: 'BadRequestError', message: /empty/ });
+  assert.throws(() => vcpoAdvantages([{ group: 'a', reward: 1, weight: -1, gradNorm: 1 }]), { name: 'BadRequestError', message: /rollouts\[0\]\.weight is negative/ });
+  assert.throws(() => vcpoAdvantages([{ group: 'a', reward: 1, gradNorm: 1 }]), { name: 'BadRequestError', message: /exactly one of weight and logWeight/ });
   assert.throws(() => vcpoAdvantages([{ group: 'a', reward: 1, weight: 1, gradNorm: 1, length: 0 }], { normalizeByLength: true }), /length must be ≥ 1/);
   assert.throws(() => essLearningRateScale([1], { baseEssRatio: 0 }), /baseEssRatio/);
   assert.throws(() => sequenceLogWeight([0], [0, 0]), /differ in length/);

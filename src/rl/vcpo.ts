@@ -12,13 +12,14 @@
  * (`baselineVariance`). ESS and b* are scale-invariant in w, so weights are rescaled to a
  * maximum of 1 before squaring, which keeps huge or tiny ratios from overflowing.
  */
+import { BadRequestError } from '../core/errors.js';
 import type { BaselineOptions, EssOptions, WeightedRollout } from './schemas.js';
 import { allEqual, assertFinite, assertNonEmpty, indicesBy, maxOf, mean, minOf, stdOfCentred } from './stats.js';
 
 /** Σₜ (log π_learner − log π_rollout) over the response tokens: log wᵢ for one trajectory. */
 export function sequenceLogWeight(learnerLogProbs: readonly number[], rolloutLogProbs: readonly number[]): number {
   if (learnerLogProbs.length !== rolloutLogProbs.length)
-    throw new RangeError(`log-prob arrays differ in length (${learnerLogProbs.length} vs ${rolloutLogProbs.length}): give one entry per response token in both`);
+    throw new BadRequestError(`log-prob arrays differ in length (${learnerLogProbs.length} vs ${rolloutLogProbs.length}): give one entry per response token in both`);
   assertFinite(learnerLogProbs, (i) => `learnerLogProbs[${i}]`);
   assertFinite(rolloutLogProbs, (i) => `rolloutLogProbs[${i}]`);
   let sum = 0;
@@ -37,7 +38,7 @@ export function weightsFromLogWeights(logWeights: readonly number[]): number[] {
 export function assertWeights(weights: readonly number[], label: (i: number) => string = (i) => `weights[${i}]`): void {
   assertFinite(weights, label);
   weights.forEach((w, i) => {
-    if (w < 0) throw new RangeError(`${label(i)} is negative (${w}); importance weights are ratios of probabilities, ≥ 0`);
+    if (w < 0) throw new BadRequestError(`${label(i)} is negative (${w}); importance weights are ratios of probabilities, ≥ 0`);
   });
 }
 
@@ -46,7 +47,7 @@ export function effectiveSampleSize(weights: readonly number[]): number {
   assertNonEmpty(weights, 'weights');
   assertWeights(weights);
   const top = maxOf(weights);
-  if (top === 0) throw new RangeError('all importance weights are 0: at least one must be positive');
+  if (top === 0) throw new BadRequestError('all importance weights are 0: at least one must be positive');
   let sum = 0;
   let squares = 0;
   for (const w of weights) {
@@ -67,7 +68,7 @@ export interface EssScale {
 
 export function essLearningRateScale(weights: readonly number[], options: EssOptions = {}): EssScale {
   const { baseEssRatio = 1, rule = 'sqrt' } = options;
-  if (!(baseEssRatio > 0 && baseEssRatio <= 1)) throw new RangeError(`baseEssRatio must be in (0, 1] (got ${baseEssRatio})`);
+  if (!(baseEssRatio > 0 && baseEssRatio <= 1)) throw new BadRequestError(`baseEssRatio must be in (0, 1] (got ${baseEssRatio})`);
   const ess = effectiveSampleSize(weights);
   const ratio = ess / weights.length;
   const linear = Math.min(1, ratio / baseEssRatio);
@@ -90,7 +91,7 @@ export function baselineWeights(group: readonly BaselineSample[], options: Pick<
   assertWeights(group.map((s) => s.gradNorm), (i) => `group[${i}].gradNorm`);
   const factors = group.map((s, i) => {
     if (!options.normalizeByLength) return 1;
-    if (s.length === undefined || !(s.length > 0)) throw new RangeError(`group[${i}].length must be ≥ 1 when normalizeByLength is on`);
+    if (s.length === undefined || !(s.length > 0)) throw new BadRequestError(`group[${i}].length must be ≥ 1 when normalizeByLength is on`);
     return 1 / s.length;
   });
   const w = relative(group.map((s) => s.weight));
@@ -191,7 +192,7 @@ export function vcpoAdvantages(rollouts: readonly WeightedRollout[], options: Ba
 function resolveWeights(rollouts: readonly WeightedRollout[]): number[] {
   rollouts.forEach((r, i) => {
     if ((r.weight === undefined) === (r.logWeight === undefined))
-      throw new RangeError(`rollouts[${i}] needs exactly one of weight and logWeight`);
+      throw new BadRequestError(`rollouts[${i}] needs exactly one of weight and logWeight`);
   });
   rollouts.forEach((r, i) => {
     if (r.weight !== undefined) assertWeights([r.weight], () => `rollouts[${i}].weight`);
@@ -202,6 +203,6 @@ function resolveWeights(rollouts: readonly WeightedRollout[]): number[] {
   // Mixed or log form: compare in log space, then rescale so the largest weight is 1.
   const logs = rollouts.map((r) => (r.weight !== undefined ? Math.log(r.weight) : r.logWeight!));
   const top = maxOf(logs);
-  if (top === -Infinity) throw new RangeError('all importance weights are 0: at least one must be positive');
+  if (top === -Infinity) throw new BadRequestError('all importance weights are 0: at least one must be positive');
   return logs.map((l) => Math.exp(l - top));
 }

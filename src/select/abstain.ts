@@ -13,6 +13,7 @@
  * with that (Bonferroni) correction, every threshold that passes holds its bound at once
  * with probability at least 1 − δ, so choosing among them keeps the guarantee.
  */
+import { BadRequestError } from '../core/errors.js';
 import { z } from 'zod';
 import { upperBound } from './clopper-pearson.js';
 
@@ -40,8 +41,8 @@ export interface Threshold {
 }
 
 export function calibrateThreshold(items: readonly CalibrationItem[], alpha: number, delta: number, score: string): Threshold {
-  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`α must be between 0 and 1, got ${alpha}`);
-  if (!(delta > 0 && delta < 1)) throw new RangeError(`δ must be between 0 and 1, got ${delta}`);
+  if (!(alpha > 0 && alpha < 1)) throw new BadRequestError(`α must be between 0 and 1, got ${alpha}`);
+  if (!(delta > 0 && delta < 1)) throw new BadRequestError(`δ must be between 0 and 1, got ${delta}`);
   const n = items.length;
   const base = { kind: 'crucible-threshold', version: 1, alpha, delta, calibrationTasks: n, score } as const;
   if (n === 0) return { ...base, threshold: null, answered: 0, wrong: 0, errorBound: 1 };

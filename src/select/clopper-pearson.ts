@@ -2,6 +2,7 @@
  * Exact (Clopper–Pearson) one-sided binomial confidence bounds, from the Beta quantile.
  * With k successes in n trials, each bound holds with probability at least 1 − δ.
  */
+import { BadRequestError } from '../core/errors.js';
 import betaQuantile from '@stdlib/stats-base-dists-beta-quantile';
 
 /** An upper bound on the true rate: BetaInv(1 − δ; k + 1, n − k); 1 when k = n or n = 0. */
@@ -17,6 +18,6 @@ export function lowerBound(k: number, n: number, delta: number): number {
 }
 
 function check(k: number, n: number, delta: number): void {
-  if (!Number.isInteger(k) || !Number.isInteger(n) || k < 0 || n < 0 || k > n) throw new RangeError(`need whole numbers 0 ≤ k ≤ n, got k=${k}, n=${n}`);
-  if (!(delta > 0 && delta < 1)) throw new RangeError(`δ must be between 0 and 1, got ${delta}`);
+  if (!Number.isInteger(k) || !Number.isInteger(n) || k < 0 || n < 0 || k > n) throw new BadRequestError(`need whole numbers 0 ≤ k ≤ n, got k=${k}, n=${n}`);
+  if (!(delta > 0 && delta < 1)) throw new BadRequestError(`δ must be between 0 and 1, got ${delta}`);
 }

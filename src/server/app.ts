@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono';
 import { bearerAuth } from 'hono/bearer-auth';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
+import { CrucibleError, HTTP_STATUS } from '../core/errors.js';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
 import { computeAdvantages } from '../rl/advantages.js';
@@ -12,7 +13,7 @@ import type { Metrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
 import { runCode, submit } from './sandbox-fusion.js';
 import { describeIssues, FunctionVerifyRequestSchema, isFunctionVerifyBody, RunCodeRequestSchema, SubmitRequestSchema, VerifyRequestSchema } from './schemas.js';
-import { verify, VerifyError, type VerifyProgress } from './verify.js';
+import { verify, type VerifyProgress } from './verify.js';
 import { TaskVerifier } from './verify-task.js';
 
 export interface AppOptions {
@@ -105,7 +106,7 @@ export function createApp(options: AppOptions): Hono {
 
   app.onError((error, c) => {
     if (error instanceof HTTPException) return c.json({ error: error.message }, error.status);
-    if (error instanceof VerifyError || error instanceof RangeError) return c.json({ error: error.message }, 400);
+    if (error instanceof CrucibleError) return c.json({ error: error.message }, HTTP_STATUS[error.code]);
     if (error instanceof z.ZodError) return c.json({ error: describeIssues(error) }, 400);
     process.stderr.write(`crucible serve: ${error instanceof Error ? error.stack : String(error)}\n`);
     return c.json({ error: 'internal error: the server failed; this is a bug in Crucible, not in your request' }, 500);
@@ -200,8 +201,8 @@ export function createApp(options: AppOptions): Hono {
         send('done', controller.signal.aborted ? { ...result.summary, interrupted: true } : result.summary);
       } catch (error) {
         // The stream has started: a request problem found late (a task that cannot be read) is an error event.
-        send('error', { error: error instanceof VerifyError ? error.message : 'internal error: the server failed; this is a bug in Crucible, not in your request' });
-        if (!(error instanceof VerifyError)) process.stderr.write(`crucible serve: ${error instanceof Error ? error.stack : String(error)}\n`);
+        send('error', { error: error instanceof CrucibleError ? error.message : 'internal error: the server failed; this is a bug in Crucible, not in your request' });
+        if (!(error instanceof CrucibleError)) process.stderr.write(`crucible serve: ${error instanceof Error ? error.stack : String(error)}\n`);
       } finally {
         clearTimeout(timer);
         client.removeEventListener('abort', gone);

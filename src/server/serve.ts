@@ -1,3 +1,4 @@
+import { VERSION } from '../core/version.js';
 import { serve, type ServerType } from '@hono/node-server';
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP, type AddressInfo } from 'node:net';
@@ -84,7 +85,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     token: options.token,
     maxBodyBytes: options.maxBodyBytes ?? 64 * 2 ** 20,
     requestTimeoutSeconds: options.requestTimeoutSeconds ?? 600,
-    version: options.version ?? '0.1.0',
+    version: options.version ?? VERSION,
   });
   let server: ServerType;
   try {

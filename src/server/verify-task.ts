@@ -1,13 +1,14 @@
 /**
  * `POST /v1/verify` for function-style tasks: a task written in the request (prompt, entry
  * point, reference, tests, test code) or one record of a dataset (HumanEval, HumanEval+,
- * MBPP+, MultiPL-E, HumanEvalPack, QuixBugs), judged by the verification checks of
- * src/verify: the task's suites through one shared `Harness` (the reference's outputs
- * cached per task object), the prompt's examples as public tests, and with `augment`
- * generated inputs judged against the reference, a failure shrunk to a minimal
- * counterexample. Each candidate gets the gated reward (parses → loads → runs → public
- * tests → hidden tests and generated inputs); a sandbox failure is `no-verdict` with
- * reward null, never a 0 or a 1.
+ * MBPP+, MultiPL-E, HumanEvalPack, QuixBugs), judged through the code pack
+ * (src/domains/code) as a scorer: the prompt's examples (vetted against the reference) and
+ * public tests, the hidden tests, and with `augment` generated inputs judged against the
+ * reference, a failure shrunk to a minimal counterexample. One shared `Harness` caches the
+ * reference's outputs per task object, and the prepared checks are kept per request hash.
+ * This file translates requests into tasks and reports into the wire format; each
+ * candidate gets the pack's gated reward, and a sandbox failure is `no-verdict` with reward
+ * null, never a 0 or a 1.
  */
 import { createHash } from 'node:crypto';
 import { detectFormat, parseJsonlLine } from '../bench/datasets/index.js';
@@ -15,11 +16,8 @@ import { IDENTIFIER } from '../bench/datasets/validate.js';
 import { scanTopLevel, topLevelKeys } from '../core/raw-json.js';
 import type { Language, ScriptSuite, Suite, Task } from '../core/task.js';
 import type { Failure, SuiteVerdict, Verdict } from '../core/verdict.js';
-import { gatedReward } from '../rl/gated-reward.js';
-import type { TimedSuite } from '../runtimes/runtime.js';
-import { augmentTask, GENERATED_SUITE, minimalCounterexample, type Augmentation } from '../verify/differential.js';
-import { exampleArgumentTexts, findPromptExamples, publicSuites, type PromptExample } from '../verify/generate/examples.js';
-import { gatedLevels } from '../verify/gated-levels.js';
+import { EXAMPLE_PREFIX, prepareCodeChecks, verifyProgram, type CodeChecks, type CodeReport } from '../domains/code/index.js';
+import { findPromptExamples, publicSuites, type PromptExample } from '../verify/generate/examples.js';
 import { Harness, type HarnessOptions } from '../verify/harness.js';
 import { runBounded } from './executor.js';
 import type { Metrics } from './metrics.js';
@@ -30,7 +28,6 @@ const SNIPPET = 2000;
 const STOPPED = 'not judged: the request was stopped';
 /** Prepared tasks kept (least recently used first out); each holds its reference's outputs through the harness. */
 const CACHE_SIZE = 128;
-const SYNTAX = /^(SyntaxError|IndentationError|TabError)\b/;
 
 export interface TaskFailure {
   suite: string;
@@ -78,18 +75,13 @@ export interface TaskInfo {
 }
 
 interface Prepared {
-  readonly task: Task;
-  readonly augmentation?: Augmentation;
-  readonly publicNames: ReadonlySet<string>;
+  readonly checks: CodeChecks;
   /** Suites made from one test (examples, tests): the test's source text, for failures the judge gives no input for. */
   readonly tests: ReadonlyMap<string, PromptExample>;
   readonly info: Omit<TaskInfo, 'cached'>;
   /** The preparation met a sandbox failure: do not keep it. */
   readonly transient?: boolean;
 }
-
-/** The sandbox failed while preparing the task (running its reference): every candidate is no-verdict. */
-class PrepareNoVerdict extends Error {}
 
 export interface TaskHooks {
   readonly signal?: AbortSignal | undefined;
@@ -158,9 +150,10 @@ export class TaskVerifier {
     const harness = this.getHarness();
     // Preparation is not abandoned with the request: it is cached and shared, and the client's
     // retry (verl retries a 504) finds it done. Candidates not started when `signal` aborts never start.
-    const { prepared, cached, noVerdict } = await this.prepared(body, rawBody);
+    const { prepared, cached } = await this.prepared(body, rawBody);
+    const { task } = prepared.checks;
     const candidates = body.candidates.map((c, i) =>
-      typeof c === 'string' ? { id: String(i), program: c } : { id: c.id ?? String(i), program: 'code' in c ? c.code : (prepared?.task.completionPrefix ?? '') + c.completion },
+      typeof c === 'string' ? { id: String(i), program: c } : { id: c.id ?? String(i), program: 'code' in c ? c.code : task.completionPrefix + c.completion },
     );
     const verdicts: TaskCandidateVerdict[] = new Array(candidates.length);
     let done = 0;
@@ -171,9 +164,9 @@ export class TaskVerifier {
       async (i) => {
         const c = candidates[i]!;
         const judgeStarted = performance.now();
-        verdicts[i] = prepared ? await this.judgeOne(harness, prepared, c.id, c.program, body, hooks.signal) : noVerdictOf(c.id, noVerdict ?? 'the task could not be prepared');
+        verdicts[i] = await this.judgeOne(harness, prepared, c.id, c.program, body, hooks.signal);
         // Work abandoned meanwhile is no outcome to count (nor a sandbox failure).
-        if (!hooks.signal?.aborted) this.options.metrics?.recordExecution(prepared?.task.language ?? 'python', verdicts[i]!.status, (performance.now() - judgeStarted) / 1000);
+        if (!hooks.signal?.aborted) this.options.metrics?.recordExecution(task.language, verdicts[i]!.status, (performance.now() - judgeStarted) / 1000);
         hooks.onCandidate?.(verdicts[i]!, i);
         hooks.onProgress?.({ done: ++done, total: candidates.length });
       },
@@ -186,7 +179,7 @@ export class TaskVerifier {
       results,
       summary: {
         candidates: candidates.length,
-        ...(prepared ? { task: { ...prepared.info, cached } } : { task: null, reason: noVerdict }),
+        task: { ...prepared.info, cached },
         status_counts: counts,
         seconds: (performance.now() - started) / 1000,
       },
@@ -194,7 +187,7 @@ export class TaskVerifier {
   }
 
   /** The prepared task for this request: from the cache when the same task (and augment options) came before. */
-  private async prepared(body: FunctionVerifyRequest, rawBody: string): Promise<{ prepared?: Prepared; cached: boolean; noVerdict?: string }> {
+  private async prepared(body: FunctionVerifyRequest, rawBody: string): Promise<{ prepared: Prepared; cached: boolean }> {
     const record = body.dataset_record === undefined ? undefined : recordLine(body.dataset_record, rawBody);
     const key = createHash('sha256')
       .update(JSON.stringify([record ?? body.task, body.augment ?? null, body.prompt_examples ?? null]))
@@ -213,68 +206,32 @@ export class TaskVerifier {
         () => this.cache.delete(key),
       );
     }
-    try {
-      return { prepared: await entry, cached };
-    } catch (error) {
-      if (error instanceof PrepareNoVerdict) return { cached: false, noVerdict: error.message };
-      throw error;
-    }
+    return { prepared: await entry, cached };
   }
 
   private async prepare(body: FunctionVerifyRequest, record: string | undefined): Promise<Prepared> {
-    const harness = this.getHarness();
     const base = record !== undefined ? fromRecord(record) : fromTaskField(body.task!);
     const { task } = base;
-    const tests = new Map(base.tests);
-    // The prompt's examples as public tests: checked against the reference first, when there is one.
-    const useExamples = body.prompt_examples ?? task.reference !== undefined;
-    const examples = useExamples ? findPromptExamples(task.prompt, task.entryPoint, task.language) : [];
-    const exampleSuites = publicSuites(task.language, task.entryPoint, examples).map((s, i) => ({ ...s, name: `example/${i + 1}` }));
-    let kept = exampleSuites;
-    const dropped: string[] = [];
-    if (exampleSuites.length && task.reference !== undefined) {
-      const run = await harness
-        .runtime(task.language)
-        .run({ program: task.reference, suites: exampleSuites.map((s): TimedSuite => ({ ...s, limit: 30 })), limits: harness.limits });
-      if (run.noVerdict) throw new PrepareNoVerdict(`the reference could not be run on the prompt's examples: ${run.noVerdict}`);
-      if (!run.load.ok) throw new VerifyError(`the task's reference does not load: ${(run.load.message ?? run.load.status ?? 'error').slice(0, 500)}`);
-      kept = exampleSuites.filter((s) => run.suites.find((o) => o.name === s.name)?.status === 'pass');
-      exampleSuites.forEach((s, i) => {
-        if (!kept.includes(s)) dropped.push(`${task.entryPoint}(${examples[i]!.argsText}) -> ${examples[i]!.outputText}`);
-      });
-    }
-    exampleSuites.forEach((s, i) => tests.set(s.name, examples[i]!));
-    const publicNames = new Set([...base.publicNames, ...kept.map((s) => s.name)]);
-    const suites: Suite[] = [...kept, ...base.suites];
-    // Public suites first: the first suite that fails decides the status, and they gate the rest.
-    suites.sort((a, b) => Number(!publicNames.has(a.name)) - Number(!publicNames.has(b.name)));
-    let judged: Task = { ...task, suites };
-    let augmentation: Augmentation | undefined;
-    let generated: TaskInfo['generated'];
-    let transient = false;
-    if (body.augment) {
-      const { seed, inputs: count } = body.augment;
+    const checks = await prepareCodeChecks(this.getHarness(), { ...task, suites: base.suites.filter((s) => !base.publicNames.has(s.name)) }, {
+      audience: 'scorer',
+      seed: body.augment?.seed ?? 0,
+      probes: body.augment?.inputs ?? 0,
+      // The prompt's examples as public tests: checked against the reference first, when there is one.
+      promptExamples: body.prompt_examples ?? task.reference !== undefined,
+      publicTests: base.suites.filter((s) => base.publicNames.has(s.name)),
       // Generation starts from the examples and the tests' inputs (or the dataset's first io suite).
-      const seeds = base.ownIo ? [] : exampleArgumentTexts(task.language, [...examples, ...tests.values()]);
-      const view: Task = seeds.length ? { ...task, suites: [{ kind: 'io', name: 'seeds', entry: task.entryPoint, inputsJson: `[${seeds.join(',')}]` }] } : judged;
-      const made = await augmentTask(harness, view, { seed, count });
-      const suite = made.augmented.suites.find((s) => s.name === GENERATED_SUITE);
-      if (suite) {
-        judged = { ...judged, suites: [...judged.suites, suite] };
-        augmentation = { ...made, task: { ...task, suites }, augmented: judged };
-      }
-      if (made.reason?.startsWith('the reference could not be run')) transient = true;
-      generated = { seed, inputs: made.kept, rejected: made.rejected, ...(made.inferredDomain !== undefined ? { inferred_domain: made.inferredDomain } : {}), ...(made.reason ? { skipped: made.reason } : {}) };
-    }
-    if (judged.suites.length === 0) {
+      seedInputs: [...base.tests.values()],
+    });
+    if (checks.referenceProblem !== undefined) throw new VerifyError(checks.referenceProblem);
+    if (checks.count === 0) {
       throw new VerifyError(
         'nothing to check the candidates against: give task.tests, task.test_code, or a reference with augment (a prompt with examples also counts when there is a reference or prompt_examples is true)',
       );
     }
+    const made = checks.augmentation;
+    const tests = new Map([...base.tests, ...checks.examples.map((e, i) => [`${EXAMPLE_PREFIX}${i + 1}`, e] as const)]);
     return {
-      task: judged,
-      ...(augmentation ? { augmentation } : {}),
-      publicNames,
+      checks,
       tests,
       info: {
         id: task.id,
@@ -282,11 +239,21 @@ export class TaskVerifier {
         source: task.source,
         entry_point: task.entryPoint,
         has_reference: task.reference !== undefined,
-        suites: judged.suites.map((s) => s.name),
-        examples: { used: kept.length, dropped },
-        ...(generated ? { generated } : {}),
+        suites: checks.task.suites.map((s) => s.name),
+        examples: { used: checks.examples.length, dropped: [...checks.droppedExamples] },
+        ...(body.augment
+          ? {
+              generated: {
+                seed: body.augment.seed,
+                inputs: made?.kept ?? 0,
+                rejected: made?.rejected ?? 0,
+                ...(made?.inferredDomain !== undefined ? { inferred_domain: made.inferredDomain } : {}),
+                ...(made?.reason ? { skipped: made.reason } : !made && task.reference === undefined ? { skipped: 'the task has no reference solution' } : {}),
+              },
+            }
+          : {}),
       },
-      ...(transient ? { transient } : {}),
+      ...(checks.incomplete !== undefined ? { transient: true } : {}),
     };
   }
 
@@ -296,46 +263,25 @@ export class TaskVerifier {
    * not start; the verdict is then not given.
    */
   private async judgeOne(harness: Harness, prepared: Prepared, id: string, program: string, body: FunctionVerifyRequest, signal?: AbortSignal): Promise<TaskCandidateVerdict> {
-    const { task } = prepared;
-    let verdict: Verdict;
+    const { checks } = prepared;
+    let report: CodeReport;
     try {
-      verdict = await harness.judge(task, program, signal ? { signal } : {});
-      if (signal?.aborted) return noVerdictOf(id, STOPPED, verdict);
+      report = await verifyProgram(harness, checks, program, { shrink: !body.stop_on_first_failure, ...(signal ? { signal } : {}), ...(body.weights ? { weights: body.weights } : {}) });
     } catch (error) {
       return noVerdictOf(id, `the judge failed: ${(error as Error).message}`);
     }
-    if (verdict.status === 'no-verdict') return noVerdictOf(id, verdict.firstFailure?.message ?? 'the sandbox failed', verdict);
-    // Nothing passed anywhere: ask whether the program loads at all (and whether it parses).
-    let load: { ok: boolean; status?: string; message?: string } = { ok: true };
-    if (verdict.status !== 'pass' && verdict.suites.every((s) => s.passed === 0)) {
-      if (signal?.aborted) return noVerdictOf(id, STOPPED, verdict);
-      const probe = await harness.runtime(task.language).run({ program, suites: [], limits: harness.limits });
-      if (probe.noVerdict) return noVerdictOf(id, probe.noVerdict, verdict);
-      load = probe.load;
-    }
-    const suites: SuiteSummary[] = verdict.suites.map((s) => ({ name: s.name, public: prepared.publicNames.has(s.name), status: s.status, passed: s.passed, total: s.total }));
-    const sum = (list: readonly SuiteVerdict[], f: (s: SuiteVerdict) => number) => list.reduce((n, s) => n + f(s), 0);
-    const levels = gatedLevels({
-      parses: load.ok || !SYNTAX.test(load.message ?? ''),
-      loads: { loaded: load.ok ? 1 : 0, of: 1 },
-      units: suites,
-    });
-    const reward = gatedReward(levels, body.weights);
-    const passed = sum(verdict.suites, (s) => s.passed);
-    const total = sum(verdict.suites, (s) => s.total);
+    const { verdict, reward } = report;
+    if (signal?.aborted) return noVerdictOf(id, STOPPED, verdict);
+    if (report.noVerdict !== undefined) return noVerdictOf(id, report.noVerdict, verdict);
+    if (reward.reward === null) return noVerdictOf(id, reward.reason, verdict);
+    const suites: SuiteSummary[] = verdict.suites.map((s) => ({ name: s.name, public: checks.publicSuites.has(s.name), status: s.status, passed: s.passed, total: s.total }));
+    const sum = (f: (s: SuiteVerdict) => number) => verdict.suites.reduce((n, s) => n + f(s), 0);
+    const passed = sum((s) => s.passed);
+    const total = sum((s) => s.total);
     const failed = verdict.suites.find((s) => s.status !== 'pass');
     const firstFailure = failed ? this.failureOf(prepared, failed) : verdict.status !== 'pass' && verdict.firstFailure ? fromFailure('types', verdict.status, verdict.firstFailure) : null;
-    let minimal = firstFailure;
-    const generatedFailed = verdict.suites.some((s) => s.name === GENERATED_SUITE && s.status === 'fail');
-    if (prepared.augmentation && generatedFailed && !body.stop_on_first_failure && !signal?.aborted) {
-      try {
-        const cx = await minimalCounterexample(harness, prepared.augmentation, program, verdict);
-        if (cx) minimal = { ...fromFailure(GENERATED_SUITE, 'fail', cx), arguments: cx.shrunk.slice(0, SNIPPET), original: cx.original.slice(0, SNIPPET), rounds: cx.rounds };
-      } catch {
-        // Shrinking is an explanation, not the verdict: without it the first failure stands.
-      }
-    }
-    if (reward.reward === null) return noVerdictOf(id, reward.reason, verdict);
+    const cx = report.counterexample;
+    const minimal = cx ? { ...fromFailure(cx.suite, 'fail', cx), arguments: cx.shrunk.slice(0, SNIPPET), original: cx.original.slice(0, SNIPPET), rounds: cx.rounds } : firstFailure;
     return {
       id,
       status: verdict.status,

@@ -5,6 +5,7 @@
  * tests → hidden tests). A test the sandbox could not judge makes the candidate
  * `no-verdict` with reward null: never a 0 or a 1 it did not earn.
  */
+import { BadRequestError } from '../core/errors.js';
 import type { Language } from '../core/task.js';
 import type { ProgramResult } from '../runtimes/program-worker.js';
 import { gatedReward, type Level } from '../rl/gated-reward.js';
@@ -70,7 +71,8 @@ function testStatus(result: ProgramResult, expected: string, mode: VerifyRequest
   return result.status;
 }
 
-export class VerifyError extends Error {}
+/** A /v1/verify body that cannot be judged as sent (the message says why): a 400. */
+export class VerifyError extends BadRequestError {}
 
 /**
  * Runs the whole request through `executor`. `onProgress` is told after every test;

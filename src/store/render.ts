@@ -1,5 +1,6 @@
 /** Text views of stored runs: the list for `crucible runs`, the tree for `crucible show`. */
 import type { TraceEvent } from '../core/trace.js';
+import { describeResult, headlineLines, isCommandRun } from './command-runs.js';
 import type { Run } from './store.js';
 
 const MAX_TEXT = 72;
@@ -19,10 +20,44 @@ function seconds(from: string, to: string | null): string {
   return `${((Date.parse(to) - Date.parse(from)) / 1000).toFixed(1)} s`;
 }
 
+/** Paths are shortened from the front: their end names the file. */
+function tail(text: string, max = 40): string {
+  return text.length > max ? `…${text.slice(text.length - max + 1)}` : text;
+}
+
+/** `solve repair` for a strategy's run; the command (and its strategy, for eval --model) for a command's. */
+function command(run: Run): string {
+  if (!isCommandRun(run)) return `solve ${run.strategy}`;
+  const flags = (run.meta?.flags ?? {}) as { model?: unknown; strategy?: unknown };
+  return flags.model && typeof flags.strategy === 'string' ? `${run.strategy} ${flags.strategy}` : run.strategy;
+}
+
+/** The command run's figures; for a run that failed or was stopped without any, why. */
+function result(run: Run): string {
+  const figures = describeResult(run);
+  if (figures || run.status === 'running') return figures;
+  const reason = run.summary?.reason;
+  return (run.status === 'error' || run.status === 'interrupted') && typeof reason === 'string' ? excerpt(reason) : '';
+}
+
 export function formatRunList(runs: readonly Run[]): string {
-  if (runs.length === 0) return 'no runs yet (crucible solve records one per task)';
-  const rows = runs.map((r) => [r.id, r.startedAt.replace('T', ' ').slice(0, 19), r.status, r.strategy, r.model, r.task, String(r.events), String(tokens(r)), r.usage ? dollars(r.usage.costUsd) : '']);
-  const header = ['RUN', 'STARTED', 'STATUS', 'STRATEGY', 'MODEL', 'TASK', 'EVENTS', 'TOKENS', 'COST'];
+  if (runs.length === 0) return 'no runs yet (crucible solve records one per task; eval, select, calibrate and audit one per run)';
+  const rows = runs.map((r) => {
+    const eventful = !isCommandRun(r); // a command's run has its figures, not events
+    return [
+      r.id,
+      r.startedAt.replace('T', ' ').slice(0, 19),
+      r.status,
+      command(r),
+      tail(r.model),
+      tail(r.task),
+      eventful ? String(r.events) : '',
+      eventful || r.usage ? String(tokens(r)) : '',
+      r.usage ? dollars(r.usage.costUsd) : '',
+      result(r),
+    ];
+  });
+  const header = ['RUN', 'STARTED', 'STATUS', 'COMMAND', 'MODEL/SAMPLES', 'TASK/DATASET', 'EVENTS', 'TOKENS', 'COST', 'RESULT'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   return [header, ...rows].map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
 }
@@ -60,8 +95,11 @@ export function describeEvent(event: TraceEvent): string {
 
 /** The run's events as a tree (children under their parent, in the order they happened). */
 export function formatRunTree(run: Run, events: readonly TraceEvent[]): string {
+  const commandRun = isCommandRun(run);
   const lines = [
-    `run ${run.id}  ${run.status}  strategy ${run.strategy}  model ${run.model}  task ${run.task}`,
+    commandRun
+      ? `run ${run.id}  ${run.status}  ${command(run)}  judged ${run.model}  dataset ${run.task}`
+      : `run ${run.id}  ${run.status}  strategy ${run.strategy}  model ${run.model}  task ${run.task}`,
     `started ${run.startedAt}  (${seconds(run.startedAt, run.finishedAt)})`,
   ];
   if (run.budget && Object.keys(run.budget).length) lines.push(`budget ${Object.entries(run.budget).map(([k, v]) => `${k} ≤ ${v}`).join(', ')}`);
@@ -70,6 +108,11 @@ export function formatRunTree(run: Run, events: readonly TraceEvent[]): string {
     lines.push(`usage ${u.modelCalls} model calls, ${u.inputTokens}+${u.outputTokens} tokens, ${dollars(u.costUsd)}${u.sandboxSeconds !== undefined ? `, ${u.sandboxSeconds.toFixed(1)} sandbox s` : ''}`);
   }
   if (run.summary?.reason) lines.push(`reason ${String(run.summary.reason)}`);
+  if (commandRun) {
+    // A command's run has no events: its figures, and where the rest is.
+    if (!run.headline) return lines.join('\n');
+    return [...lines, `result ${describeResult(run)}`, 'figures', ...headlineLines(run.headline), `(the whole document: crucible show ${run.id} --json)`].join('\n');
+  }
   if (events.length === 0) return [...lines, '(no events)'].join('\n');
 
   const ids = new Set(events.map((e) => e.id));

@@ -4,12 +4,13 @@
  * the dashboard and `crucible show` read back is always well formed.
  */
 import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { DEFAULT_STORE_PATH } from '../core/constants.js';
 import type { Budget } from '../core/budget.js';
 import { newTraceEventSchema, type NewTraceEvent, type RunStatus, type TraceEvent } from '../core/trace.js';
 
-export const DEFAULT_STORE_PATH = join('.crucible', 'crucible.db');
+export { DEFAULT_STORE_PATH };
 /** Longest time an event waits for its commit. */
 const GROUP_COMMIT_MS = 200;
 
@@ -25,9 +26,14 @@ export interface RunStart {
 
 export interface RunFinish {
   readonly status: Exclude<RunStatus, 'running'>;
-  /** The result: the program, why it abstained, attempts … */
+  /** The result: the program, why it abstained, attempts … ; for a command's run, the whole JSON document it writes. */
   readonly summary?: Record<string, unknown>;
   readonly usage?: RunUsage;
+  /**
+   * The figures a list of runs shows (a command's run: its document's summary). Kept apart from
+   * `summary`, which for an eval of thousands of samples is megabytes that `listRuns` does not read.
+   */
+  readonly headline?: Record<string, unknown>;
 }
 
 export interface RunUsage {
@@ -43,8 +49,10 @@ export interface Run extends RunStart {
   readonly status: RunStatus;
   readonly startedAt: string;
   readonly finishedAt: string | null;
+  /** From listRuns: null for a run with a headline (getRun has it). */
   readonly summary: Record<string, unknown> | null;
   readonly usage: RunUsage | null;
+  readonly headline: Record<string, unknown> | null;
   readonly events: number;
 }
 
@@ -60,7 +68,8 @@ CREATE TABLE IF NOT EXISTS runs (
   started_at TEXT NOT NULL,
   finished_at TEXT,
   summary TEXT,
-  usage TEXT
+  usage TEXT,
+  headline TEXT
 );
 CREATE TABLE IF NOT EXISTS events (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -89,6 +98,7 @@ interface RunRow {
   finished_at: string | null;
   summary: string | null;
   usage: string | null;
+  headline: string | null;
   events: number;
 }
 
@@ -183,7 +193,19 @@ export class Store {
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma('foreign_keys = ON');
     this.db.exec(SCHEMA);
+    this.addMissingColumns();
     this.statements = this.prepareStatements();
+  }
+
+  /** A database written before `headline` existed gets the column (NULL for its runs); older code reads it as before. */
+  private addMissingColumns(): void {
+    const columns = (this.db.prepare('PRAGMA table_info(runs)').all() as Array<{ name: string }>).map((c) => c.name);
+    if (columns.includes('headline')) return;
+    try {
+      this.db.exec('ALTER TABLE runs ADD COLUMN headline TEXT');
+    } catch (error) {
+      if (!/duplicate column/.test(String(error))) throw error; // else another process added it first
+    }
   }
 
   private prepareStatements() {
@@ -194,7 +216,7 @@ export class Store {
       nextSeq: this.db.prepare('SELECT COALESCE(MAX(seq) + 1, 0) AS seq FROM events WHERE run_id = ?'),
       nextEventId: this.db.prepare("SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0), COALESCE((SELECT MAX(id) FROM events), 0)) + 1 AS id"),
       insertEvent: this.db.prepare('INSERT INTO events (id, run_id, seq, parent_id, kind, label, time, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
-      finishRun: this.db.prepare('UPDATE runs SET status = ?, finished_at = ?, summary = ?, usage = ? WHERE id = ?'),
+      finishRun: this.db.prepare('UPDATE runs SET status = ?, finished_at = ?, summary = ?, usage = ?, headline = ? WHERE id = ?'),
       runRecord: this.db.prepare('SELECT runs.*, (SELECT COUNT(*) FROM events WHERE run_id = runs.id) AS events FROM runs WHERE id = ?'),
     };
   }
@@ -209,7 +231,7 @@ export class Store {
     }
     const budget = start.budget ? JSON.stringify(start.budget) : null;
     const meta = start.meta ? JSON.stringify(start.meta) : null;
-    const run: Run = { ...start, id, status: 'running', startedAt: now.toISOString(), finishedAt: null, summary: null, usage: null, events: 0 };
+    const run: Run = { ...start, id, status: 'running', startedAt: now.toISOString(), finishedAt: null, summary: null, usage: null, headline: null, events: 0 };
     this.queuedRuns.add(id);
     this.queue({ write: this.statements.insertRun, values: [id, start.task, start.strategy, start.model, budget, meta, 'running', run.startedAt], runId: id });
     // The group that inserts the run (the open one, or the next) knows it has no events yet.
@@ -250,11 +272,12 @@ export class Store {
     const own = this.writing.get(runId);
     this.writing.delete(runId);
     const finishedAt = now.toISOString();
-    const values = [finish.status, finishedAt, finish.summary ? JSON.stringify(finish.summary) : null, finish.usage ? JSON.stringify(finish.usage) : null, runId];
+    const json = (value: unknown) => (value ? JSON.stringify(value) : null);
+    const values = [finish.status, finishedAt, json(finish.summary), json(finish.usage), json(finish.headline), runId];
     let finished: Run;
     if (own) {
       this.queue({ write: this.statements.finishRun, values });
-      finished = { ...own.run, status: finish.status, finishedAt, summary: finish.summary ?? null, usage: finish.usage ?? null, events: own.nextSeq };
+      finished = { ...own.run, status: finish.status, finishedAt, summary: finish.summary ?? null, usage: finish.usage ?? null, headline: finish.headline ?? null, events: own.nextSeq };
     } else {
       this.raiseLater();
       this.flush();
@@ -266,11 +289,14 @@ export class Store {
     return finished;
   }
 
-  /** Newest first. */
+  /** Newest first; a run with a headline comes without its summary (see RunFinish). */
   listRuns(options: { limit?: number } = {}): Run[] {
     this.flush();
     const rows = this.db
-      .prepare(`SELECT runs.*, (SELECT COUNT(*) FROM events WHERE run_id = runs.id) AS events FROM runs ORDER BY started_at DESC, id DESC LIMIT ?`)
+      .prepare(
+        `SELECT id, task, strategy, model, budget, meta, status, started_at, finished_at, CASE WHEN headline IS NULL THEN summary END AS summary, usage, headline,
+         (SELECT COUNT(*) FROM events WHERE run_id = runs.id) AS events FROM runs ORDER BY started_at DESC, id DESC LIMIT ?`,
+      )
       .all(options.limit ?? 50) as RunRow[];
     return rows.map(toRun);
   }
@@ -426,6 +452,7 @@ function toRun(row: RunRow): Run {
     finishedAt: row.finished_at,
     summary: parse(row.summary),
     usage: parse(row.usage),
+    headline: parse(row.headline),
     events: row.events,
   };
 }

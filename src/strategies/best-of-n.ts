@@ -7,7 +7,7 @@ import type { Candidate } from '../core/task.js';
 import { decide } from '../select/abstain.js';
 import { CONFIDENCE_SCORE, selectForTask } from '../select/select.js';
 import { solveMessages } from './prompts.js';
-import { better, BudgetStop, Session, type Judged } from './session.js';
+import { Session, type Judged } from './session.js';
 import { DEFAULT_SAMPLES } from './sample.js';
 import type { Strategy } from './types.js';
 
@@ -19,15 +19,11 @@ export const bestOfN: Strategy = async (task, context) => {
   const session = await Session.open(task, context);
   const n = context.options?.samples ?? DEFAULT_SAMPLES;
   const judged: Judged[] = [];
-  let best: Judged | undefined;
-  try {
+  return session.run(async () => {
     const asked = await session.ask(solveMessages(task), { label: 'sample', parent: null, n: Math.max(1, session.affordable(n)), temperature: context.options?.temperature ?? 0.8 });
     for (const [i, completion] of asked.completions.entries()) {
       const one = await session.judgeReply(completion.text, asked.eventId, `sample ${i + 1}`);
-      if (one) {
-        judged.push(one);
-        best = better(best, one);
-      }
+      if (one) judged.push(one);
     }
     if (judged.length === 0) return session.conclude(undefined, undefined, `none of ${asked.completions.length} replies holds code`);
     // Select over every sample, as `crucible calibrate` does, so the threshold means what it was calibrated for.
@@ -43,14 +39,12 @@ export const bestOfN: Strategy = async (task, context) => {
       clusters: selection.clusters,
       disagreements: selection.disagreements.map((d) => ({ input: d.input, groups: d.groups })),
     });
+    const { best } = session;
     if (!answer) {
       const why = best ? `; the best one fails ${best.report.failures[0]?.check ?? best.report.noVerdict ?? 'a check'}` : '';
       return session.conclude(undefined, best, `none of ${judged.length} samples passes the visible checks${why}`);
     }
     if (decision.decision === 'abstain') return session.finish('abstained', decision.reason, undefined, answer);
     return session.conclude(answer, best, '');
-  } catch (error) {
-    if (error instanceof BudgetStop) return session.conclude(undefined, best, error.message);
-    throw error;
-  }
+  });
 };

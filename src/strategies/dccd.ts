@@ -6,9 +6,9 @@
  * enforces token by token. The code is judged on the visible checks.
  */
 import { z } from 'zod';
-import { codeOf } from './extract.js';
+import { codeOf } from '../domains/code/index.js';
 import { draftMessages, finalAnswerMessages } from './prompts.js';
-import { BudgetStop, Session, type Judged } from './session.js';
+import { Session } from './session.js';
 import type { Strategy } from './types.js';
 
 export const CodeSchema = z.object({ code: z.string() });
@@ -23,8 +23,7 @@ export const dccd: Strategy = async (task, context) => {
   const session = await Session.open(task, context);
   const { model } = context;
   const maxTokens = context.options?.maxTokens;
-  let judged: Judged | undefined;
-  try {
+  return session.run(async () => {
     const draft = await session.ask(draftMessages(task), { label: 'draft', parent: null, temperature: context.options?.temperature ?? 0.7, ...(maxTokens ? { maxTokens } : {}) });
     const draftText = draft.completions[0]?.text ?? '';
     const final = await session.ask(finalAnswerMessages(task, draftText), {
@@ -45,11 +44,8 @@ export const dccd: Strategy = async (task, context) => {
       parent = session.decision('fallback', `the final answer is not {"code": ...} (${completion?.outputError ?? 'no reply'}); using the code in the draft`, final.eventId, 'final');
     }
     if (code === undefined) return session.conclude(undefined, undefined, 'neither the final answer nor the draft holds code');
-    judged = await session.judgeReply(code, parent, structured !== undefined ? 'final' : 'draft', { shrink: false });
+    const judged = await session.judgeReply(code, parent, structured !== undefined ? 'final' : 'draft', { shrink: false });
     const why = judged ? `the program fails ${judged.report.failures[0]?.check ?? judged.report.noVerdict ?? 'a check'}` : 'the answer holds no code';
     return session.conclude(judged, judged, why);
-  } catch (error) {
-    if (error instanceof BudgetStop) return session.conclude(undefined, judged, error.message);
-    throw error;
-  }
+  });
 };

@@ -3,8 +3,7 @@ export type { ResultStatus, Strategy, StrategyContext, StrategyOptions, Strategy
 export { STRATEGIES, STRATEGY_NAMES, isStrategyName, type StrategyName } from './registry.js';
 export { solveTask, type SolveOptions, type SolveOutcome } from './run.js';
 export { memoryTrace, storeTrace, type MemoryTrace } from './trace.js';
-export { buildSolverView, checkProgram, describeChecks, withModelTests, type CheckReport, type SolverView, type SolverViewOptions } from './verifier.js';
-export { extractProgram, codeOf, type Extracted } from './extract.js';
+export { prepareCodeChecks, verifyProgram, withModelTests, extractProgram, codeOf, type CodeChecks, type CodePrepareOptions, type Extracted } from '../domains/code/index.js';
 export { validateModelTests, ModelTestsSchema } from './model-tests.js';
 export { dccd, CODE_JSON_GBNF, CodeSchema } from './dccd.js';
 export { advermcts } from './advermcts/index.js';

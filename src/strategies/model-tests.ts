@@ -12,7 +12,7 @@ import type { Harness } from '../verify/harness.js';
 import { meetsPrecondition, propertyHolds } from '../verify/properties.js';
 import { testsMessages } from './prompts.js';
 import type { Session } from './session.js';
-import { withModelTests, type SolverView } from './verifier.js';
+import { withModelTests, type CodeChecks } from '../domains/code/index.js';
 
 export const ModelTestsSchema = z.object({
   tests: z.array(z.object({ input: z.string(), output: z.string() })),
@@ -23,7 +23,7 @@ export interface DroppedTest {
   readonly why: string;
 }
 
-export async function validateModelTests(harness: Harness, view: SolverView, tests: readonly PromptExample[]): Promise<{ kept: PromptExample[]; dropped: DroppedTest[] }> {
+export async function validateModelTests(harness: Harness, view: CodeChecks, tests: readonly PromptExample[]): Promise<{ kept: PromptExample[]; dropped: DroppedTest[] }> {
   const task = view.task;
   const dropped: DroppedTest[] = [];
   const texts = (examples: readonly PromptExample[]) => examples.flatMap((e) => [`[${e.argsText}]`, e.outputText]);
@@ -64,7 +64,7 @@ export async function validateModelTests(harness: Harness, view: SolverView, tes
 }
 
 /** Asks for tests, validates them, and returns the view with the kept ones as checks. */
-export async function addModelTests(session: Session, view: SolverView, count = 5): Promise<SolverView> {
+export async function addModelTests(session: Session, view: CodeChecks, count = 5): Promise<CodeChecks> {
   const asked = await session.ask(testsMessages(session.task, count), { label: 'tests', parent: null, output: { schema: ModelTestsSchema, name: 'tests' }, temperature: 0 });
   const value = asked.completions[0]?.value as z.infer<typeof ModelTestsSchema> | undefined;
   if (!value) {

@@ -5,6 +5,9 @@ import { dccd } from './dccd.js';
 import { repair } from './repair.js';
 import { sample } from './sample.js';
 import type { Strategy } from './types.js';
+import { STRATEGY_NAMES, type StrategyName } from '../core/constants.js';
+
+export { STRATEGY_NAMES, type StrategyName };
 
 export const STRATEGIES = {
   sample,
@@ -12,10 +15,7 @@ export const STRATEGIES = {
   repair,
   advermcts,
   dccd,
-} as const satisfies Record<string, Strategy>;
-
-export type StrategyName = keyof typeof STRATEGIES;
-export const STRATEGY_NAMES = Object.keys(STRATEGIES) as StrategyName[];
+} as const satisfies Record<StrategyName, Strategy>;
 
 export function isStrategyName(name: string): name is StrategyName {
   return Object.hasOwn(STRATEGIES, name);

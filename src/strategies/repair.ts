@@ -8,7 +8,7 @@
 import { pickMinimal, renderFeedback } from '../feedback/index.js';
 import { addModelTests } from './model-tests.js';
 import { repairMessages, solveMessages } from './prompts.js';
-import { better, BudgetStop, Session, type Judged } from './session.js';
+import { Session } from './session.js';
 import type { Strategy } from './types.js';
 
 /** PGS's iteration count. */
@@ -17,8 +17,7 @@ export const DEFAULT_ATTEMPTS = 5;
 export const repair: Strategy = async (task, context) => {
   const session = await Session.open(task, context);
   const attempts = context.options?.attempts ?? DEFAULT_ATTEMPTS;
-  let best: Judged | undefined;
-  try {
+  return session.run(async () => {
     const view = context.options?.modelTests === false ? session.view : await addModelTests(session, session.view);
     let messages = solveMessages(task);
     let parent: number | null = null;
@@ -34,11 +33,10 @@ export const repair: Strategy = async (task, context) => {
         feedback = 'Your reply has no code. Reply with the complete function in one fenced code block.';
         feedbackParent = asked.eventId;
       } else {
-        best = better(best, judged);
-        if (judged.report.passed || judged.report.unchecked) return session.conclude(judged, best, '');
-        if (judged.report.noVerdict) return session.conclude(undefined, best, `the sandbox failed, so nothing is known about the program: ${judged.report.noVerdict}`);
+        if (judged.report.passed || judged.report.unchecked) return session.conclude(judged, session.best, '');
+        if (judged.report.noVerdict) return session.conclude(undefined, session.best, `the sandbox failed, so nothing is known about the program: ${judged.report.noVerdict}`);
         const minimal = pickMinimal(judged.report.failures);
-        if (!minimal) return session.conclude(undefined, best, `the program fails (${judged.report.verdict.status}) without a failure to report`);
+        if (!minimal) return session.conclude(undefined, session.best, `the program fails (${judged.report.verdict.status}) without a failure to report`);
         feedback = renderFeedback(minimal, task.entryPoint);
         feedbackParent = judged.verdictId;
         fact = minimal;
@@ -47,10 +45,8 @@ export const repair: Strategy = async (task, context) => {
       parent = session.feedback(feedback, feedbackParent, `feedback ${attempt}`, fact ? { fact } : {});
       messages = repairMessages(task, reply, feedback);
     }
+    const { best } = session;
     const why = best ? `: the best one fails ${best.report.failures[0]?.check ?? 'a check'}` : '';
     return session.conclude(undefined, best, `no program passed the visible checks in ${attempts} attempts${why}`);
-  } catch (error) {
-    if (error instanceof BudgetStop) return session.conclude(undefined, best, error.message);
-    throw error;
-  }
+  });
 };

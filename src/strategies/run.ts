@@ -7,7 +7,7 @@ import type { Harness } from '../verify/harness.js';
 import { STRATEGIES, type StrategyName } from './registry.js';
 import { memoryTrace, storeTrace } from './trace.js';
 import type { StrategyOptions, StrategyResult } from './types.js';
-import type { SolverView } from './verifier.js';
+import type { CodeChecks } from '../domains/code/index.js';
 
 export interface SolveOptions {
   readonly task: Task;
@@ -19,7 +19,7 @@ export interface SolveOptions {
   /** Where the run is recorded; without one, events stay in memory. */
   readonly store?: Store;
   readonly options?: StrategyOptions;
-  readonly view?: SolverView;
+  readonly view?: CodeChecks;
   readonly signal?: AbortSignal;
   /** What the run list shows as the task (default: its id). */
   readonly taskLabel?: string;

@@ -1,6 +1,6 @@
 /** `sample`: n independent samples; the first that passes the visible checks is the answer. */
 import { solveMessages } from './prompts.js';
-import { better, BudgetStop, Session, type Judged } from './session.js';
+import { Session } from './session.js';
 import type { Strategy } from './types.js';
 
 export const DEFAULT_SAMPLES = 4;
@@ -8,19 +8,14 @@ export const DEFAULT_SAMPLES = 4;
 export const sample: Strategy = async (task, context) => {
   const session = await Session.open(task, context);
   const n = context.options?.samples ?? DEFAULT_SAMPLES;
-  let best: Judged | undefined;
-  try {
+  return session.run(async () => {
     const asked = await session.ask(solveMessages(task), { label: 'sample', parent: null, n: Math.max(1, session.affordable(n)), temperature: context.options?.temperature ?? 0.8 });
     for (const [i, completion] of asked.completions.entries()) {
       const judged = await session.judgeReply(completion.text, asked.eventId, `sample ${i + 1}`);
-      if (!judged) continue;
-      best = better(best, judged);
-      if (judged.report.passed || judged.report.unchecked) return session.conclude(judged, best, '');
+      if (judged && (judged.report.passed || judged.report.unchecked)) return session.conclude(judged, session.best, '');
     }
+    const { best } = session;
     const why = best ? `; the best one fails ${best.report.failures[0]?.check ?? best.report.noVerdict ?? 'a check'}` : '';
     return session.conclude(undefined, best, `none of ${asked.completions.length} samples passes the visible checks${why}`);
-  } catch (error) {
-    if (error instanceof BudgetStop) return session.conclude(undefined, best, error.message);
-    throw error;
-  }
+  });
 };

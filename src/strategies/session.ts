@@ -6,8 +6,8 @@ import { BudgetTracker, describeExhaustion } from '../core/budget.js';
 import type { Task } from '../core/task.js';
 import type { ChatMessage, Completion, GenerateRequest } from '../models/index.js';
 import { promptEventData, responseEventData } from '../models/index.js';
-import { buildSolverView, checkProgram, type CheckReport, type SolverView } from './verifier.js';
-import { extractProgram } from './extract.js';
+import { extractProgram, prepareCodeChecks, verifyProgram, type CodeChecks } from '../domains/code/index.js';
+import type { Report } from '../domains/types.js';
 import type { ResultStatus, StrategyContext, StrategyResult, StrategyUsage } from './types.js';
 
 /** Thrown when a resource of the budget is spent (or the run was cancelled); strategies turn it into a result. */
@@ -23,7 +23,7 @@ export interface Asked {
 
 export interface Judged {
   readonly program: string;
-  readonly report: CheckReport;
+  readonly report: Report;
   readonly candidateId: number;
   readonly verdictId: number;
 }
@@ -38,11 +38,13 @@ export class Session {
   private outputTokens = 0;
   private costUsd: number | null = 0;
   attempts = 0;
+  /** The best program judged so far (`better`): the one shown when the run abstains. */
+  best: Judged | undefined;
 
   /** Builds the solver's view of the task (unless given) and starts the budget's clock before it. */
   static async open(task: Task, context: StrategyContext): Promise<Session> {
     const started = performance.now();
-    const view = context.view ?? (await buildSolverView(context.harness, task, { seed: context.seed }));
+    const view = context.view ?? (await prepareCodeChecks(context.harness, task, { audience: 'solver', seed: context.seed }));
     const session = new Session(task, view, context, started);
     // Running the reference on generated inputs is sandbox time too.
     if (!context.view) session.tracker.recordSandbox((performance.now() - started) / 1000);
@@ -51,7 +53,7 @@ export class Session {
 
   constructor(
     readonly task: Task,
-    readonly view: SolverView,
+    readonly view: CodeChecks,
     readonly context: StrategyContext,
     startedAt: number = performance.now(),
   ) {
@@ -125,7 +127,7 @@ export class Session {
   }
 
   /** Reads the program from a reply, records it, judges it on the visible checks and records the verdict. */
-  async judgeReply(text: string, parent: number, label: string, options: { shrink?: boolean; view?: SolverView } = {}): Promise<Judged | undefined> {
+  async judgeReply(text: string, parent: number, label: string, options: { shrink?: boolean; view?: CodeChecks } = {}): Promise<Judged | undefined> {
     const extracted = extractProgram(this.task, text);
     if (!extracted) {
       this.decision('skip', 'the reply holds no code', parent, label);
@@ -134,10 +136,10 @@ export class Session {
     return this.judgeProgram(extracted.program, parent, label, { ...options, form: extracted.form });
   }
 
-  async judgeProgram(program: string, parent: number | null, label: string, options: { shrink?: boolean; view?: SolverView; form?: string } = {}): Promise<Judged> {
+  async judgeProgram(program: string, parent: number | null, label: string, options: { shrink?: boolean; view?: CodeChecks; form?: string } = {}): Promise<Judged> {
     const candidateId = this.context.trace.emit({ kind: 'candidate', parentId: parent, label, data: { program, ...(options.form ? { form: options.form } : {}) } });
     const view = options.view ?? this.view;
-    const report = await this.sandbox(() => checkProgram(this.context.harness, view, program, { shrink: options.shrink ?? false }));
+    const report = await this.sandbox(() => verifyProgram(this.context.harness, view, program, { shrink: options.shrink ?? false }));
     this.attempts++;
     const verdictId = this.context.trace.emit({
       kind: 'verdict',
@@ -152,7 +154,19 @@ export class Session {
         ...(report.noVerdict ? { noVerdict: report.noVerdict } : {}),
       },
     });
-    return { program, report, candidateId, verdictId };
+    const judged = { program, report, candidateId, verdictId };
+    this.best = better(this.best, judged);
+    return judged;
+  }
+
+  /** Runs a strategy's body; a spent budget (or a cancellation) ends it as an abstention with the best program seen. */
+  async run(body: () => Promise<StrategyResult>): Promise<StrategyResult> {
+    try {
+      return await body();
+    } catch (error) {
+      if (error instanceof BudgetStop) return this.conclude(undefined, this.best, error.message);
+      throw error;
+    }
   }
 
   feedback(text: string, parent: number, label: string, data: Record<string, unknown> = {}): number {
@@ -186,7 +200,7 @@ export class Session {
       reason,
       attempts: this.attempts,
       usage: this.usage(),
-      ...(answer ? { program: answer.program, verdict: answer.report.verdict } : {}),
+      ...(answer ? { program: answer.program, verdict: answer.report.verdict, reward: answer.report.reward.reward } : {}),
       ...(status === 'abstained' && best ? { bestAttempt: best.program } : {}),
     };
   }
@@ -199,14 +213,14 @@ export class Session {
   }
 }
 
-export function describeReport(report: CheckReport): string {
+export function describeReport(report: Report): string {
   const suites = report.verdict.suites;
   const counted = suites.reduce((n, s) => n + s.total, 0);
   return `all ${suites.length} visible checks (${counted} tests)`;
 }
 
 /** The better of two judged programs: more checks passed, then the earlier. */
-export function better(a: Judged | undefined, b: Judged): Judged {
+function better(a: Judged | undefined, b: Judged): Judged {
   if (!a) return b;
   const score = (j: Judged) => j.report.verdict.suites.filter((s) => s.status === 'pass').length;
   return score(b) > score(a) ? b : a;

@@ -9,7 +9,7 @@ import type { Verdict } from '../core/verdict.js';
 import type { Model } from '../models/index.js';
 import type { Threshold } from '../select/abstain.js';
 import type { Harness } from '../verify/harness.js';
-import type { SolverView } from './verifier.js';
+import type { CodeChecks } from '../domains/code/index.js';
 
 /** Where a strategy's events go; `emit` returns the event's id (for children's parentId). */
 export interface Trace {
@@ -24,7 +24,7 @@ export interface StrategyContext {
   readonly seed: number;
   readonly signal?: AbortSignal;
   /** What the solver may check against; default: built from the task (see verifier.ts). */
-  readonly view?: SolverView;
+  readonly view?: CodeChecks;
   /** Strategy settings (samples, attempts, threshold, …); each strategy reads its own. */
   readonly options?: StrategyOptions;
 }
@@ -64,6 +64,8 @@ export interface StrategyResult {
   readonly program?: string;
   /** The answer's verdict on the visible checks. */
   readonly verdict?: Verdict;
+  /** The answer's gated reward on the visible checks (null on no-verdict), as /v1/verify computes it. */
+  readonly reward?: number | null;
   readonly reason: string;
   /** Programs judged. */
   readonly attempts: number;

@@ -3,10 +3,10 @@
  * entry point wins), else the whole text; a whole function is a program, anything else is
  * a body that completes the task's prompt.
  */
-import { fences } from '../core/fences.js';
-import { escapeRegExp } from '../core/regexp.js';
-import type { Task } from '../core/task.js';
-import { withPromptImports } from '../bench/samples.js';
+import { fences } from '../../core/fences.js';
+import { escapeRegExp } from '../../core/regexp.js';
+import type { Task } from '../../core/task.js';
+import { withPromptImports } from '../../bench/samples.js';
 
 export interface Extracted {
   readonly program: string;

@@ -53,7 +53,7 @@ export const advermcts: Strategy = async (task, context) => {
   const pool = () => programs.filter((p) => p.inPool);
   let quietRound = false;
 
-  const publicRate = (j: Judged) => (j.report.publicTotal === 0 ? (j.report.verdict.status === 'pass' ? 1 : 0) : j.report.publicPassed / j.report.publicTotal);
+  const publicRate = (j: Judged) => (j.report.publicChecks.total === 0 ? (j.report.verdict.status === 'pass' ? 1 : 0) : j.report.publicChecks.passed / j.report.publicChecks.total);
 
   /** Asks for the next reasoning steps below `node`. */
   const expandNode = async (node: SolverNode, rollout: number) => {
@@ -89,7 +89,7 @@ export const advermcts: Strategy = async (task, context) => {
     const why = failed.length
       ? `blocked by the global test filter: fails ${failed.length} adversarial test${failed.length === 1 ? '' : 's'} (first: ${callText(task.entryPoint, filter.tests[failed[0]!]!.input)})`
       : rate < 1
-        ? `not admitted: passes ${judged.report.publicPassed}/${judged.report.publicTotal} public tests`
+        ? `not admitted: passes ${judged.report.publicChecks.passed}/${judged.report.publicChecks.total} public tests`
         : admitted
           ? `admitted to the code pool (${pool().length} program${pool().length === 1 ? '' : 's'})`
           : 'same program as one already in the pool';
@@ -184,7 +184,7 @@ export const advermcts: Strategy = async (task, context) => {
     return session.finish('verified', `passes all visible checks${adversarial}; chosen by public pass rate, then adversarial pass rate, among ${programs.length} programs`, best.program.judged);
   }
   if (best.program.judged.report.unchecked) return session.conclude(best.program.judged, undefined, '');
-  return session.finish('abstained', `no program passes every visible check and adversarial test (the best passes ${best.program.judged.report.publicPassed}/${best.program.judged.report.publicTotal} public tests${adversarial})`, undefined, best.program.judged);
+  return session.finish('abstained', `no program passes every visible check and adversarial test (the best passes ${best.program.judged.report.publicChecks.passed}/${best.program.judged.report.publicChecks.total} public tests${adversarial})`, undefined, best.program.judged);
 
   /** Final selection: public pass rate, then adversarial pass rate, then the earliest. */
   async function pick(): Promise<{ program: Program; adversarialPassed: number; passes: boolean } | undefined> {

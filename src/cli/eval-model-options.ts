@@ -1,0 +1,19 @@
+/** Options only: eval-model.ts has the code, which `eval --help` must not load (see shared-options.ts). */
+import type { Command } from 'commander';
+import type { EvalFlags } from './eval-command.js';
+import { positiveInt } from './shared-options.js';
+import { withStrategyOptions, type StrategyFlags } from './solve-options.js';
+
+export interface ModelEvalFlags extends EvalFlags, StrategyFlags {
+  readonly limit?: number;
+}
+
+/** The options `eval` takes for generating with a model (added to the eval command). */
+export function withModelEvalOptions(command: Command): Command {
+  return withStrategyOptions(
+    command
+      .option('--model <spec>', 'generate the samples: solve each task with this model and --strategy (instead of --samples)')
+      .option('--limit <n>', 'only the first n tasks (with --samples: the first n that have samples)', positiveInt),
+    { oracleDefault: false, seed: false },
+  );
+}

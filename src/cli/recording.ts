@@ -1,0 +1,87 @@
+/**
+ * A command's run in the run store (eval, select, calibrate, audit), as `solve` records its
+ * own: a row when the work starts, finished with the whole JSON document the command writes
+ * (with or without --json), so `crucible runs` lists it and two runs can be compared from the
+ * store alone.
+ */
+import { Store, type CommandRunName, type RunFinish, type RunUsage } from '../store/index.js';
+import type { RecordFlags } from './record-options.js';
+import { VERSION } from '../core/version.js';
+
+export interface CommandRun {
+  readonly command: CommandRunName;
+  /** The dataset: its path, or `built-in`. */
+  readonly dataset: string;
+  /** What was judged: the samples file, the model, the references … */
+  readonly judged: string;
+  /** The seed of generated inputs and model sampling, when chosen before the work starts. */
+  readonly seed?: number;
+  /** The command's options as given and defaulted (kept with the run, with the versions). */
+  readonly flags: object;
+}
+
+export interface CommandResult {
+  /** Ctrl-C stopped the work; the document holds what was done. */
+  readonly interrupted: boolean;
+  /** What --json writes. */
+  readonly document: Record<string, unknown>;
+  /** The figures `crucible runs` shows: the document's summary. */
+  readonly headline: Record<string, unknown>;
+  readonly usage?: RunUsage;
+}
+
+/** The dataset as `crucible runs` shows it: its path or `built-in`, and --limit. */
+export function datasetLabel(flags: { readonly dataset?: string; readonly limit?: number }): string {
+  return `${flags.dataset ?? 'built-in'}${flags.limit === undefined ? '' : ` --limit ${flags.limit}`}`;
+}
+
+/** What a command that reads samples judged, as `crucible runs` shows it (see readInputs). */
+export function judgedLabel(flags: { readonly dataset?: string; readonly samples?: string }): string {
+  return flags.samples ?? (flags.dataset ? 'references' : 'built-in samples');
+}
+
+/**
+ * Runs `work` as a recorded run (unless --no-record). A run that throws is recorded as an
+ * error with its message; one whose process quits before `work` returns (Ctrl-C where the
+ * command does not finish its work in flight, or a second Ctrl-C) as interrupted.
+ */
+export async function recorded(flags: RecordFlags, run: CommandRun, work: () => Promise<CommandResult>): Promise<void> {
+  if (!flags.record) {
+    await work();
+    return;
+  }
+  const store = new Store(flags.db);
+  const { id } = store.startRun({
+    task: run.dataset,
+    strategy: run.command,
+    model: run.judged,
+    meta: { command: run.command, crucible: VERSION, node: process.version, ...(run.seed !== undefined ? { seed: run.seed } : {}), flags: run.flags },
+  });
+  store.commit(); // at once: `crucible runs` shows the run while it works
+  let open = true;
+  const end = (finish: RunFinish) => {
+    if (!open) return;
+    open = false;
+    process.off('SIGINT', onSigint);
+    process.off('exit', onExit);
+    store.finishRun(id, finish);
+    store.close();
+  };
+  const onExit = (code: number) =>
+    end({ status: code === 130 ? 'interrupted' : 'error', summary: { reason: `the process exited (code ${code}${code === 130 ? ': Ctrl-C' : ''}) before the run finished` } });
+  // Ctrl-C quits as it would without this listener, unless the command listens itself (and
+  // finishes its work in flight); either way the exit is recorded.
+  const onSigint = () => {
+    if (process.listenerCount('SIGINT') === 1) process.exit(130);
+  };
+  process.on('exit', onExit);
+  process.on('SIGINT', onSigint);
+  try {
+    const result = await work();
+    end({ status: result.interrupted ? 'interrupted' : 'finished', summary: result.document, headline: result.headline, ...(result.usage ? { usage: result.usage } : {}) });
+    process.stderr.write(`crucible: recorded as run ${id} (crucible show ${id}; --no-record to skip)\n`);
+  } catch (error) {
+    end({ status: 'error', summary: { reason: error instanceof Error ? error.message : String(error) } });
+    throw error;
+  }
+}

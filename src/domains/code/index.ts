@@ -1,0 +1,28 @@
+/** The code pack: a function (or a whole program) in Python, JavaScript or TypeScript. */
+import type { Task } from '../../core/task.js';
+import type { Harness } from '../../verify/harness.js';
+import type { DomainPack } from '../types.js';
+import { prepareCodeChecks, type CodeChecks, type CodePrepareOptions } from './checks.js';
+import { extractProgram } from './extract.js';
+import { verifyProgram } from './verify.js';
+
+export { DEFAULT_PROBES, EXAMPLE_PREFIX, MODEL_TEST_PREFIX, prepareCodeChecks, taskChecks, withModelTests, type CodeChecks, type CodePrepareOptions } from './checks.js';
+export { codeOf, definesEntry, extractProgram, type Extracted } from './extract.js';
+export { verifyProgram, type CodeReport } from './verify.js';
+
+export type CodePack = DomainPack<Task, string, CodeChecks> & {
+  prepare(task: Task, options: CodePrepareOptions): Promise<CodeChecks>;
+};
+
+/** The pack bound to the harness whose sandboxes judge its programs. */
+export function codePack(harness: Harness): CodePack {
+  return {
+    name: 'code',
+    extract(task, reply) {
+      const found = extractProgram(task, reply);
+      return found && { artifact: found.program, form: found.form };
+    },
+    prepare: (task, options) => prepareCodeChecks(harness, task, options),
+    verify: (checks, program, options) => verifyProgram(harness, checks, program, options),
+  };
+}
