@@ -15,14 +15,14 @@ import { detectFormat, parseJsonlLine } from '../bench/datasets/index.js';
 import { IDENTIFIER } from '../bench/datasets/validate.js';
 import { scanTopLevel, topLevelKeys } from '../core/raw-json.js';
 import type { Language, ScriptSuite, Suite, Task } from '../core/task.js';
-import type { Failure, SuiteVerdict, Verdict } from '../core/verdict.js';
+import type { Failure, Status, SuiteVerdict, Verdict } from '../core/verdict.js';
 import { EXAMPLE_PREFIX, prepareCodeChecks, verifyProgram, type CodeChecks, type CodeReport } from '../domains/code/index.js';
 import { findPromptExamples, publicSuites, type PromptExample } from '../verify/generate/examples.js';
 import { Harness, type HarnessOptions } from '../verify/harness.js';
 import { runBounded } from './executor.js';
 import type { Metrics } from './metrics.js';
 import type { FunctionTask, FunctionVerifyRequest } from './schemas.js';
-import { VerifyError, type CandidateVerdictOf, type TestStatus, type VerifyProgress } from './verify.js';
+import { VerifyError, type CandidateVerdictOf, type VerifyProgress } from './verify.js';
 
 const SNIPPET = 2000;
 const STOPPED = 'not judged: the request was stopped';
@@ -31,7 +31,7 @@ const CACHE_SIZE = 128;
 
 export interface TaskFailure {
   suite: string;
-  status: TestStatus;
+  status: Status;
   input: string | null;
   expected: string | null;
   actual: string | null;
@@ -46,7 +46,7 @@ export interface SuiteSummary {
   name: string;
   /** public tests (prompt examples, public tests) gate the hidden ones in the reward. */
   public: boolean;
-  status: TestStatus;
+  status: Status;
   passed: number;
   total: number;
 }
@@ -310,7 +310,7 @@ export class TaskVerifier {
   }
 }
 
-function fromFailure(suite: string, status: TestStatus, f: Failure): TaskFailure {
+function fromFailure(suite: string, status: Status, f: Failure): TaskFailure {
   const cut = (s: string | null) => (s === null ? null : s.slice(0, SNIPPET));
   return { suite, status, input: cut(f.input), expected: cut(f.expected), actual: cut(f.actual), message: f.message.slice(0, SNIPPET) };
 }

@@ -7,6 +7,7 @@
  */
 import { BadRequestError } from '../core/errors.js';
 import type { Language } from '../core/task.js';
+import type { Status } from '../core/verdict.js';
 import type { ProgramResult } from '../runtimes/program-worker.js';
 import { gatedReward, type Level } from '../rl/gated-reward.js';
 import { gatedLevels } from '../verify/gated-levels.js';
@@ -14,11 +15,9 @@ import type { Executor, ProgramJob } from './executor.js';
 import { runtimeFor, SUPPORTED } from './sandbox-fusion.js';
 import type { VerifyRequest } from './schemas.js';
 
-export type TestStatus = 'pass' | 'fail' | 'error' | 'timeout' | 'memory' | 'output-limit' | 'no-verdict';
-
 export interface TestVerdict {
   index: number;
-  status: TestStatus;
+  status: Status;
   time_ms: number;
 }
 
@@ -28,14 +27,14 @@ export interface FailingTest {
   expected: string;
   actual: string;
   stderr: string;
-  status: TestStatus;
+  status: Status;
   message: string;
 }
 
 /** What /v1/verify says about one candidate, whatever form its tests take. */
 export interface CandidateVerdictOf<Failure> {
   id: string;
-  status: TestStatus;
+  status: Status;
   passed: number;
   total: number;
   pass_rate: number | null;
@@ -66,7 +65,7 @@ function compare(actual: string, expected: string, mode: VerifyRequest['compare'
   return actual.replace(/\n+$/, '') === expected.replace(/\n+$/, '');
 }
 
-function testStatus(result: ProgramResult, expected: string, mode: VerifyRequest['compare']): TestStatus {
+function testStatus(result: ProgramResult, expected: string, mode: VerifyRequest['compare']): Status {
   if (result.status === 'ok') return compare(result.stdout, expected, mode) ? 'pass' : 'fail';
   return result.status;
 }
@@ -93,7 +92,7 @@ export async function verify(
     ...(body.limits.output_bytes ? { outputBytes: body.limits.output_bytes } : {}),
   };
   const tests = body.tests;
-  const results: Array<Array<{ status: TestStatus; result: ProgramResult } | undefined>> = candidates.map(() => new Array(tests.length));
+  const results: Array<Array<{ status: Status; result: ProgramResult } | undefined>> = candidates.map(() => new Array(tests.length));
   const remaining = candidates.map(() => tests.length);
   const stopped = candidates.map(() => false);
   const total = candidates.length * tests.length;
@@ -149,7 +148,7 @@ export async function verify(
   };
 }
 
-function failing(index: number, body: VerifyRequest, entry: { status: TestStatus; result: ProgramResult }): FailingTest {
+function failing(index: number, body: VerifyRequest, entry: { status: Status; result: ProgramResult }): FailingTest {
   const test = body.tests[index]!;
   return {
     index,
@@ -162,7 +161,7 @@ function failing(index: number, body: VerifyRequest, entry: { status: TestStatus
   };
 }
 
-export function candidateVerdict(id: string, entries: ReadonlyArray<{ status: TestStatus; result: ProgramResult } | undefined>, body: VerifyRequest): CandidateVerdict {
+export function candidateVerdict(id: string, entries: ReadonlyArray<{ status: Status; result: ProgramResult } | undefined>, body: VerifyRequest): CandidateVerdict {
   const tests: TestVerdict[] = [];
   let firstFailure: FailingTest | null = null;
   let minimal: FailingTest | null = null;
@@ -189,7 +188,7 @@ export function candidateVerdict(id: string, entries: ReadonlyArray<{ status: Te
     ...(noVerdict !== undefined ? { noVerdict } : {}),
   });
   const reward = gatedReward(levels, body.weights);
-  const status: TestStatus = noVerdict ? 'no-verdict' : ((firstFailure as FailingTest | null)?.status ?? 'pass');
+  const status: Status = noVerdict ? 'no-verdict' : ((firstFailure as FailingTest | null)?.status ?? 'pass');
   const common = { id, status, passed, total: body.tests.length, first_failure: firstFailure, minimal_failure: minimal, tests };
   if (reward.reward === null) return { ...common, pass_rate: null, reward: null, gates: null, first_failed_level: null, reason: reward.reason };
   return { ...common, pass_rate: passed / body.tests.length, reward: reward.reward, gates: { ...reward.gates }, first_failed_level: reward.firstFailed };

@@ -23,7 +23,7 @@ export interface StrategyContext {
   readonly trace: Trace;
   readonly seed: number;
   readonly signal?: AbortSignal;
-  /** What the solver may check against; default: built from the task (see verifier.ts). */
+  /** What the solver may check against; default: the code pack's solver checks for the task (domains/code/checks.ts). */
   readonly view?: CodeChecks;
   /** Strategy settings (samples, attempts, threshold, …); each strategy reads its own. */
   readonly options?: StrategyOptions;
