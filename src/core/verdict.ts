@@ -31,6 +31,8 @@ export interface Verdict {
   readonly typeErrors?: readonly string[];
   /** Why the type check was not done: the compiler ran past its time or memory limit. */
   readonly typeCheckNotDone?: string;
+  /** The program did not load (the loader's message): the gated reward's first levels. */
+  readonly loadFailure?: string;
 }
 
 /** The overall status: the first suite that did not pass decides, so base failures come first. */

@@ -206,7 +206,8 @@ export class Harness {
     }
     const suites = suiteVerdicts(result, this.limits, totals, task.suites.map((suite) => suite.name));
     const firstFailure = suites.find((suite) => suite.status !== 'pass')?.firstFailure ?? null;
-    return { status: combineStatuses(suites), suites, firstFailure, timeMs: performance.now() - started };
+    const loadFailure = result.kind === 'ran' && !result.load.ok ? (result.load.message ?? result.load.status ?? 'the program does not load') : undefined;
+    return { status: combineStatuses(suites), suites, firstFailure, timeMs: performance.now() - started, ...(loadFailure !== undefined ? { loadFailure } : {}) };
   }
 
   runtime(language: Language): Runtime {

@@ -13,7 +13,6 @@ import { generateInputs, inputSpace, type InputSpace } from '../../verify/genera
 import type { Harness } from '../../verify/harness.js';
 import { soundProperties } from '../../verify/properties.js';
 import { inputValidity } from '../../verify/valid-inputs.js';
-import { checkLoads } from './load.js';
 import type { Checks, PrepareOptions } from '../types.js';
 
 export interface CodePrepareOptions extends PrepareOptions {
@@ -155,11 +154,7 @@ async function vetExamples(harness: Harness, task: Task, examples: readonly Prom
   const verdict = await harness.judge({ ...task, suites }, task.reference);
   const unvetted = (why: string): Vetted => ({ kept: [...examples], dropped: [], incomplete: `the reference could not be run on the prompt's examples: ${why}` });
   if (verdict.status === 'no-verdict') return unvetted(verdict.firstFailure?.message ?? 'the sandbox failed');
-  if (verdict.suites.every((s) => s.status === 'error')) {
-    const load = await checkLoads(harness, task.language, task.reference);
-    if (load.kind === 'no-verdict') return unvetted(load.why);
-    if (load.kind === 'fails') return { kept: [], dropped: [], referenceProblem: `the task's reference does not load: ${load.message.slice(0, 500)}` };
-  }
+  if (verdict.loadFailure !== undefined) return { kept: [], dropped: [], referenceProblem: `the task's reference does not load: ${verdict.loadFailure.slice(0, 500)}` };
   const passes = (i: number) => verdict.suites.find((s) => s.name === suites[i]!.name)?.status === 'pass';
   return {
     kept: examples.filter((_, i) => passes(i)),

@@ -12,7 +12,6 @@ import type { Harness } from '../../verify/harness.js';
 import { checkProperties, PROPERTIES_SUITE, shrinkPropertyViolation } from '../../verify/properties.js';
 import type { Report, VerifyOptions } from '../types.js';
 import { EXAMPLE_PREFIX, MODEL_TEST_PREFIX, type CodeChecks } from './checks.js';
-import { checkLoads } from './load.js';
 
 const SYNTAX = /^(SyntaxError|IndentationError|TabError)\b/;
 const STOPPED = 'not judged: the request was stopped';
@@ -31,14 +30,8 @@ export async function verifyProgram(harness: Harness, checks: CodeChecks, progra
   const failures: FailureFact[] = [];
   let counterexample: CodeReport['counterexample'];
   const loadFailure = judged.suites.find((s) => s.status === 'error');
-  // Nothing ran normally anywhere (a suite that failed on a value shows it loaded): whether the
-  // program loads at all, and parses, is the first levels' question.
-  let load: { ok: boolean; message?: string } = { ok: true };
-  if (judged.suites.length > 0 && judged.suites.every((s) => s.passed === 0 && s.status !== 'fail' && s.status !== 'pass')) {
-    const probe = await checkLoads(harness, checks.task.language, program, signal);
-    if (probe.kind === 'no-verdict') return noVerdict(checks, judged, probe.why, options);
-    if (probe.kind === 'fails') load = { ok: false, message: probe.message };
-  }
+  // Whether the program loads at all, and parses: the first levels' question.
+  const load: { ok: boolean; message?: string } = judged.loadFailure === undefined ? { ok: true } : { ok: false, message: judged.loadFailure };
   if (loadFailure || !load.ok) {
     const message = load.message ?? loadFailure?.firstFailure?.message ?? 'the program does not load';
     failures.push({ check: 'running the program', input: null, expected: null, actual: null, message });
