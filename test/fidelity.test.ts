@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, test, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { auditDataset, type AuditReport } from '../src/bench/audit.js';
+import { auditDataset } from '../src/bench/audit.js';
 import { loadDataset } from '../src/bench/datasets/index.js';
 import { realFile } from '../src/bench/datasets/testing.js';
 import { evaluateCandidates } from '../src/bench/evaluate.js';
@@ -18,23 +18,32 @@ import { Harness, REFERENCE_OUT_OF_TIME } from '../src/verify/harness.js';
 const harness = new Harness({ workers: 2 });
 after(() => harness.close());
 
-async function audit(relative: string) {
+async function audit(relative: string, judge: Harness = harness) {
   const dataset = await loadDataset(realFile(relative).path);
-  return { dataset, report: await auditDataset(harness, dataset.tasks) };
+  return { dataset, report: await auditDataset(judge, dataset.tasks), judge };
 }
 
 /**
  * References pass. One whose own run ran out of time (Mbpp/255 builds 957 MB of output, which
  * a heavily loaded machine may not finish within its limit) has no verdict: the test says so
- * and does not count it as a failure. Anything else that is not a pass fails the test.
+ * and does not count it as a failure. A reference that timed out against its own baseline
+ * while the other worker was busy is judged once more alone: passing then, it lost to the
+ * machine's load, not to the harness. Anything else that is not a pass fails the test.
  */
-function assertReferencesPass(t: TestContext, report: AuditReport, total: number): void {
+async function assertReferencesPass(t: TestContext, { report, dataset, judge }: Awaited<ReturnType<typeof audit>>, total: number): Promise<void> {
   const outOfTime = report.disagreements.filter(
     (e) => e.kind === 'reference' && e.status === 'no-verdict' && (e.first_failure?.message ?? '').startsWith(REFERENCE_OUT_OF_TIME),
   );
   for (const e of outOfTime) t.diagnostic(`${e.task_id}: no verdict, not a failure: ${e.first_failure?.message}`);
+  let passAlone = 0;
+  for (const e of report.disagreements.filter((d) => d.kind === 'reference' && d.status === 'timeout')) {
+    const task = dataset.tasks.find((x) => x.id === e.task_id)!;
+    if ((await judge.judge(task, task.reference!)).status !== 'pass') continue;
+    passAlone++;
+    t.diagnostic(`${e.task_id}: timed out beside other work (${e.first_failure?.message}), passes alone`);
+  }
   assert.equal(report.references.total, total);
-  assert.equal(report.references.passed + outOfTime.length, total, describe(report.disagreements));
+  assert.equal(report.references.passed + outOfTime.length + passAlone, total, describe(report.disagreements));
 }
 
 const describe = (entries: readonly { task_id: string; status: string; first_failure: { message: string } | null }[]) =>
@@ -42,28 +51,24 @@ const describe = (entries: readonly { task_id: string; status: string; first_fai
 
 const humaneval = realFile('humaneval/HumanEval.jsonl.gz');
 test('HumanEval: 164/164 references pass', { skip: humaneval.skip }, async (t) => {
-  const { report } = await audit('humaneval/HumanEval.jsonl.gz');
-  assert.equal(report.references.total, 164);
-  assertReferencesPass(t, report, 164);
+  await assertReferencesPass(t, await audit('humaneval/HumanEval.jsonl.gz'), 164);
 });
 
 const plus = realFile('evalplus/HumanEvalPlus-v0.1.10.jsonl.gz');
 test('HumanEval+: 164/164 references pass on base and plus inputs', { skip: plus.skip, timeout: 900_000 }, async (t) => {
-  const { report } = await audit('evalplus/HumanEvalPlus-v0.1.10.jsonl.gz');
-  assertReferencesPass(t, report, 164);
+  await assertReferencesPass(t, await audit('evalplus/HumanEvalPlus-v0.1.10.jsonl.gz'), 164);
 });
 
 const mbpp = realFile('evalplus/MbppPlus-v0.2.0.jsonl.gz');
 test('MBPP+: 378/378 references pass', { skip: mbpp.skip, timeout: 1_800_000 }, async (t) => {
-  const { report } = await audit('evalplus/MbppPlus-v0.2.0.jsonl.gz');
-  assert.equal(report.references.total, 378);
-  assertReferencesPass(t, report, 378);
+  await assertReferencesPass(t, await audit('evalplus/MbppPlus-v0.2.0.jsonl.gz'), 378);
 });
 
 const packPython = realFile('humanevalpack/humanevalpack-python.jsonl.gz');
 test('HumanEvalPack Python: references pass 164/164, buggy programs fail 164/164', { skip: packPython.skip }, async (t) => {
-  const { report } = await audit('humanevalpack/humanevalpack-python.jsonl.gz');
-  assertReferencesPass(t, report, 164);
+  const audited = await audit('humanevalpack/humanevalpack-python.jsonl.gz');
+  const { report } = audited;
+  await assertReferencesPass(t, audited, 164);
   assert.equal(report.known_wrong.total, 164);
   assert.equal(report.known_wrong.failed, 164, describe(report.disagreements));
 });
@@ -74,10 +79,9 @@ test('HumanEvalPack JS: references pass 164/164 (JavaScript/162 requires js-md5 
   // (js-md5 is one of this project's dev dependencies, so ours serves here).
   const withPackages = new Harness({ workers: 2, nodePath: [fileURLToPath(new URL('../node_modules', import.meta.url))] });
   try {
-    const dataset = await loadDataset(packJs.path);
-    const report = await auditDataset(withPackages, dataset.tasks);
-    assert.equal(report.references.total, 164);
-    assertReferencesPass(t, report, 164);
+    const audited = await audit('humanevalpack/humanevalpack-js.jsonl.gz', withPackages);
+    const { report } = audited;
+    await assertReferencesPass(t, audited, 164);
     assert.equal(report.known_wrong.total, 164);
     assert.equal(report.known_wrong.failed, 164, describe(report.disagreements));
   } finally {
@@ -87,8 +91,9 @@ test('HumanEvalPack JS: references pass 164/164 (JavaScript/162 requires js-md5 
 
 const quixbugs = realFile('quixbugs-python/quixbugs_python.jsonl');
 test('QuixBugs: fixed programs pass 40/40, buggy ones fail 40/40', { skip: quixbugs.skip }, async (t) => {
-  const { report } = await audit('quixbugs-python/quixbugs_python.jsonl');
-  assertReferencesPass(t, report, 40);
+  const audited = await audit('quixbugs-python/quixbugs_python.jsonl');
+  const { report } = audited;
+  await assertReferencesPass(t, audited, 40);
   assert.equal(report.known_wrong.failed, 40, describe(report.disagreements));
 });
 
