@@ -29,11 +29,11 @@ export async function verifyProgram(harness: Harness, checks: CodeChecks, progra
   const suites: SuiteVerdict[] = [...judged.suites];
   const failures: FailureFact[] = [];
   let counterexample: CodeReport['counterexample'];
-  const loadFailure = judged.suites.find((s) => s.status === 'error');
-  // Whether the program loads at all, and parses: the first levels' question.
-  const load: { ok: boolean; message?: string } = judged.loadFailure === undefined ? { ok: true } : { ok: false, message: judged.loadFailure };
-  if (loadFailure || !load.ok) {
-    const message = load.message ?? loadFailure?.firstFailure?.message ?? 'the program does not load';
+  // A suite that errored is fed back as "running the program", as a load failure is.
+  const errored = judged.suites.find((s) => s.status === 'error');
+  const { loadFailure } = judged;
+  if (loadFailure !== undefined || errored) {
+    const message = loadFailure ?? errored?.firstFailure?.message ?? 'the program does not load';
     failures.push({ check: 'running the program', input: null, expected: null, actual: null, message });
   } else {
     for (const suite of judged.suites) {
@@ -64,8 +64,8 @@ export async function verifyProgram(harness: Harness, checks: CodeChecks, progra
   const status = combineStatuses(suites);
   const verdict: Verdict = { ...judged, status, suites, firstFailure: suites.find((s) => s.status !== 'pass')?.firstFailure ?? judged.firstFailure };
   const levels = gatedLevels({
-    parses: load.ok || !SYNTAX.test(load.message ?? ''),
-    loads: { loaded: load.ok ? 1 : 0, of: 1 },
+    parses: loadFailure === undefined || !SYNTAX.test(loadFailure),
+    loads: { loaded: loadFailure === undefined ? 1 : 0, of: 1 },
     // Properties are judged on generated inputs: a hidden level, as the generated suite.
     units: suites.map((s) => ({ status: s.status, passed: s.passed, total: s.total, public: checks.publicSuites.has(s.name) })),
   });
