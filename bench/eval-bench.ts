@@ -21,7 +21,7 @@ import { evaluateCandidates } from '../src/bench/evaluate.js';
 import { taskChecks } from '../src/domains/code/index.js';
 import { loadLabelledSamples } from '../src/bench/samples.js';
 import type { Candidate, Task } from '../src/core/task.js';
-import { resolvePython } from '../src/runtimes/python-runtime.js';
+import { resolvePython } from '../src/runtimes/recipes.js';
 import { Harness } from '../src/verify/harness.js';
 import { spawnPerSample } from '../src/runtimes/testing/fresh-interpreter.js';
 import { nodeSurfaceSection } from './eval-node-surface.js';

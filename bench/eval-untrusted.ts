@@ -11,7 +11,7 @@ import { loadDataset } from '../src/bench/datasets/index.js';
 import { evaluateCandidates } from '../src/bench/evaluate.js';
 import { taskChecks } from '../src/domains/code/index.js';
 import type { Task } from '../src/core/task.js';
-import { resolvePython } from '../src/runtimes/python-runtime.js';
+import { resolvePython } from '../src/runtimes/recipes.js';
 import { spawnPerSample } from '../src/runtimes/testing/fresh-interpreter.js';
 import { Harness } from '../src/verify/harness.js';
 

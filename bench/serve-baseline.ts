@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
-import { resolvePython } from '../src/runtimes/python-runtime.js';
+import { resolvePython } from '../src/runtimes/recipes.js';
 
 const port = Number(process.argv[2] ?? 8090);
 /** The real interpreter (a pyenv shim on PATH would add its own start-up to every request). */

@@ -8,7 +8,7 @@
 import type { Language, Task } from '../core/task.js';
 import type { Verdict } from '../core/verdict.js';
 import type { Harness } from '../verify/harness.js';
-import { resolvePython } from '../runtimes/python-runtime.js';
+import { resolvePython } from '../runtimes/recipes.js';
 import { transpile } from '../runtimes/typescript.js';
 import { spawnPerSample } from '../runtimes/testing/fresh-interpreter.js';
 

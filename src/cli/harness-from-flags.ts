@@ -1,5 +1,5 @@
 /** The harness that the options of withHarnessOptions (shared-options.ts) describe. */
-import { checkNodePath } from '../runtimes/javascript-runtime.js';
+import { checkNodePath } from '../runtimes/recipes.js';
 import { Harness } from '../verify/harness.js';
 import type { HarnessFlags } from './shared-options.js';
 

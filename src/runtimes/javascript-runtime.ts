@@ -1,97 +1,25 @@
-import { existsSync, realpathSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Language } from '../core/task.js';
 import { SlotPool, type PoolOptions } from './pool.js';
+import { nodeRecipes, type NodeRecipeOptions } from './recipes.js';
 import type { Limits, RunRequest, RunResult, Runtime, TimedSuite } from './runtime.js';
-import { interpreterPaths, withAddressLimit } from './sandbox.js';
-import type { SlotRecipe } from './slot.js';
-import { isNodeOutOfMemory } from './worker-process.js';
 import type { Transpiled } from './typescript.js';
-import { compilerStopped, typescriptService, type TranspileOutcome, type TypeScriptService } from './typescript-service.js';
+import { compilerStopped, transpileProgram, typescriptService, type TranspileOutcome, type TypeScriptService } from './typescript-service.js';
 
-const HARNESS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'node');
-/** Address space node needs besides its heap: ~0.7 GB is reserved at start (measured, Node 20). */
-const ADDRESS_SPACE_OVERHEAD = 1 << 30;
-
-export type NodeRuntimeOptions = PoolOptions & {
-  /**
-   * Heap for candidate code. The candidate worker is long-lived and its heap limit is
-   * fixed when it starts, so this (else limits.memoryBytes, else the first run's) holds for the pool.
-   */
-  readonly memoryBytes?: number;
-  readonly limits?: Partial<Limits>;
-  /**
-   * node_modules folders whose packages candidates may `require` (as with NODE_PATH), seen
-   * read-only inside the sandbox. Packages run in the candidate's own context.
-   */
-  readonly nodePath?: readonly string[];
-  /** TypeScript: the compiler processes (default: the process-wide ones). */
-  readonly compiler?: TypeScriptService;
-};
-
-/** Checks each --node-path folder; the error says what to do. */
-export function checkNodePath(dirs: readonly string[]): string[] {
-  return dirs.map((dir) => {
-    const full = resolve(dir);
-    if (!existsSync(full) || !statSync(full).isDirectory()) {
-      throw new Error(`--node-path ${dir}: no such folder (install packages with: npm install --prefix DIR PACKAGE, then pass DIR/node_modules)`);
-    }
-    if (basename(full) !== 'node_modules') {
-      throw new Error(`--node-path ${dir}: pass a node_modules folder (npm install --prefix DIR PACKAGE puts packages in DIR/node_modules)`);
-    }
-    return realpathSync(full);
-  });
-}
-
-/**
- * The node flags of the candidate worker matter for isolation:
- * - --disallow-code-generation-from-strings and --frozen-intrinsics harden THIS realm: if
- *   a candidate ever got hold of one of its objects, it could neither compile code with
- *   it (the Function constructor refuses) nor patch built-ins for the next candidate.
- *   Each candidate's own context re-enables eval for itself.
- * - --experimental-vm-modules lets the worker answer `import()` itself (with an error of
- *   the candidate's realm); without it node rejects with an error object of this realm.
- * - --max-old-space-size bounds the heap; prlimit --as bounds memory outside it (ArrayBuffers).
- */
-function nodeRecipe(options: NodeRuntimeOptions): SlotRecipe {
-  const node = realpathSync(process.execPath);
-  const sandboxed = (options.sandbox ?? 'bwrap') === 'bwrap';
-  const harness = sandboxed ? '/crucible/node' : HARNESS_DIR;
-  // Inside the sandbox each folder is named node_modules under its own parent, where node's
-  // resolution looks for it (host-bridge.cjs).
-  const packageDirs = checkNodePath(options.nodePath ?? []);
-  const packagesInside = packageDirs.map((dir, i) => (sandboxed ? `/crucible/packages/${i}/node_modules` : dir));
-  const binds = packageDirs.map((dir, i) => [dir, packagesInside[i]!] as const);
-  return {
-    candidateCommand: (limits: Limits) => {
-      const memory = options.memoryBytes ?? options.limits?.memoryBytes ?? limits.memoryBytes;
-      const argv = [
-        node,
-        '--experimental-vm-modules',
-        '--disallow-code-generation-from-strings',
-        '--frozen-intrinsics',
-        '--no-warnings',
-        `--max-old-space-size=${Math.max(64, Math.floor(memory / 2 ** 20))}`,
-        `${harness}/candidate-worker.cjs`,
-        ...(packagesInside.length > 0 ? [`--packages=${packagesInside.join(':')}`] : []),
-      ];
-      return withAddressLimit(argv, memory + ADDRESS_SPACE_OVERHEAD);
-    },
-    judgeCommand: [node, '--no-warnings', `${harness}/judge-worker.cjs`],
-    readOnly: [...interpreterPaths(node)],
-    ...(sandboxed && binds.length > 0 ? { binds } : {}),
-    harnessDir: HARNESS_DIR,
-    seccompOnWorker: true,
-    scratchBytes: 16 << 20,
-    killWorkerToStop: true,
-    isOutOfMemory: isNodeOutOfMemory,
+export type NodeRuntimeOptions = PoolOptions &
+  Pick<NodeRecipeOptions, 'memoryBytes' | 'nodePath'> & {
+    /** The limits runs will ask for: their memory is the candidate heap when `memoryBytes` is not given. */
+    readonly limits?: Partial<Limits>;
+    /** TypeScript: the compiler processes (default: the process-wide ones). */
+    readonly compiler?: TypeScriptService;
   };
+
+function slotRecipe(options: NodeRuntimeOptions) {
+  return nodeRecipes({ ...options, memoryBytes: options.memoryBytes ?? options.limits?.memoryBytes }).slot;
 }
 
 /** JavaScript programs, judged with node:assert semantics (MultiPL-E, HumanEvalPack). */
 export function createJavaScriptRuntime(options: NodeRuntimeOptions = {}): Runtime {
-  return new SlotPool('javascript', nodeRecipe(options), options);
+  return new SlotPool('javascript', slotRecipe(options), options);
 }
 
 /**
@@ -101,7 +29,7 @@ export function createJavaScriptRuntime(options: NodeRuntimeOptions = {}): Runti
  * limits; type errors are not checked here (the harness reports them).
  */
 export function createTypeScriptRuntime(options: NodeRuntimeOptions = {}): Runtime {
-  return new TypeScriptRuntime(new SlotPool('typescript', nodeRecipe(options), options), options.compiler ?? typescriptService());
+  return new TypeScriptRuntime(new SlotPool('typescript', slotRecipe(options), options), options.compiler ?? typescriptService());
 }
 
 class TypeScriptRuntime implements Runtime {
@@ -127,14 +55,8 @@ class TypeScriptRuntime implements Runtime {
   }
 
   async run(request: RunRequest): Promise<RunResult> {
-    const program = await this.compiler.transpile(request.program, 'candidate.ts');
-    if (compilerStopped(program)) {
-      const status = program.stopped === 'failed' ? 'error' : program.stopped;
-      return { kind: 'ran', load: { ok: false, status, message: program.message }, suites: [] };
-    }
-    if (program.errors.length > 0) {
-      return { kind: 'ran', load: { ok: false, status: 'error', message: `SyntaxError: ${program.errors.join('\n')}`.slice(0, 2000) }, suites: [] };
-    }
+    const program = await transpileProgram(this.compiler, request.program, 'candidate.ts');
+    if (!program.ok) return { kind: 'ran', load: { ok: false, status: program.status, message: program.message }, suites: [] };
     const suites: TimedSuite[] = [];
     for (const suite of request.suites) {
       if (suite.kind !== 'script') {

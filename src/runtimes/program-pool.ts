@@ -1,11 +1,9 @@
-import { realpathSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Language } from '../core/task.js';
-import { resolvePythonInstall } from './python-runtime.js';
-import { interpreterPaths, withAddressLimit, type SandboxMode } from './sandbox.js';
-import { compilerStopped, typescriptService } from './typescript-service.js';
+import { WarmPool } from './pool.js';
+import { nodeRecipes, pythonRecipes } from './recipes.js';
+import type { SandboxMode } from './sandbox.js';
+import { transpileProgram, typescriptService } from './typescript-service.js';
 import {
   cancelled,
   DEFAULT_PROGRAM_LIMITS,
@@ -16,60 +14,14 @@ import {
   type ProgramRequest,
   type ProgramResult,
 } from './program-worker.js';
-import { isNodeOutOfMemory } from './worker-process.js';
-import { waitInLine } from './wait-in-line.js';
-
-const HERE = dirname(fileURLToPath(import.meta.url));
-/** JavaScript programs share their worker's heap; fixed when it starts. */
-export const JAVASCRIPT_PROGRAM_HEAP = 512 * 2 ** 20;
 
 export interface ProgramPoolOptions {
   /** Warm workers per language; default one per core. */
   readonly workers?: number;
   readonly sandbox?: SandboxMode;
-  /** Heap of JavaScript/TypeScript workers in bytes (default 512 MiB). */
+  /** Heap of JavaScript/TypeScript workers in bytes (default recipes.ts JAVASCRIPT_DEFAULT_HEAP). */
   readonly javascriptHeapBytes?: number;
   readonly python?: string;
-}
-
-function pythonRecipe(options: ProgramPoolOptions): ProgramRecipe {
-  const { executable, sitePackages } = resolvePythonInstall(options.python);
-  const harnessDir = join(HERE, 'python');
-  const harness = (options.sandbox ?? 'bwrap') === 'bwrap' ? '/crucible/python' : harnessDir;
-  return {
-    command: [executable, '-I', '-S', `${harness}/program_worker.py`, ...sitePackages],
-    readOnly: interpreterPaths(executable),
-    harnessDir,
-    seccompOnWorker: false,
-    scratchBytes: 256 << 20,
-    silenceIsTimeout: false,
-  };
-}
-
-/** The candidate worker's node flags (javascript-runtime.ts explains each). */
-function nodeRecipe(options: ProgramPoolOptions): ProgramRecipe {
-  const node = realpathSync(process.execPath);
-  const harnessDir = join(HERE, 'node');
-  const harness = (options.sandbox ?? 'bwrap') === 'bwrap' ? '/crucible/node' : harnessDir;
-  const heap = options.javascriptHeapBytes ?? JAVASCRIPT_PROGRAM_HEAP;
-  const argv = [
-    node,
-    '--experimental-vm-modules',
-    '--disallow-code-generation-from-strings',
-    '--frozen-intrinsics',
-    '--no-warnings',
-    `--max-old-space-size=${Math.max(64, Math.floor(heap / 2 ** 20))}`,
-    `${harness}/program-worker.cjs`,
-  ];
-  return {
-    command: withAddressLimit(argv, heap + 2 ** 30),
-    readOnly: interpreterPaths(node),
-    harnessDir,
-    seccompOnWorker: true,
-    scratchBytes: 16 << 20,
-    silenceIsTimeout: true,
-    isOutOfMemory: isNodeOutOfMemory,
-  };
 }
 
 /**
@@ -78,11 +30,7 @@ function nodeRecipe(options: ProgramPoolOptions): ProgramRecipe {
  * failed) is replaced and the request runs once more, so a lost worker costs no verdict.
  */
 export class ProgramLanguagePool {
-  private readonly free: ProgramWorker[] = [];
-  private readonly all: ProgramWorker[] = [];
-  private readonly waiting: Array<(worker: ProgramWorker) => void> = [];
-  private closed = false;
-  busy = 0;
+  private readonly workers: WarmPool<ProgramWorker>;
 
   constructor(
     readonly language: Language,
@@ -90,24 +38,24 @@ export class ProgramLanguagePool {
     size: number,
     sandbox: SandboxMode,
   ) {
-    for (let i = 0; i < size; i++) {
-      const worker = new ProgramWorker(recipe, sandbox);
-      this.all.push(worker);
-      this.free.push(worker);
-    }
+    this.workers = new WarmPool(Array.from({ length: size }, () => new ProgramWorker(recipe, sandbox)));
   }
 
   get size(): number {
-    return this.all.length;
+    return this.workers.size;
+  }
+
+  get busy(): number {
+    return this.workers.busy;
   }
 
   get queued(): number {
-    return this.waiting.length;
+    return this.workers.queued;
   }
 
   /** Process ids of the running workers. */
   get pids(): number[] {
-    return this.all.map((w) => w.pid).filter((pid): pid is number => pid !== undefined);
+    return this.workers.all.map((w) => w.pid).filter((pid): pid is number => pid !== undefined);
   }
 
   /**
@@ -116,26 +64,17 @@ export class ProgramLanguagePool {
    * stopped: either way the result is `cancelled` and the worker goes to the next request.
    */
   async run(request: ProgramRequest, limits: ProgramLimits, signal?: AbortSignal): Promise<ProgramResult> {
-    if (this.closed) return noVerdict(`the ${this.language} program pool is closed`);
-    if (signal?.aborted) return cancelled();
-    const worker = this.free.pop() ?? (await waitInLine(this.waiting, signal));
-    if (!worker) return cancelled();
-    this.busy++;
-    try {
+    if (this.workers.closed) return noVerdict(`the ${this.language} program pool is closed`);
+    const result = await this.workers.use(signal, async (worker) => {
       let attempt = await worker.run(request, limits, signal);
-      if (attempt.retry && !this.closed && !signal?.aborted) attempt = await worker.run(request, limits, signal);
+      if (attempt.retry && !this.workers.closed && !signal?.aborted) attempt = await worker.run(request, limits, signal);
       return attempt.result;
-    } finally {
-      this.busy--;
-      const next = this.waiting.shift();
-      if (next) next(worker);
-      else this.free.push(worker);
-    }
+    });
+    return result ?? cancelled();
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
-    await Promise.all(this.all.map((w) => w.close()));
+  close(): Promise<void> {
+    return this.workers.close();
   }
 }
 
@@ -153,7 +92,8 @@ export class ProgramRunner {
   pool(language: 'python' | 'javascript'): ProgramLanguagePool {
     let pool = this.pools.get(language);
     if (!pool) {
-      const recipe = language === 'python' ? pythonRecipe(this.options) : nodeRecipe(this.options);
+      const { sandbox, python, javascriptHeapBytes } = this.options;
+      const recipe = language === 'python' ? pythonRecipes({ sandbox, python }).program : nodeRecipes({ sandbox, memoryBytes: javascriptHeapBytes }).program;
       pool = new ProgramLanguagePool(language, recipe, this.workers, this.options.sandbox ?? 'bwrap');
       this.pools.set(language, pool);
     }
@@ -171,23 +111,11 @@ export class ProgramRunner {
     if (language === 'python') return this.pool('python').run(request, limits, signal);
     if (language === 'typescript') {
       // In the compiler's own processes, with a deadline: a program can make transpiling exponential.
-      const out = await typescriptService().transpile(request.code, 'main.ts');
-      if (compilerStopped(out)) {
-        const status = out.stopped === 'failed' ? 'error' : out.stopped;
-        return { ...noVerdict(out.message), status, phase: 'compile', exitCode: 1, stderr: `${out.message}\n` };
-      }
-      if (out.errors.length > 0) {
-        return {
-          status: 'error',
-          phase: 'compile',
-          exitCode: 1,
-          signal: null,
-          stdout: '',
-          stderr: out.errors.join('\n') + '\n',
-          wallSeconds: 0,
-          files: {},
-          message: 'SyntaxError: the program does not compile',
-        };
+      const out = await transpileProgram(typescriptService(), request.code, 'main.ts');
+      if (!out.ok) {
+        const stderr = out.errors.length > 0 ? `${out.errors.join('\n')}\n` : `${out.message}\n`;
+        const message = out.errors.length > 0 ? 'SyntaxError: the program does not compile' : out.message;
+        return { ...noVerdict(message), status: out.status, phase: 'compile', exitCode: 1, stderr };
       }
       return this.pool('javascript').run({ ...request, code: out.code }, limits, signal);
     }

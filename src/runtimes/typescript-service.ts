@@ -34,6 +34,23 @@ export function compilerStopped(outcome: TranspileOutcome | CheckOutcome): outco
   return 'stopped' in outcome;
 }
 
+/**
+ * A TypeScript program made JavaScript for the JavaScript workers, or why it cannot run: it
+ * does not parse (`errors`, the compiler's lines), or the compiler stopped on it (`timeout`,
+ * `memory`; `error` when it failed). Either way a load failure of the program, never a
+ * sandbox failure. The one transpile step of candidates and whole programs alike.
+ */
+export type ProgramTranspile =
+  | { readonly ok: true; readonly code: string }
+  | { readonly ok: false; readonly status: 'error' | 'timeout' | 'memory'; readonly message: string; readonly errors: readonly string[] };
+
+export async function transpileProgram(compiler: TypeScriptService, source: string, fileName: string): Promise<ProgramTranspile> {
+  const out = await compiler.transpile(source, fileName);
+  if (compilerStopped(out)) return { ok: false, status: out.stopped === 'failed' ? 'error' : out.stopped, message: out.message, errors: [] };
+  if (out.errors.length > 0) return { ok: false, status: 'error', message: `SyntaxError: ${out.errors.join('\n')}`.slice(0, 2000), errors: out.errors };
+  return { ok: true, code: out.code };
+}
+
 const WORKER = fileURLToPath(new URL('./typescript-worker.ts', import.meta.url));
 const TSX = import.meta.resolve('tsx');
 /** Loading node, tsx and the compiler, on a busy machine. */

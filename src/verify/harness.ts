@@ -3,6 +3,7 @@ import type { Language, Suite, Task } from '../core/task.js';
 import { combineStatuses, type Verdict } from '../core/verdict.js';
 import { createJavaScriptRuntime, createTypeScriptRuntime } from '../runtimes/javascript-runtime.js';
 import { createPythonRuntime } from '../runtimes/python-runtime.js';
+import { JAVASCRIPT_DEFAULT_HEAP } from '../runtimes/recipes.js';
 import { compilerStopped, type CompilerLimits, TypeScriptService, typescriptService } from '../runtimes/typescript-service.js';
 import { DEFAULT_LIMITS, type Limits, type RunResult, type Runtime, type TimedSuite } from '../runtimes/runtime.js';
 import { assertSandboxUsable, type SandboxMode } from '../runtimes/sandbox.js';
@@ -231,13 +232,6 @@ export class Harness {
   }
 }
 
-/**
- * JavaScript candidates share their worker's heap, and V8 takes seconds to fill a large
- * one, so unless a limit is asked for they get 512 MiB (Python keeps EvalPlus's 4 GiB:
- * MBPP+ needs it).
- */
-const JAVASCRIPT_DEFAULT_MEMORY = 512 * 2 ** 20;
-
 /** What the Harness tells a runtime factory. */
 export interface RuntimeChoices {
   readonly workers?: number;
@@ -252,7 +246,7 @@ export interface RuntimeChoices {
 function defaultRuntime(language: Language, options: RuntimeChoices): Runtime {
   const nodeOptions = options.memoryChosen
     ? options
-    : { ...options, limits: { ...options.limits, memoryBytes: Math.min(options.limits.memoryBytes, JAVASCRIPT_DEFAULT_MEMORY) } };
+    : { ...options, limits: { ...options.limits, memoryBytes: Math.min(options.limits.memoryBytes, JAVASCRIPT_DEFAULT_HEAP) } };
   switch (language) {
     case 'python':
       return createPythonRuntime(options);

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { escapeRegExp } from '../../core/regexp.js';
 import type { Language, ScriptSuite } from '../../core/task.js';
 import { isMessage, LineProcess } from '../../runtimes/line-process.js';
-import { resolvePythonInstall } from '../../runtimes/python-runtime.js';
+import { PYTHON_FLAGS, resolvePythonInstall } from '../../runtimes/recipes.js';
 
 export interface PromptExample {
   /** Source text of the arguments and of the expected output, as the prompt writes them. */
@@ -116,7 +116,7 @@ let queue: Promise<unknown> = Promise.resolve();
 function readWithServer(texts: readonly string[]): Promise<(string | undefined)[]> {
   const turn = queue.then(async () => {
     if (!server || server.isClosed) {
-      server = new LineProcess({ file: resolvePythonInstall().executable, args: ['-I', '-S', LITERALS_SCRIPT, '--serve'], env: {} });
+      server = new LineProcess({ file: resolvePythonInstall().executable, args: [...PYTHON_FLAGS, LITERALS_SCRIPT, '--serve'], env: {} });
       server.unref();
     }
     const reader = server;
@@ -162,7 +162,7 @@ function readFreshLiterals(language: Language, texts: readonly string[]): (strin
     });
   }
   const { executable } = resolvePythonInstall();
-  const out = execFileSync(executable, ['-I', '-S', LITERALS_SCRIPT], { input: JSON.stringify(texts), encoding: 'utf8', maxBuffer: 64 << 20 });
+  const out = execFileSync(executable, [...PYTHON_FLAGS, LITERALS_SCRIPT], { input: JSON.stringify(texts), encoding: 'utf8', maxBuffer: 64 << 20 });
   return (JSON.parse(out) as (string | null)[]).map((v) => v ?? undefined);
 }
 

@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { resolvePython } from '../../runtimes/python-runtime.js';
+import { PYTHON_FLAGS, resolvePython } from '../../runtimes/recipes.js';
 import type { PythonToken } from './python.js';
 
 const HELPER = fileURLToPath(new URL('./python_tokens.py', import.meta.url));
@@ -24,7 +24,7 @@ export async function checkPythonSyntax(sources: readonly string[]): Promise<boo
 function callHelper(request: { tokenize?: readonly string[]; compile?: readonly string[] }): Promise<{ tokens: TokenizeResult[]; compiles: boolean[] }> {
   return new Promise((resolve, reject) => {
     // -I: ignore the user's environment and site; -S: no site packages (only the standard library is needed).
-    const child = spawn(resolvePython(), ['-I', '-S', HELPER], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(resolvePython(), [...PYTHON_FLAGS, HELPER], { stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
