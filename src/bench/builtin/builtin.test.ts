@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { after, describe, it } from 'node:test';
 import { LANGUAGES, type Language } from '../../core/task.js';
@@ -79,6 +80,19 @@ describe('built-in suite: structure', () => {
       assert.ok((counts.get(status) ?? 0) > 0, `no candidate expects ${status}`);
     }
     assert.ok((counts.get('timeout') ?? 0) <= 2, 'each timeout costs two full time limits; keep at most two');
+  });
+
+  it('keeps in each task folder only the files load.ts reads', () => {
+    // A misnamed file (base.test.ts, plus.jsonc) would be ignored, or picked up by npm test's src/**/*.test.ts.
+    const EXT: Record<Language, string> = { python: 'py', javascript: 'js', typescript: 'ts' };
+    const visible = (url: URL) => readdirSync(url).filter((name) => name !== '__pycache__');
+    for (const { task, candidates } of builtinTasks) {
+      const ext = EXT[task.language];
+      const dir = new URL(`./tasks/${task.language}/${task.id.split('/')[2]}/`, import.meta.url);
+      const allowed = [`prompt.${ext}`, `reference.${ext}`, `base_test.${ext}`, 'plus.json', 'task.json', 'checks.ts', 'candidates'];
+      for (const name of visible(dir)) assert.ok(allowed.includes(name), `${task.id}: unexpected file ${name}`);
+      assert.deepEqual(visible(new URL('candidates/', dir)).sort(), candidates.map((c) => `${c.label}.${ext}`).sort(), `${task.id}: candidates/`);
+    }
   });
 
   it('lists every candidate as a sample, indexed by its position in its task', () => {

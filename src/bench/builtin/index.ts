@@ -4,22 +4,17 @@
  * a handful of candidate programs whose verdicts are known in advance — right answers
  * written differently, subtly wrong ones that only the "plus" suite catches, and programs
  * that crash, hang, exhaust memory or print too much. A newcomer with no data and no
- * model sees every kind of verdict.
+ * model sees every kind of verdict. Each task is a folder of real program files under
+ * tasks/ (see tasks/README.md), read by load.ts.
  */
 import type { Candidate, Task } from '../../core/task.js';
-import { BUILTIN_CHECKS } from './checks.js';
 import type { BuiltinTask } from './define.js';
-import { javascriptTasks } from './javascript-tasks.js';
-import { pythonTasks } from './python-tasks.js';
-import { typescriptTasks } from './typescript-tasks.js';
+import { loadBuiltinTasks } from './load.js';
 
 export type { BuiltinCandidate, BuiltinTask } from './define.js';
 
-/** Every task with its hand-written precondition and properties (checks.ts). */
-export const builtinTasks: readonly BuiltinTask[] = [...pythonTasks, ...javascriptTasks, ...typescriptTasks].map((entry) => {
-  const checks = BUILTIN_CHECKS[entry.task.id];
-  return checks ? { ...entry, task: { ...entry.task, precondition: checks.precondition, properties: checks.properties } } : entry;
-});
+/** Every task with its hand-written precondition and properties (tasks/<language>/<slug>/checks.ts). */
+export const builtinTasks: readonly BuiltinTask[] = loadBuiltinTasks();
 
 export function builtinDataset(): { name: 'builtin'; tasks: Task[] } {
   return { name: 'builtin', tasks: builtinTasks.map((entry) => entry.task) };

@@ -1,0 +1,15 @@
+//Return true if the characters of needle appear in haystack in the same
+// order, not necessarily next to each other. The empty string is a
+// subsequence of every string. Strings can be hundreds of thousands of
+// characters long.
+// >>> isSubsequence("ace", "abcde")
+// true
+// >>> isSubsequence("aec", "abcde")
+// false
+function isSubsequence(needle, haystack){
+  let i = 0;
+  for (let j = 0; j < haystack.length && i < needle.length; j++) {
+    if (haystack[j] === needle[i]) i++;
+  }
+  return i === needle.length;
+}

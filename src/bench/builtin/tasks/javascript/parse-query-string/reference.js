@@ -1,0 +1,26 @@
+//Parse a URL query string into an object. A leading "?" is optional; pairs
+// are separated by "&" and empty pairs are skipped. A pair without "=" has the
+// value "". Keys and values are percent-decoded and "+" means a space. The
+// value is everything after the first "=". A key that appears more than once
+// maps to an array of its values in order.
+// >>> parseQuery("?a=1&b=hello+world")
+// {"a": "1", "b": "hello world"}
+// >>> parseQuery("t=1&t=2&flag")
+// {"t": ["1", "2"], "flag": ""}
+function parseQuery(qs){
+  const decode = (s) => decodeURIComponent(s.replace(/\+/g, ' '));
+  const out = {};
+  const text = qs.startsWith('?') ? qs.slice(1) : qs;
+  for (const part of text.split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    const key = decode(eq === -1 ? part : part.slice(0, eq));
+    const value = decode(eq === -1 ? '' : part.slice(eq + 1));
+    if (Object.prototype.hasOwnProperty.call(out, key)) {
+      out[key] = Array.isArray(out[key]) ? [...out[key], value] : [out[key], value];
+    } else {
+      out[key] = value;
+    }
+  }
+  return out;
+}

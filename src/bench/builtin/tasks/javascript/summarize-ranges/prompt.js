@@ -1,0 +1,8 @@
+//Given integers sorted in ascending order (duplicates allowed), describe
+// them as runs of consecutive values: "a->b" for a run from a to b, or "a" for
+// a run of one value.
+// >>> summarizeRanges([0, 1, 2, 4, 5, 7])
+// ["0->2", "4->5", "7"]
+// >>> summarizeRanges([1, 1, 2])
+// ["1->2"]
+function summarizeRanges(nums){

@@ -1,0 +1,3 @@
+function toSnakeCase(name) {
+  return name.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase()).replace(/^_/, '');
+}

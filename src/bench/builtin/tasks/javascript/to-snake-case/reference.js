@@ -1,0 +1,13 @@
+//Convert a camelCase or PascalCase identifier to snake_case. Runs of capitals
+// are acronyms and stay together: "parseHTTPResponse" becomes
+// "parse_http_response". Underscores already present are kept.
+// >>> toSnakeCase("userName")
+// "user_name"
+// >>> toSnakeCase("HTMLParser")
+// "html_parser"
+function toSnakeCase(name){
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
+    .toLowerCase();
+}

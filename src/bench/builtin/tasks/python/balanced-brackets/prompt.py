@@ -1,0 +1,10 @@
+def is_balanced(text: str) -> bool:
+    """Return True if the brackets (), [] and {} in text are balanced: every
+    closing bracket matches the most recent unclosed opening bracket of the same
+    kind, and nothing is left open. All other characters are ignored.
+
+    >>> is_balanced("f(a[1], {b: 2})")
+    True
+    >>> is_balanced("([)]")
+    False
+    """

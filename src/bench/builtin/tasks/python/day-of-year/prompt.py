@@ -1,0 +1,10 @@
+def day_of_year(date: str) -> int:
+    """Given a Gregorian date "YYYY-MM-DD", return its day number within the
+    year (January 1 is day 1). Do not use the datetime module. Leap years are
+    divisible by 4, except centuries, which must be divisible by 400.
+
+    >>> day_of_year("2024-03-01")
+    61
+    >>> day_of_year("2023-12-31")
+    365
+    """

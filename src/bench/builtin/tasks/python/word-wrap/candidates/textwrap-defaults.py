@@ -1,0 +1,5 @@
+import textwrap
+
+
+def wrap(text, width):
+    return textwrap.wrap(text, width)

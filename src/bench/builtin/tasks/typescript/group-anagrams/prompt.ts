@@ -1,0 +1,6 @@
+//Group words that are anagrams of each other (same letters, same counts;
+// case-sensitive). Groups appear in the order of their first word, and words
+// keep their input order inside a group.
+// >>> groupAnagrams(["eat", "tea", "tan", "ate", "nat", "bat"])
+// [["eat", "tea", "ate"], ["tan", "nat"], ["bat"]]
+function groupAnagrams(words: string[]): string[][] {

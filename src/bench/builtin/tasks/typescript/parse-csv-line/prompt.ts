@@ -1,0 +1,9 @@
+//Split one line of CSV into its fields. Fields are separated by commas. A
+// field may be enclosed in double quotes; inside quotes a comma is literal and
+// two double quotes ("") stand for one. The enclosing quotes are removed. An
+// empty line has one empty field.
+// >>> parseCsvLine('a,"b,c",d')
+// ["a", "b,c", "d"]
+// >>> parseCsvLine('"say ""hi""",x')
+// ['say "hi"', "x"]
+function parseCsvLine(line: string): string[] {
