@@ -17,6 +17,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadDataset } from '../src/bench/datasets/index.js';
+import { codePack } from '../src/domains/code/index.js';
 import { loadLabelledSamples } from '../src/bench/samples.js';
 import type { Candidate, IoSuite, Task } from '../src/core/task.js';
 import { calibrateThreshold } from '../src/select/abstain.js';
@@ -123,7 +124,7 @@ const evidence = await cached('evidence', async () => {
   const found: SelectionEvidence[] = [];
   for (const task of tasks) {
     const candidates = byTask.get(task.id) ?? [];
-    if (candidates.length) found.push(await gatherEvidence(harness, task, candidates, { seed, inputs }));
+    if (candidates.length) found.push(await gatherEvidence(codePack(harness), task, candidates, { seed, inputs }));
   }
   return found;
 });

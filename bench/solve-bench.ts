@@ -30,6 +30,7 @@ import { loadLabelledSamples, type SampleLabel } from '../src/bench/samples.js';
 import { parseBudget } from '../src/core/budget.js';
 import type { Candidate, Task } from '../src/core/task.js';
 import type { Verdict } from '../src/core/verdict.js';
+import { codePack } from '../src/domains/code/index.js';
 import { EMPTY_CONFIG } from '../src/models/config.js';
 import { createModel, PromptIndex, type CallRecord, type Model } from '../src/models/index.js';
 import { startFakeOpenAIServer } from '../src/models/testing/index.js';
@@ -231,7 +232,7 @@ if (PART === 'all' || PART === 'selective') {
   for (const [h, calibrationHalf] of halves.entries()) {
     const testHalf = halves[1 - h]!;
     const t0 = performance.now();
-    const calibration = await calibrate(harness, calibrationHalf, calibrationHalf.flatMap((t) => byTask.get(t.id)!.map((s) => s.candidate)), { seed: SEED, alpha: ALPHA, delta: DELTA });
+    const calibration = await calibrate(codePack(harness), calibrationHalf, calibrationHalf.flatMap((t) => byTask.get(t.id)!.map((s) => s.candidate)), { seed: SEED, alpha: ALPHA, delta: DELTA });
     thresholds.push(calibration.threshold);
     for (const item of calibration.items) calibrationItems.set(item.taskId, { confidence: item.confidence, selectedIndex: item.selectedIndex, correctPlus: item.correct });
     const th = calibration.threshold;

@@ -38,7 +38,8 @@ export { ProgramRunner, type ProgramPoolOptions } from './runtimes/program-pool.
 export { DEFAULT_PROGRAM_LIMITS, type ProgramLimits, type ProgramRequest, type ProgramResult, type ProgramStatus } from './runtimes/program-worker.js';
 export { createApp, type AppOptions } from './server/app.js';
 export { startServer, type RunningServer, type ServeOptions } from './server/serve.js';
-export { LocalExecutor, type Executor, type ProgramJob } from './server/executor.js';
+export type { Executor, ProgramJob } from './runtimes/executor.js';
+export { LocalExecutor } from './server/executor.js';
 export { Metrics } from './server/metrics.js';
 
 export * as models from './models/index.js';

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { promisify } from 'node:util';
 import type { Candidate, Task } from '../src/core/task.js';
+import { codePack } from '../src/domains/code/index.js';
 import { selectForTask } from '../src/select/select.js';
 import { Harness } from '../src/verify/harness.js';
 
@@ -39,7 +40,7 @@ const task: Task = {
 test('selection picks a right program, groups the right ones together and shows an input that splits them', async () => {
   const programs = [WRONG[1]!, RIGHT[0]!, WRONG[0]!, RIGHT[1]!, RIGHT[2]!];
   const candidates: Candidate[] = programs.map((body, index) => ({ taskId: task.id, index, program: PROMPT + body }));
-  const s = await selectForTask(harness, task, candidates, { seed: 9 });
+  const s = await selectForTask(codePack(harness), task, candidates, { seed: 9 });
   assert.ok([1, 3, 4].includes(s.selectedIndex!), `selected #${s.selectedIndex}: ${s.why}`);
   assert.deepEqual(s.clusters[0], [1, 3, 4]);
   assert.equal(s.publicExamples, 2);
@@ -48,7 +49,7 @@ test('selection picks a right program, groups the right ones together and shows 
   const split = s.disagreements[0]!;
   assert.ok(split.groups.length >= 2 && split.groups.some((g) => g.candidates.includes(0) && !g.candidates.includes(1)), JSON.stringify(split));
   assert.ok(s.confidence > 0 && s.confidence <= 1);
-  const again = await selectForTask(harness, task, candidates, { seed: 9 });
+  const again = await selectForTask(codePack(harness), task, candidates, { seed: 9 });
   assert.equal(again.selectedIndex, s.selectedIndex, 'the same seed replays the same selection');
   assert.equal(again.confidence, s.confidence);
 });
@@ -94,7 +95,7 @@ test('properties rank candidates: one that breaks a property is not picked over 
   const all: Candidate[] = candidates.map((c, index) => ({ taskId: task.id, index, program: c.program }));
   // The wrong one first, so that order alone would pick it.
   const order = [all[1]!, all[0]!];
-  const s = await selectForTask(harness, task, order, { seed: 2 });
+  const s = await selectForTask(codePack(harness), task, order, { seed: 2 });
   assert.equal(s.selectedIndex, 0, s.why);
   assert.equal(s.candidates.find((c) => c.index === 1)!.breaksProperty, true);
   assert.equal(s.candidates.find((c) => c.index === 0)!.breaksProperty, false);

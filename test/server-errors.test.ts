@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { BadRequestError } from '../src/core/errors.js';
 import { createApp } from '../src/server/app.js';
-import type { Executor } from '../src/server/executor.js';
+import type { Executor } from '../src/runtimes/executor.js';
 import { Metrics } from '../src/server/metrics.js';
 import { TaskVerifier } from '../src/server/verify-task.js';
 

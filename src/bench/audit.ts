@@ -1,3 +1,4 @@
+import pMap from 'p-map';
 import type { Task } from '../core/task.js';
 import type { Failure, Status } from '../core/verdict.js';
 import { taskChecks, verifyProgram, type CodeChecks } from '../domains/code/index.js';
@@ -42,18 +43,16 @@ export async function auditDataset(
     for (const wrong of task.knownWrong) jobs.push({ checks, kind: 'known-wrong', label: wrong.label, program: wrong.program });
   }
   const entries: AuditEntry[] = new Array(jobs.length);
-  let next = 0;
   let done = 0;
-  const lane = async () => {
-    while (next < jobs.length) {
-      const i = next++;
-      const job = jobs[i]!;
+  await pMap(
+    jobs,
+    async (job, i) => {
       const { verdict } = await verifyProgram(harness, job.checks, job.program);
       entries[i] = { task_id: job.checks.task.id, kind: job.kind, label: job.label, status: verdict.status, first_failure: verdict.firstFailure };
       onProgress?.(++done, jobs.length);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(8, jobs.length) }, lane));
+    },
+    { concurrency: 8 },
+  );
   const references = entries.filter((e) => e.kind === 'reference');
   const wrongs = entries.filter((e) => e.kind === 'known-wrong');
   const judgedReferences = references.filter((e) => e.status !== 'no-verdict');

@@ -1,3 +1,4 @@
+import pMap from 'p-map';
 import type { Candidate, Task } from '../core/task.js';
 import { STATUSES, type Failure, type Status } from '../core/verdict.js';
 import { verifyProgram, type CodeChecks, type CodeReport } from '../domains/code/index.js';
@@ -62,22 +63,19 @@ export async function evaluateCandidates(
   options: EvaluateOptions = {},
 ): Promise<SampleResult[]> {
   const results: SampleResult[] = new Array(candidates.length);
-  let next = 0;
   let done = 0;
-  const lanes = Math.max(1, options.concurrency ?? 8);
-  const lane = async () => {
-    while (next < candidates.length && !options.signal?.aborted) {
-      const i = next++;
-      const candidate = candidates[i]!;
+  await pMap(
+    candidates,
+    async (candidate, i) => {
+      if (options.signal?.aborted) return;
       const taskChecks = checks.get(candidate.taskId);
       if (!taskChecks) throw new Error(`sample for unknown task ${candidate.taskId}`);
       const report = await verifyProgram(harness, taskChecks, candidate.program, { shrink: options.shrink === true });
       results[i] = toSampleResult(candidate, report);
-      done++;
-      options.onResult?.(results[i]!, done, candidates.length);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(lanes, candidates.length) }, lane));
+      options.onResult?.(results[i]!, ++done, candidates.length);
+    },
+    { concurrency: Math.max(1, options.concurrency ?? 8) },
+  );
   return options.signal?.aborted ? results.filter((result) => result !== undefined) : results;
 }
 

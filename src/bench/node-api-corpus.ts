@@ -5,6 +5,7 @@
  * MultiPL-E prompts). A fresh interpreter running program + test is the reference verdict;
  * Crucible must agree with it on every one.
  */
+import pMap from 'p-map';
 import type { Language, Task } from '../core/task.js';
 import type { Verdict } from '../core/verdict.js';
 import type { Harness } from '../verify/harness.js';
@@ -175,16 +176,7 @@ export async function judgeBothWays(
 ): Promise<{ rows: BothWays[]; crucibleSeconds: number; freshSeconds: number }> {
   const parallel = options.parallel ?? 2;
   const t0 = performance.now();
-  const verdicts: Verdict[] = new Array(entries.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: parallel * 2 }, async () => {
-      while (next < entries.length) {
-        const i = next++;
-        verdicts[i] = await harness.judge(corpusTask(entries[i]!, i), entries[i]!.program);
-      }
-    }),
-  );
+  const verdicts: Verdict[] = await pMap(entries, (entry, i) => harness.judge(corpusTask(entry, i), entry.program), { concurrency: parallel * 2 });
   const crucibleSeconds = (performance.now() - t0) / 1000;
   const python = resolvePython();
   const env = options.nodePath?.length ? { NODE_PATH: options.nodePath.join(':') } : undefined;

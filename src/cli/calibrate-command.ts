@@ -5,6 +5,7 @@ import { readInputs, type InputFlags, type Inputs } from './inputs.js';
 import { createProgress } from './progress.js';
 import type { RecordFlags } from './record-options.js';
 import { datasetLabel, judgedLabel, recorded, type CommandResult } from './recording.js';
+import { codePack } from '../domains/code/index.js';
 import { harnessFromFlags } from './harness-from-flags.js';
 import type { HarnessFlags } from './shared-options.js';
 
@@ -29,7 +30,7 @@ async function calibrateOn(flags: CalibrateFlags, inputs: Inputs, seed: number):
   const progress = createProgress('calibrate');
   let run: Awaited<ReturnType<typeof calibrate>>;
   try {
-    run = await calibrate(harness, inputs.tasks, inputs.candidates, {
+    run = await calibrate(codePack(harness), inputs.tasks, inputs.candidates, {
       seed,
       alpha: flags.alpha,
       delta: flags.delta,

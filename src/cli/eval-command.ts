@@ -1,6 +1,6 @@
-import { VERSION } from '../core/version.js';
 import { reportNoVerdicts } from './no-verdict.js';
 import { writeFile } from 'node:fs/promises';
+import { evalDocument } from '../bench/eval-document.js';
 import { evaluateCandidates, summarize, type SampleResult } from '../bench/evaluate.js';
 import { compareWithLabels, formatAgreement, type Label } from '../bench/labels.js';
 import { formatFirstFailures, formatSamples, formatSummary } from '../bench/report.js';
@@ -74,20 +74,19 @@ async function judgeSamples(flags: EvalFlags, inputs: Inputs): Promise<CommandRe
     if (write) await writeFile(file, agreement.disagreements.map((d) => JSON.stringify(d)).join('\n') + (agreement.disagreements.length ? '\n' : ''));
     process.stdout.write('\n' + formatAgreement(agreement, write ? file : undefined) + '\n');
   }
-  const document = {
-    crucible: VERSION,
-    created: new Date().toISOString(),
-    dataset: { name: inputs.name, path: flags.dataset ?? null },
-    samples_path: flags.samples ?? null,
-    settings: { workers: harness.workerCount, sandbox: flags.sandbox, limits: harness.limits, time: harness.time },
-    ...(augment ? { augment: augment.report } : {}),
-    summary: {
-      ...summary,
-      ...(interrupted ? { interrupted: true } : {}),
+  const document = evalDocument(
+    {
+      dataset: { name: inputs.name, path: flags.dataset ?? null },
+      samplesPath: flags.samples ?? null,
+      harness,
+      sandbox: flags.sandbox,
+      interrupted,
+      ...(augment ? { augment: augment.report } : {}),
       ...(agreement ? { labels: { compared: agreement.compared, agreement: agreement.rate, disagreements: agreement.disagreements.length } } : {}),
     },
-    samples: results,
-  };
+    summary,
+    results,
+  );
   await writeJsonDocument(flags.json, document);
   return { interrupted, document, headline: document.summary };
 }

@@ -5,7 +5,6 @@
  * abstention scores as a failure in pass@1; coverage and the error rate among answered
  * tasks are reported beside it.
  */
-import { VERSION } from '../core/version.js';
 import { builtinDataset } from '../bench/builtin/index.js';
 import { loadDataset, type Dataset } from '../bench/datasets/index.js';
 import { summarize, toSampleResult, type SampleResult } from '../bench/evaluate.js';
@@ -22,6 +21,7 @@ import { createProgress } from './progress.js';
 import { harnessFromFlags } from './harness-from-flags.js';
 import { openModel, parseBudgetFlag, strategyOptions } from './solve-command.js';
 import { interruptOnSigint } from './interrupt.js';
+import { modelEvalDocument } from '../bench/eval-document.js';
 import { writeJsonDocument } from './json-document.js';
 import { datasetLabel, recorded, type CommandResult } from './recording.js';
 
@@ -93,15 +93,17 @@ async function solveAndScore(flags: ModelEvalFlags, { dataset, tasks, budget, op
     process.exitCode = 130;
     process.stdout.write(`interrupted: ${outcomes.length} of ${tasks.length} tasks solved\n`);
   }
-  const document = {
-    crucible: VERSION,
-    created: new Date().toISOString(),
-    dataset: { name: dataset.name, path: flags.dataset ?? null },
-    generation: { model: model.spec, strategy: flags.strategy, budget, seed, oracle: Boolean(flags.oracle) },
-    settings: { workers: harness.workerCount, sandbox: flags.sandbox, limits: harness.limits, time: harness.time },
-    summary: { ...summary, strategy: selective, ...(interrupted ? { interrupted: true } : {}) },
-    samples: outcomes.map((o) => ({ ...o.sample, strategy: { status: o.result.status, reason: o.result.reason, attempts: o.result.attempts, usage: o.result.usage, run: o.runId ?? null } })),
-  };
+  const document = modelEvalDocument(
+    {
+      dataset: { name: dataset.name, path: flags.dataset ?? null },
+      generation: { model: model.spec, strategy: flags.strategy, budget, seed, oracle: Boolean(flags.oracle) },
+      harness,
+      sandbox: flags.sandbox,
+      interrupted,
+    },
+    { ...summary, strategy: selective },
+    outcomes.map((o) => ({ ...o.sample, strategy: { status: o.result.status, reason: o.result.reason, attempts: o.result.attempts, usage: o.result.usage, run: o.runId ?? null } })),
+  );
   await writeJsonDocument(flags.json, document);
   return { interrupted, document, headline: document.summary, usage: totalUsage(outcomes) };
 }

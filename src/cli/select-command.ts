@@ -8,6 +8,7 @@ import { writeJsonDocument } from './json-document.js';
 import { createProgress } from './progress.js';
 import type { RecordFlags } from './record-options.js';
 import { datasetLabel, judgedLabel, recorded, type CommandResult } from './recording.js';
+import { codePack } from '../domains/code/index.js';
 import { harnessFromFlags } from './harness-from-flags.js';
 import type { HarnessFlags } from './shared-options.js';
 
@@ -46,7 +47,7 @@ async function selectOnTasks(flags: SelectFlags, inputs: Inputs, seed: number, t
   const progress = createProgress('select');
   let run: Awaited<ReturnType<typeof selectAll>>;
   try {
-    run = await selectAll(harness, inputs.tasks, inputs.candidates, {
+    run = await selectAll(codePack(harness), inputs.tasks, inputs.candidates, {
       seed,
       ...(flags.inputs ? { inputs: flags.inputs } : {}),
       ...(threshold ? { threshold } : {}),

@@ -1,5 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import type { Executor, LocalExecutor } from '../server/executor.js';
+import type { Executor } from '../runtimes/executor.js';
+import type { LocalExecutor } from '../server/executor.js';
 import type { SandboxMode } from '../runtimes/sandbox.js';
 import { untilStopped } from './interrupt.js';
 import { positiveInt, positiveNumber } from './shared-options.js';

@@ -23,6 +23,12 @@ export interface PrepareOptions {
   readonly probes?: number;
   /** Use the task's reference as an oracle on generated probes (default: when it has one). */
   readonly oracle?: boolean;
+  /**
+   * `compare`: the probes only compare artifacts with one another (selection), so they may
+   * range wherever the task allows, not only where a verdict can safely be decided
+   * (`verify`, the default: without a stated domain, `code` keeps inputs like the examples).
+   */
+  readonly purpose?: 'verify' | 'compare';
 }
 
 /** What an artifact is checked against: prepared once per task, reused for every artifact. */
@@ -63,11 +69,35 @@ export interface Report {
   readonly noVerdict?: string;
 }
 
-export interface DomainPack<T, A, C extends Checks<T>> {
+/** An input an artifact can be run on to see what it does (arguments, a database, a page's events): its text is how a person reads it, and what makes two probes the same. */
+export interface Probe {
+  readonly text: string;
+}
+
+/** What several artifacts did on the same probes: the evidence selection clusters and votes on, with no reference. */
+export interface Behaviour {
+  /** Per artifact, a comparable key per probe (null where nothing is known): equal keys, equal behaviour. */
+  readonly keys: readonly (readonly (string | null)[])[];
+  /** Per artifact: it broke one of the task's properties on one of the probes. */
+  readonly breaksProperty: readonly boolean[];
+  /** How many properties were judged (0: the task states none). */
+  readonly properties: number;
+}
+
+export interface DomainPack<T, A, C extends Checks<T>, P extends Probe = Probe> {
   /** The `domain` field of a task line that selects this pack. */
   readonly name: string;
   /** The artifact in a model's reply, and the form it came in; undefined when the reply holds none. */
   extract(task: T, reply: string): { readonly artifact: A; readonly form: string } | undefined;
   prepare(task: T, options: PrepareOptions): Promise<C>;
   verify(checks: C, artifact: A, options?: VerifyOptions): Promise<Report>;
+  /** The probes generated with the checks (`PrepareOptions.probes` of them, inside the task's domain). */
+  probes(checks: C): readonly P[];
+  /** What each artifact does on each probe (select/select.ts clusters and votes on it). */
+  observe(checks: C, artifacts: readonly A[], probes: readonly P[]): Promise<Behaviour>;
+  /**
+   * New probes near the given ones — mutated, inside the task's domain, not in `seen` —
+   * `count` at most: the disagreement hunt mutates the probes that split artifacts most.
+   */
+  neighbours(checks: C, near: readonly P[], count: number, seed: number, seen: ReadonlySet<string>): P[];
 }

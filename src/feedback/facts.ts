@@ -3,15 +3,12 @@
  * and what the program did. PGS feeds back one fact: the one whose input has the fewest
  * tokens (its pilot found the shortest counterexample beats the median and the longest).
  */
+import type { Failure } from '../core/verdict.js';
 
-export interface FailureFact {
+/** A failure (core/verdict.ts: input null when no input is involved, as a program that does not load) and the check it failed. */
+export interface FailureFact extends Failure {
   /** The check that failed, in words: "prompt example 2", "property: output is sorted", … */
   readonly check: string;
-  /** The argument list as text (JSON or the language's literals); null when no input is involved (does not load). */
-  readonly input: string | null;
-  readonly expected: string | null;
-  readonly actual: string | null;
-  readonly message: string;
   /** The input was shrunk to a minimal one that still fails. */
   readonly shrunk?: boolean;
 }

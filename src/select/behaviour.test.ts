@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { agreement, behaviourKey, clusters, divergence, plausibleInputs } from './behaviour.js';
+import { behaviourKey } from '../domains/code/observe.js';
+import { agreement, clusters, divergence, plausibleInputs } from './behaviour.js';
 
 test('floats that differ past ten significant digits behave the same; exceptions and values differ', () => {
   assert.equal(behaviourKey({ kind: 'value', json: '0.30000000000000004', seconds: 0 }), behaviourKey({ kind: 'value', json: '0.3', seconds: 0 }));

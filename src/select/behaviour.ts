@@ -1,37 +1,8 @@
 /**
- * What candidates do on the same inputs, as comparable keys: clusters of identical
- * behaviour, pairwise agreement (MBR-exec), and the inputs on which they disagree.
+ * What candidates do on the same probes, as comparable keys (a pack's `observe`: equal keys,
+ * equal behaviour): clusters of identical behaviour, pairwise agreement (MBR-exec), and the
+ * probes on which they disagree. Nothing here depends on the domain.
  */
-import { createHash } from 'node:crypto';
-import type { Observation } from '../verify/probe.js';
-
-/** Keys longer than this keep their start and a digest of the rest: outputs can be megabytes. */
-const LONGEST_KEY = 200;
-
-/** A comparable key for one observation. Floats are compared to 10 significant digits. */
-export function behaviourKey(observation: Observation): string | null {
-  switch (observation.kind) {
-    case 'value': {
-      const key = `=${canonicalJson(observation.json)}`;
-      return key.length <= LONGEST_KEY ? key : `${key.slice(0, LONGEST_KEY - 50)}… #${createHash('sha256').update(key).digest('hex').slice(0, 32)}`;
-    }
-    case 'raised':
-      return `!${observation.error}`;
-    case 'timeout':
-      return '!timeout';
-    case 'unknown':
-      return null;
-  }
-}
-
-function canonicalJson(json: string): string {
-  try {
-    return JSON.stringify(JSON.parse(json), (_, v: unknown) => (typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(10)) : v));
-  } catch {
-    return json;
-  }
-}
-
 /** Per candidate, one key per input (null where nothing is known). */
 export type BehaviourMatrix = readonly (readonly (string | null)[])[];
 

@@ -2,8 +2,9 @@
  * Selection and calibration over a whole dataset: what `crucible select` and
  * `crucible calibrate` do, as library functions.
  */
+import pMap from 'p-map';
 import type { Candidate, Task } from '../core/task.js';
-import type { Harness } from '../verify/harness.js';
+import { taskChecks, type CodePack } from '../domains/code/index.js';
 import { calibrateThreshold, decide, type CalibrationItem, type Threshold } from './abstain.js';
 import { CONFIDENCE_SCORE, selectForTask, type SelectOptions, type TaskSelection } from './select.js';
 
@@ -39,7 +40,7 @@ export function candidatesByTask(tasks: readonly Task[], candidates: readonly Ca
 }
 
 export async function selectAll(
-  harness: Harness,
+  pack: CodePack,
   tasks: readonly Task[],
   candidates: readonly Candidate[],
   options: SelectRunOptions,
@@ -49,19 +50,18 @@ export async function selectAll(
   }
   const groups = candidatesByTask(tasks, candidates);
   const results: TaskDecision[] = new Array(groups.length);
-  let next = 0;
   let done = 0;
-  const lane = async () => {
-    while (next < groups.length && !options.signal?.aborted) {
-      const i = next++;
-      const { task, candidates: mine } = groups[i]!;
-      const selection = await selectForTask(harness, task, mine, options);
+  await pMap(
+    groups,
+    async ({ task, candidates: mine }, i) => {
+      if (options.signal?.aborted) return;
+      const selection = await selectForTask(pack, task, mine, options);
       const decision = selection.selectedIndex === null ? { decision: 'abstain' as const, reason: 'no candidates' } : decide(selection.confidence, options.threshold, selection.why);
       results[i] = { ...selection, ...decision };
       options.onTask?.(results[i]!, ++done, groups.length);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 2, groups.length)) }, lane));
+    },
+    { concurrency: Math.max(1, options.concurrency ?? 2) },
+  );
   const finished = results.filter((r) => r !== undefined);
   const answered = finished.filter((r) => r.decision === 'answer').length;
   return {
@@ -88,23 +88,24 @@ export interface CalibrationRun {
  * calibration set is labelled data), and picks the threshold.
  */
 export async function calibrate(
-  harness: Harness,
+  pack: CodePack,
   tasks: readonly Task[],
   candidates: readonly Candidate[],
   options: Omit<SelectRunOptions, 'threshold'> & { readonly alpha: number; readonly delta: number },
 ): Promise<CalibrationRun> {
   const missing = tasks.filter((t) => t.suites.length === 0);
   if (missing.length === tasks.length) throw new Error('calibration needs a dataset with tests to label the selected programs; this one has none');
-  const { tasks: selections } = await selectAll(harness, tasks, candidates, options);
+  const { tasks: selections } = await selectAll(pack, tasks, candidates, options);
   const byId = new Map(tasks.map((t) => [t.id, t]));
   const programs = new Map(candidates.map((c) => [`${c.taskId}\u0000${c.index}`, c.program]));
   const items = await Promise.all(
     selections
       .filter((s) => s.selectedIndex !== null)
       .map(async (s) => {
-        const verdict = await harness.judge(byId.get(s.taskId)!, programs.get(`${s.taskId}\u0000${s.selectedIndex}`)!);
-        if (verdict.status === 'no-verdict') return undefined; // the sandbox failed: no label either way
-        return { taskId: s.taskId, selectedIndex: s.selectedIndex!, confidence: s.confidence, correct: verdict.status === 'pass' };
+        // Labelled by the task's own tests, as eval scores it.
+        const report = await pack.verify(taskChecks(byId.get(s.taskId)!), programs.get(`${s.taskId}\u0000${s.selectedIndex}`)!);
+        if (report.noVerdict !== undefined) return undefined; // the sandbox failed: no label either way
+        return { taskId: s.taskId, selectedIndex: s.selectedIndex!, confidence: s.confidence, correct: report.verdict.status === 'pass' };
       }),
   );
   const labelled = items.filter((i) => i !== undefined);

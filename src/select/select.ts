@@ -10,15 +10,9 @@
  * one. Disagreements are hunted for (AdverMCTS's attacker): the inputs that split
  * candidates most are mutated to find more inputs that split them.
  */
-import type { Candidate, Task } from '../core/task.js';
-import { encodeArgs } from '../verify/generate/encode.js';
-import { exampleArgumentTexts, findPromptCallArguments, findPromptExamples, publicSuites } from '../verify/generate/examples.js';
-import { generateInputs, inputSpace } from '../verify/generate/inputs.js';
-import { mutateArgs, seededRandom } from '../verify/generate/mutate.js';
-import type { Harness } from '../verify/harness.js';
-import { observe } from '../verify/probe.js';
-import { judgeProperties, meetsPrecondition, soundProperties } from '../verify/properties.js';
-import { agreement, behaviourKey, clusters, divergence, plausibleInputs } from './behaviour.js';
+import type { Candidate } from '../core/task.js';
+import type { Checks, DomainPack, Probe } from '../domains/types.js';
+import { agreement, clusters, divergence, plausibleInputs } from './behaviour.js';
 
 export const CONFIDENCE_SCORE = 'public-pass-rate × cluster-share (v2)';
 
@@ -86,68 +80,58 @@ export interface SelectionEvidence {
   readonly properties: number;
 }
 
-export async function selectForTask(harness: Harness, task: Task, candidates: readonly Candidate[], options: SelectOptions): Promise<TaskSelection> {
-  return decideSelection(await gatherEvidence(harness, task, candidates, options));
+/** A pack that can show what several artifacts do side by side (every pack does: types.ts). */
+export type SelectingPack<T extends { readonly id: string }, C extends Checks<T>, P extends Probe> = DomainPack<T, string, C, P>;
+
+export async function selectForTask<T extends { readonly id: string }, C extends Checks<T>, P extends Probe>(
+  pack: SelectingPack<T, C, P>,
+  task: T,
+  candidates: readonly Candidate[],
+  options: SelectOptions,
+): Promise<TaskSelection> {
+  return decideSelection(await gatherEvidence(pack, task, candidates, options));
 }
 
-export async function gatherEvidence(harness: Harness, task: Task, candidates: readonly Candidate[], options: SelectOptions): Promise<SelectionEvidence> {
-  const examples = findPromptExamples(task.prompt, task.entryPoint, task.language);
-  const suites = publicSuites(task.language, task.entryPoint, examples);
-  // Only the prompt: no hidden tests, no reference.
-  const publicTask: Task = { ...task, suites, knownWrong: [] };
-  delete (publicTask as { reference?: string }).reference;
-  delete (publicTask as { contract?: string }).contract;
-  const calls = findPromptCallArguments(task.prompt, task.entryPoint).map((argsText) => ({ argsText, outputText: '' }));
-  const space = inputSpace(publicTask, exampleArgumentTexts(task.language, calls));
-  const valid = (a: readonly unknown[]) => meetsPrecondition(task, a);
-  const generated = generateInputs(space, { seed: options.seed, count: options.inputs ?? 100, accept: valid });
-  const texts = [...generated.texts];
-  const args = [...generated.args];
-  const limit = harness.time.callFloorSeconds;
-
-  const [publicResults, observed] = await Promise.all([
-    Promise.all(candidates.map((c) => (suites.length ? harness.judge(publicTask, c.program) : undefined))),
-    Promise.all(candidates.map((c) => observe(harness, publicTask, c.program, texts, { limit }))),
+export async function gatherEvidence<T extends { readonly id: string }, C extends Checks<T>, P extends Probe>(
+  pack: SelectingPack<T, C, P>,
+  task: T,
+  candidates: readonly Candidate[],
+  options: SelectOptions,
+): Promise<SelectionEvidence> {
+  // Only what a solver has: the prompt's examples and public tests, probes judged by nobody (no reference, no hidden tests).
+  const checks = await pack.prepare(task, { audience: 'solver', oracle: false, purpose: 'compare', seed: options.seed, probes: options.inputs ?? 100 });
+  const probes = [...pack.probes(checks)];
+  const programs = candidates.map((c) => c.program);
+  const publicTotal = checks.publicSuites.size;
+  const [reports, first] = await Promise.all([
+    Promise.all(programs.map((program) => (publicTotal ? pack.verify(checks, program) : undefined))),
+    pack.observe(checks, programs, probes),
   ]);
-  const matrix = observed.map((row) => row.map(behaviourKey));
+  const matrix = first.keys.map((row) => [...row]);
+  const breaksProperty = [...first.breaksProperty];
   const everyone = candidates.map((_, i) => i);
 
-  // The hunt: mutate the inputs that split candidates most, keep what splits them.
+  // The hunt (AdverMCTS's attacker): probes near those that split candidates most, kept when they split them too.
   const hunt = options.huntInputs ?? 50;
-  if (hunt > 0 && texts.length > 0 && candidates.length > 1) {
-    const ranked = [...texts.keys()].map((i) => ({ i, d: divergence(matrix, everyone, i) })).filter((x) => x.d > 0).sort((a, b) => b.d - a.d);
-    if (ranked.length > 0) {
-      const random = seededRandom(options.seed ^ 0x5eed);
-      const seen = new Set(texts);
-      const extra: string[] = [];
-      for (let attempt = 0; extra.length < hunt && attempt < hunt * 10; attempt++) {
-        const from = args[ranked[attempt % Math.min(ranked.length, 10)]!.i]!;
-        const next = mutateArgs(from, space.types, { random, alphabet: space.arbitrary.alphabet, fragments: space.fragments });
-        const text = encodeArgs(next, space.types);
-        if (seen.has(text) || text.length > 2000 || !valid(next)) continue;
-        seen.add(text);
-        extra.push(text);
-        args.push(next);
-      }
-      const more = await Promise.all(candidates.map((c) => observe(harness, publicTask, c.program, extra, { limit })));
-      more.forEach((row, c) => {
-        matrix[c]!.push(...row.map(behaviourKey));
-        observed[c]!.push(...row);
-      });
-      texts.push(...extra);
+  if (hunt > 0 && probes.length > 0 && candidates.length > 1) {
+    const ranked = [...probes.keys()].map((i) => ({ i, d: divergence(matrix, everyone, i) })).filter((x) => x.d > 0).sort((a, b) => b.d - a.d);
+    const extra = pack.neighbours(checks, ranked.slice(0, 10).map(({ i }) => probes[i]!), hunt, options.seed, new Set(probes.map((p) => p.text)));
+    if (extra.length > 0) {
+      const more = await pack.observe(checks, programs, extra);
+      more.keys.forEach((row, c) => matrix[c]!.push(...row));
+      more.breaksProperty.forEach((breaks, c) => (breaksProperty[c] ||= breaks));
+      probes.push(...extra);
     }
   }
-  // Properties (PGS) rank too: a candidate that breaks one on a generated input comes after those that do not.
-  const properties = soundProperties(task).kept;
   return {
     taskId: task.id,
     indices: candidates.map((c) => c.index),
     matrix,
-    texts,
-    publicPassed: publicResults.map((v) => (v ? v.suites.filter((s) => s.status === 'pass').length : 0)),
-    publicTotal: suites.length,
-    breaksProperty: observed.map((row) => (properties.length ? judgeProperties(properties, args, row).status === 'fail' : false)),
-    properties: properties.length,
+    texts: probes.map((p) => p.text),
+    publicPassed: reports.map((report) => report?.publicChecks.passed ?? 0),
+    publicTotal,
+    breaksProperty,
+    properties: first.properties,
   };
 }
 

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { computeAdvantages } from '../rl/advantages.js';
 import { gatedReward } from '../rl/gated-reward.js';
 import { GatedRewardRequestSchema } from '../rl/schemas.js';
-import type { Executor } from './executor.js';
+import type { Executor } from '../runtimes/executor.js';
 import type { Metrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
 import { runCode, submit } from './sandbox-fusion.js';

@@ -8,7 +8,7 @@
 import { fences } from '../core/fences.js';
 import type { Language } from '../core/task.js';
 import { DEFAULT_PROGRAM_LIMITS, type ProgramResult } from '../runtimes/program-worker.js';
-import type { Executor } from './executor.js';
+import type { Executor } from '../runtimes/executor.js';
 import type { RunCodeRequest, SubmitRequest } from './schemas.js';
 
 export interface CommandRunResult {

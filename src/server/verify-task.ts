@@ -10,6 +10,7 @@
  * candidate gets the pack's gated reward, and a sandbox failure is `no-verdict` with reward
  * null, never a 0 or a 1.
  */
+import pMap from 'p-map';
 import { createHash } from 'node:crypto';
 import { detectFormat, parseJsonlLine } from '../bench/datasets/index.js';
 import { IDENTIFIER } from '../bench/datasets/validate.js';
@@ -19,7 +20,6 @@ import type { Failure, Status, SuiteVerdict, Verdict } from '../core/verdict.js'
 import { EXAMPLE_PREFIX, prepareCodeChecks, verifyProgram, type CodeChecks, type CodeReport } from '../domains/code/index.js';
 import { findPromptExamples, publicSuites, type PromptExample } from '../verify/generate/examples.js';
 import { Harness, type HarnessOptions } from '../verify/harness.js';
-import { runBounded } from './executor.js';
 import type { Metrics } from './metrics.js';
 import type { FunctionTask, FunctionVerifyRequest } from './schemas.js';
 import { VerifyError, type CandidateVerdictOf, type VerifyProgress } from './verify.js';
@@ -29,13 +29,10 @@ const STOPPED = 'not judged: the request was stopped';
 /** Prepared tasks kept (least recently used first out); each holds its reference's outputs through the harness. */
 const CACHE_SIZE = 128;
 
-export interface TaskFailure {
+/** A failure (core/verdict.ts) on the wire: with the suite it happened in and its status. */
+export interface TaskFailure extends Failure {
   suite: string;
   status: Status;
-  input: string | null;
-  expected: string | null;
-  actual: string | null;
-  message: string;
   /** minimal_failure from shrinking: the shrunk and the original argument lists (JSON), and shrink rounds. */
   arguments?: string;
   original?: string;
@@ -158,11 +155,10 @@ export class TaskVerifier {
     const verdicts: TaskCandidateVerdict[] = new Array(candidates.length);
     let done = 0;
     hooks.onProgress?.({ done, total: candidates.length });
-    await runBounded(
-      candidates.length,
-      Math.max(1, harness.workerCount),
-      async (i) => {
-        const c = candidates[i]!;
+    await pMap(
+      candidates,
+      async (c, i) => {
+        if (hooks.signal?.aborted) return;
         const judgeStarted = performance.now();
         verdicts[i] = await this.judgeOne(harness, prepared, c.id, c.program, body, hooks.signal);
         // Work abandoned meanwhile is no outcome to count (nor a sandbox failure).
@@ -170,7 +166,7 @@ export class TaskVerifier {
         hooks.onCandidate?.(verdicts[i]!, i);
         hooks.onProgress?.({ done: ++done, total: candidates.length });
       },
-      { signal: hooks.signal },
+      { concurrency: Math.max(1, harness.workerCount) },
     );
     const results = verdicts.map((v, i) => v ?? noVerdictOf(candidates[i]!.id, STOPPED));
     const counts: Record<string, number> = {};
@@ -300,13 +296,10 @@ export class TaskVerifier {
   }
 
   private failureOf(prepared: Prepared, suite: SuiteVerdict): TaskFailure {
-    const f = fromFailure(suite.name, suite.status, suite.firstFailure ?? { input: null, expected: null, actual: null, message: suite.status });
+    const f = suite.firstFailure ?? { input: null, expected: null, actual: null, message: suite.status };
+    // A request's own test names its input and expected output where the judge gave none.
     const test = prepared.tests.get(suite.name);
-    if (test) {
-      f.input ??= test.argsText.slice(0, SNIPPET);
-      f.expected ??= test.outputText.slice(0, SNIPPET);
-    }
-    return f;
+    return fromFailure(suite.name, suite.status, test ? { ...f, input: f.input ?? test.argsText, expected: f.expected ?? test.outputText } : f);
   }
 }
 

@@ -1,17 +1,17 @@
 /**
- * `POST /v1/verify`: many candidates × many stdin/stdout tests in one request. Each
- * candidate gets per-test statuses, its first and its smallest failing input, the plain
- * pass rate and the gated reward of rl/gated-reward.ts (parses → loads → runs → public
- * tests → hidden tests). A test the sandbox could not judge makes the candidate
- * `no-verdict` with reward null: never a 0 or a 1 it did not earn.
+ * `POST /v1/verify` with stdin tests: many candidates × many stdin/stdout tests in one
+ * request, judged by the `program` pack (src/domains/program). This file translates the
+ * request into the pack's task and renders each report on the wire: per-test statuses, the
+ * first and the smallest failing input, the plain pass rate and the gated reward (parses →
+ * loads → runs → public tests → hidden tests). A test the sandbox could not judge makes the
+ * candidate `no-verdict` with reward null: never a 0 or a 1 it did not earn.
  */
+import pMap from 'p-map';
 import { BadRequestError } from '../core/errors.js';
-import type { Language } from '../core/task.js';
-import type { Status } from '../core/verdict.js';
-import type { ProgramResult } from '../runtimes/program-worker.js';
-import { gatedReward, type Level } from '../rl/gated-reward.js';
-import { gatedLevels } from '../verify/gated-levels.js';
-import type { Executor, ProgramJob } from './executor.js';
+import type { Failure, Status } from '../core/verdict.js';
+import { prepareStdinChecks, programPack, type ProgramReport, type StdinTask } from '../domains/program/index.js';
+import type { Level } from '../rl/gated-reward.js';
+import type { Executor } from '../runtimes/executor.js';
 import { runtimeFor, SUPPORTED } from './sandbox-fusion.js';
 import type { VerifyRequest } from './schemas.js';
 
@@ -21,14 +21,14 @@ export interface TestVerdict {
   time_ms: number;
 }
 
-export interface FailingTest {
+/** A failure (core/verdict.ts) on the wire: the stdin test, its status, and the end of what the program wrote to stderr. */
+export interface FailingTest extends Failure {
   index: number;
   input: string;
   expected: string;
   actual: string;
   stderr: string;
   status: Status;
-  message: string;
 }
 
 /** What /v1/verify says about one candidate, whatever form its tests take. */
@@ -58,17 +58,12 @@ export interface VerifyProgress {
 }
 
 const SNIPPET = 2000;
-
-function compare(actual: string, expected: string, mode: VerifyRequest['compare']): boolean {
-  if (mode === 'exact') return actual === expected;
-  if (mode === 'whitespace') return actual.trim().split(/\s+/).join(' ') === expected.trim().split(/\s+/).join(' ');
-  return actual.replace(/\n+$/, '') === expected.replace(/\n+$/, '');
-}
-
-function testStatus(result: ProgramResult, expected: string, mode: VerifyRequest['compare']): Status {
-  if (result.status === 'ok') return compare(result.stdout, expected, mode) ? 'pass' : 'fail';
-  return result.status;
-}
+/**
+ * Candidates judged at once. Each runs its tests as one batch that the executor bounds, so
+ * this keeps a large pool busy when candidates have one test each without putting every
+ * test of a big request in flight (a queue holds what is in flight).
+ */
+const CANDIDATES_AT_ONCE = 32;
 
 /** A /v1/verify body that cannot be judged as sent (the message says why): a 400. */
 export class VerifyError extends BadRequestError {}
@@ -85,62 +80,44 @@ export async function verify(
   const language = runtimeFor(body.language);
   if (!language) throw new VerifyError(`language ${body.language} is not run by this server (it runs ${SUPPORTED.join(', ')})`);
   const started = performance.now();
+  const task: StdinTask = {
+    id: 'request',
+    language,
+    tests: body.tests.map((t) => ({ stdin: t.stdin, expectedStdout: t.expected_stdout, public: t.public })),
+    compare: body.compare,
+    limits: {
+      ...(body.limits.time_seconds ? { wallSeconds: body.limits.time_seconds } : {}),
+      ...(body.limits.memory_mb ? { memoryBytes: body.limits.memory_mb * 2 ** 20 } : {}),
+      ...(body.limits.output_bytes ? { outputBytes: body.limits.output_bytes } : {}),
+    },
+    stopOnFirstFailure: body.stop_on_first_failure,
+  };
+  const pack = programPack(executor);
+  const checks = prepareStdinChecks(task, { audience: 'scorer' });
   const candidates = body.candidates.map((c, i) => (typeof c === 'string' ? { id: String(i), code: c } : { id: c.id ?? String(i), code: c.code }));
-  const limits = {
-    ...(body.limits.time_seconds ? { wallSeconds: body.limits.time_seconds } : {}),
-    ...(body.limits.memory_mb ? { memoryBytes: body.limits.memory_mb * 2 ** 20 } : {}),
-    ...(body.limits.output_bytes ? { outputBytes: body.limits.output_bytes } : {}),
-  };
-  const tests = body.tests;
-  const results: Array<Array<{ status: Status; result: ProgramResult } | undefined>> = candidates.map(() => new Array(tests.length));
-  const remaining = candidates.map(() => tests.length);
-  const stopped = candidates.map(() => false);
-  const total = candidates.length * tests.length;
+  const total = candidates.length * body.tests.length;
   let done = 0;
-  const verdicts: CandidateVerdict[] = new Array(candidates.length);
-
-  const finishOne = (c: number) => {
-    verdicts[c] = candidateVerdict(candidates[c]!.id, results[c]!, body);
-    hooks.onCandidate?.(verdicts[c]!, c);
-  };
-  const record = (c: number, t: number, result: ProgramResult | undefined) => {
-    if (result) results[c]![t] = { status: testStatus(result, tests[t]!.expected_stdout, body.compare), result };
-    const status = results[c]![t]?.status;
-    if (status && status !== 'pass' && body.stop_on_first_failure) stopped[c] = true;
+  const onTest = () => {
     done++;
     hooks.onProgress?.({ done, total });
-    remaining[c] = remaining[c]! - 1;
-    if (remaining[c] === 0) finishOne(c);
   };
-
-  // The first test of every candidate runs alone: a program that does not compile fails
-  // every test the same way, without running them.
-  const first: ProgramJob[] = candidates.map((c) => ({ language, request: { code: c.code, stdin: tests[0]!.stdin, limits } }));
-  await executor.runBatch(first, (c, result) => record(c, 0, result), { signal: hooks.signal });
-  const rest: Array<{ c: number; t: number }> = [];
-  candidates.forEach((_, c) => {
-    const head = results[c]![0];
-    const compileError = head?.result.status === 'error' && head.result.phase === 'compile';
-    for (let t = 1; t < tests.length; t++) {
-      if (compileError) {
-        results[c]![t] = head;
-        record(c, t, undefined);
-      } else rest.push({ c, t });
-    }
-  });
-  const jobs = rest.map(({ c, t }): ProgramJob => ({ language: language as Language, request: { code: candidates[c]!.code, stdin: tests[t]!.stdin, limits } }));
-  await executor.runBatch(jobs, (j, result) => record(rest[j]!.c, rest[j]!.t, result), { signal: hooks.signal, skip: (j) => stopped[rest[j]!.c]! });
-  // Tests skipped after a first failure (stop_on_first_failure) have no verdict entry.
-  candidates.forEach((_, c) => {
-    if (!verdicts[c]) finishOne(c);
-  });
+  const results = await pMap(
+    candidates,
+    async (candidate, i) => {
+      const report = await pack.verify(checks, candidate.code, { onTest, ...(hooks.signal ? { signal: hooks.signal } : {}), ...(body.weights ? { weights: body.weights } : {}) });
+      const verdict = candidateVerdict(candidate.id, report, body);
+      hooks.onCandidate?.(verdict, i);
+      return verdict;
+    },
+    { concurrency: CANDIDATES_AT_ONCE },
+  );
   const counts: Record<string, number> = {};
-  for (const v of verdicts) counts[v.status] = (counts[v.status] ?? 0) + 1;
+  for (const v of results) counts[v.status] = (counts[v.status] ?? 0) + 1;
   return {
-    results: verdicts,
+    results,
     summary: {
       candidates: candidates.length,
-      tests: tests.length,
+      tests: body.tests.length,
       executions: done,
       status_counts: counts,
       seconds: (performance.now() - started) / 1000,
@@ -148,48 +125,31 @@ export async function verify(
   };
 }
 
-function failing(index: number, body: VerifyRequest, entry: { status: Status; result: ProgramResult }): FailingTest {
-  const test = body.tests[index]!;
-  return {
-    index,
-    input: test.stdin.slice(0, SNIPPET),
-    expected: test.expected_stdout.slice(0, SNIPPET),
-    actual: entry.result.stdout.slice(0, SNIPPET),
-    stderr: entry.result.stderr.slice(-SNIPPET),
-    status: entry.status,
-    message: entry.status === 'fail' ? 'output differs from expected' : (entry.result.message ?? entry.status),
-  };
-}
-
-export function candidateVerdict(id: string, entries: ReadonlyArray<{ status: Status; result: ProgramResult } | undefined>, body: VerifyRequest): CandidateVerdict {
+/** One candidate's report on the wire. */
+function candidateVerdict(id: string, report: ProgramReport, body: VerifyRequest): CandidateVerdict {
   const tests: TestVerdict[] = [];
   let firstFailure: FailingTest | null = null;
   let minimal: FailingTest | null = null;
-  let passed = 0;
-  let noVerdict: string | undefined;
-  let compiles = true;
-  entries.forEach((entry, index) => {
-    if (!entry) return;
-    tests.push({ index, status: entry.status, time_ms: Math.round(entry.result.wallSeconds * 1e5) / 100 });
-    if (entry.status === 'no-verdict') noVerdict ??= entry.result.message ?? 'the sandbox failed';
-    if (entry.result.phase === 'compile') compiles = false;
-    if (entry.status === 'pass') passed++;
-    else if (entry.status !== 'no-verdict') {
-      const f = failing(index, body, entry);
-      firstFailure ??= f;
-      if (!minimal || f.input.length < minimal.input.length) minimal = f;
-    }
+  report.tests.forEach((run, index) => {
+    if (!run) return;
+    tests.push({ index, status: run.status, time_ms: Math.round(run.result.wallSeconds * 1e5) / 100 });
+    if (run.status === 'pass' || run.status === 'no-verdict') return;
+    const test = body.tests[index]!;
+    const failing: FailingTest = {
+      index,
+      input: test.stdin.slice(0, SNIPPET),
+      expected: test.expected_stdout.slice(0, SNIPPET),
+      actual: run.result.stdout.slice(0, SNIPPET),
+      stderr: run.result.stderr.slice(-SNIPPET),
+      status: run.status,
+      message: run.status === 'fail' ? 'output differs from expected' : (run.result.message ?? run.status),
+    };
+    firstFailure ??= failing;
+    if (!minimal || failing.input.length < minimal.input.length) minimal = failing;
   });
-  // Each stdin test is its own run of the program: its own load, a unit of one test.
-  const levels = gatedLevels({
-    parses: compiles,
-    loads: { loaded: tests.filter((t) => t.status !== 'error').length, of: tests.length },
-    units: tests.map((t) => ({ status: t.status, passed: t.status === 'pass' ? 1 : 0, total: 1, public: body.tests[t.index]!.public })),
-    ...(noVerdict !== undefined ? { noVerdict } : {}),
-  });
-  const reward = gatedReward(levels, body.weights);
-  const status: Status = noVerdict ? 'no-verdict' : ((firstFailure as FailingTest | null)?.status ?? 'pass');
-  const common = { id, status, passed, total: body.tests.length, first_failure: firstFailure, minimal_failure: minimal, tests };
+  const passed = tests.filter((t) => t.status === 'pass').length;
+  const { reward } = report;
+  const common = { id, status: report.verdict.status, passed, total: body.tests.length, first_failure: firstFailure, minimal_failure: minimal, tests };
   if (reward.reward === null) return { ...common, pass_rate: null, reward: null, gates: null, first_failed_level: null, reason: reward.reason };
   return { ...common, pass_rate: passed / body.tests.length, reward: reward.reward, gates: { ...reward.gates }, first_failed_level: reward.firstFailed };
 }

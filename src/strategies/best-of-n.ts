@@ -4,6 +4,7 @@
  * answer only when the selection's confidence reaches the calibrated threshold (if one is given).
  */
 import type { Candidate } from '../core/task.js';
+import { codePack } from '../domains/code/index.js';
 import { decide } from '../select/abstain.js';
 import { CONFIDENCE_SCORE, selectForTask } from '../select/select.js';
 import { solveMessages } from './prompts.js';
@@ -28,7 +29,7 @@ export const bestOfN: Strategy = async (task, context) => {
     if (judged.length === 0) return session.conclude(undefined, undefined, `none of ${asked.completions.length} replies holds code`);
     // Select over every sample, as `crucible calibrate` does, so the threshold means what it was calibrated for.
     const candidates: Candidate[] = judged.map((j, index) => ({ taskId: task.id, index, program: j.program }));
-    const selection = await session.sandbox(() => selectForTask(context.harness, task, candidates, { seed: context.seed }));
+    const selection = await session.sandbox(() => selectForTask(codePack(context.harness), task, candidates, { seed: context.seed }));
     const passing = judged.map((j, i) => ({ j, i, score: selection.candidates[i]!.agreement })).filter(({ j }) => j.report.passed || j.report.unchecked);
     const selected = selection.selectedIndex === null ? undefined : judged[selection.selectedIndex];
     const answer = selected && (selected.report.passed || selected.report.unchecked) ? selected : passing.sort((a, b) => b.score - a.score || a.i - b.i)[0]?.j;

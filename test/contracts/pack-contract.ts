@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Checks, DomainPack, PrepareOptions } from '../../src/domains/types.js';
+import type { Checks, DomainPack, PrepareOptions, Probe } from '../../src/domains/types.js';
 
 export interface PackFixture<T, A> {
   readonly name: string;
@@ -24,7 +24,7 @@ export interface PackFixture<T, A> {
   readonly skip?: Readonly<Record<string, string>>;
 }
 
-export function runPackContract<T, A, C extends Checks<T>>(pack: () => DomainPack<T, A, C>, fixture: PackFixture<T, A>): void {
+export function runPackContract<T, A, C extends Checks<T>, P extends Probe>(pack: () => DomainPack<T, A, C, P>, fixture: PackFixture<T, A>): void {
   describe(`domain pack contract: ${fixture.name}`, () => {
     const clause = (name: string, body: () => Promise<void>) => it(name, fixture.skip?.[name] !== undefined ? { skip: fixture.skip[name] } : {}, body);
     const prepared = (audience: 'solver' | 'scorer', seed = 1) => pack().prepare(fixture.task, { ...fixture.prepare, audience, seed });
@@ -79,6 +79,35 @@ export function runPackContract<T, A, C extends Checks<T>>(pack: () => DomainPac
       assert.equal(hostile.passed, false);
       const next = await pack().verify(checks, fixture.right);
       assert.equal(next.passed, true, JSON.stringify(next.failures));
+    });
+
+    // Selection's evidence: what artifacts do side by side, with no reference consulted (a
+    // scorer's checks, so that the probes reach where the wrong artifact goes wrong).
+    const unjudged = () => pack().prepare(fixture.task, { ...fixture.prepare, audience: 'scorer', seed: 1, oracle: false, purpose: 'compare' });
+
+    clause('observe: the same artifact behaves the same on every probe, a wrong one differently on some', async () => {
+      const checks = await unjudged();
+      const probes = pack().probes(checks);
+      assert.ok(probes.length > 0, 'probes are generated without a reference');
+      const behaviour = await pack().observe(checks, [fixture.right, fixture.right, fixture.wrong], probes);
+      assert.equal(behaviour.keys.length, 3);
+      assert.equal(behaviour.keys[0]!.length, probes.length);
+      assert.deepEqual(behaviour.keys[0], behaviour.keys[1]);
+      assert.ok(behaviour.keys[0]!.some((key) => key !== null), 'something is known of the right artifact');
+      assert.ok(behaviour.keys[2]!.some((key, i) => key !== behaviour.keys[0]![i]), 'the wrong artifact differs on some probe');
+    });
+
+    clause('neighbours: new probes near the given ones, the same for the same seed', async () => {
+      const checks = await unjudged();
+      const probes = pack().probes(checks);
+      const seen = new Set(probes.map((p) => p.text));
+      const near = probes.slice(0, 3);
+      const found = pack().neighbours(checks, near, 5, 7, seen);
+      assert.ok(found.length > 0 && found.length <= 5, `${found.length} neighbours`);
+      for (const probe of found) assert.ok(!seen.has(probe.text), `${probe.text} was seen`);
+      assert.equal(new Set(found.map((p) => p.text)).size, found.length, 'no probe twice');
+      assert.deepEqual(pack().neighbours(checks, near, 5, 7, seen).map((p) => p.text), found.map((p) => p.text));
+      assert.deepEqual(pack().neighbours(checks, [], 5, 7, seen), []);
     });
   });
 }

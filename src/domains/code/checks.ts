@@ -8,11 +8,11 @@
  */
 import type { Property, Suite, Task } from '../../core/task.js';
 import { augmentTask, GENERATED_SUITE, type Augmentation } from '../../verify/differential.js';
-import { exampleArgumentTexts, findPromptExamples, publicSuites, type PromptExample } from '../../verify/generate/examples.js';
+import { exampleArgumentTexts, findPromptCallArguments, findPromptExamples, publicSuites, type PromptExample } from '../../verify/generate/examples.js';
 import { generateInputs, inputSpace, type InputSpace } from '../../verify/generate/inputs.js';
 import type { Harness } from '../../verify/harness.js';
-import { soundProperties } from '../../verify/properties.js';
-import { inputValidity } from '../../verify/valid-inputs.js';
+import { meetsPrecondition, soundProperties } from '../../verify/properties.js';
+import { inputValidity, type InputValidity } from '../../verify/valid-inputs.js';
 import type { Checks, PrepareOptions } from '../types.js';
 
 export interface CodePrepareOptions extends PrepareOptions {
@@ -74,8 +74,9 @@ export async function prepareCodeChecks(harness: Harness, task: Task, options: C
   // the first suite that fails decides the status, and public suites gate the rest.
   const judged: Task = { ...(scorer ? task : visible), knownWrong: [], suites: [...visible.suites, ...(scorer ? task.suites : []), ...generated] };
   const augmentation = made && generated.length ? { ...made, task: visible, augmented: judged } : made;
-  const space = made?.space ?? inputSpace(visible, exampleArgumentTexts(task.language, examples));
-  const validity = inputValidity(task, space.examples);
+  // Without the reference's inputs, every call the prompt shows seeds the space: one shown without its output still shows a valid input.
+  const space = made?.space ?? inputSpace(visible, exampleArgumentTexts(task.language, options.promptExamples === false ? examples : withPromptCalls(task, examples)));
+  const validity: InputValidity = options.purpose === 'compare' ? { accept: (args) => meetsPrecondition(task, args) } : inputValidity(task, space.examples);
   const accepts = made?.accepts ?? ('accept' in validity ? validity.accept : () => false);
   const drawn =
     made?.inputs ??
@@ -99,6 +100,13 @@ export async function prepareCodeChecks(harness: Harness, task: Task, options: C
     ...(vetted.referenceProblem !== undefined ? { referenceProblem: vetted.referenceProblem } : {}),
     ...(incomplete !== undefined ? { incomplete } : {}),
   });
+}
+
+/** The examples' argument lists and the prompt's other calls of the entry point, each once, in the prompt's order. */
+function withPromptCalls(task: Task, examples: readonly PromptExample[]): PromptExample[] {
+  const calls = findPromptCallArguments(task.prompt, task.entryPoint);
+  const shown = new Set(calls);
+  return [...calls.map((argsText) => ({ argsText, outputText: '' })), ...examples.filter((e) => !shown.has(e.argsText))];
 }
 
 /** One script suite per example: `example/1`, `example/2`, … */

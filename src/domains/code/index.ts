@@ -4,13 +4,15 @@ import type { Harness } from '../../verify/harness.js';
 import type { DomainPack } from '../types.js';
 import { prepareCodeChecks, type CodeChecks, type CodePrepareOptions } from './checks.js';
 import { extractProgram } from './extract.js';
+import { codeProbes, neighbourProbes, observePrograms, type CodeProbe } from './observe.js';
 import { verifyProgram } from './verify.js';
 
 export { DEFAULT_PROBES, EXAMPLE_PREFIX, MODEL_TEST_PREFIX, prepareCodeChecks, taskChecks, withModelTests, type CodeChecks, type CodePrepareOptions } from './checks.js';
 export { codeOf, definesEntry, extractProgram, type Extracted } from './extract.js';
+export { behaviourKey, type CodeProbe } from './observe.js';
 export { verifyProgram, type CodeReport } from './verify.js';
 
-export type CodePack = DomainPack<Task, string, CodeChecks> & {
+export type CodePack = DomainPack<Task, string, CodeChecks, CodeProbe> & {
   prepare(task: Task, options: CodePrepareOptions): Promise<CodeChecks>;
 };
 
@@ -24,5 +26,8 @@ export function codePack(harness: Harness): CodePack {
     },
     prepare: (task, options) => prepareCodeChecks(harness, task, options),
     verify: (checks, program, options) => verifyProgram(harness, checks, program, options),
+    probes: codeProbes,
+    observe: (checks, programs, probes) => observePrograms(harness, checks, programs, probes),
+    neighbours: neighbourProbes,
   };
 }

@@ -12,7 +12,7 @@
  *   check moves the jobs back to the queue and they run again.
  */
 import { Redis } from 'ioredis';
-import type { ProgramJob } from '../executor.js';
+import type { ProgramJob } from '../../runtimes/executor.js';
 import type { ProgramResult } from '../../runtimes/program-worker.js';
 
 /** BullMQ key prefix and queue name: keys are `crucible:programs:*`. */

@@ -6,11 +6,12 @@
  * first result for an id wins (later ones are counted as duplicates and dropped), so a job
  * retried after a worker died gives its test exactly one verdict.
  */
+import pMap from 'p-map';
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { cancelled, noVerdict, type ProgramResult } from '../../runtimes/program-worker.js';
-import type { BatchOptions, Executor, ProgramJob, RunOptions } from '../executor.js';
+import type { BatchOptions, Executor, ProgramJob, RunOptions } from '../../runtimes/executor.js';
 import type { Metrics } from '../metrics.js';
 import {
   assertReachable,
@@ -144,34 +145,22 @@ export class QueueExecutor implements Executor {
   async runBatch(jobs: readonly ProgramJob[], onResult: (index: number, result: ProgramResult) => void, options: BatchOptions = {}): Promise<void> {
     const batch = randomUUID();
     const { signal, skip } = options;
-    let next = 0;
-    let running = 0;
-    await new Promise<void>((resolve, reject) => {
-      let failed = false;
-      const refill = () => {
-        if (failed) return;
-        while (running < this.inFlight && next < jobs.length && !signal?.aborted) {
-          const index = next++;
-          if (skip?.(index)) continue;
-          running++;
-          void this.submit(`${batch}.${index}`, jobs[index]!, batch).then((result) => {
-            running--;
-            try {
-              if (result && !failed) onResult(index, result);
-            } catch (error) {
-              failed = true;
-              reject(error);
-              return;
-            }
-            refill();
-          });
-        }
-        if (running === 0 && (next >= jobs.length || signal?.aborted)) resolve();
-      };
-      // Jobs no worker has taken yet are withdrawn; running ones still report.
-      signal?.addEventListener('abort', () => void this.withdraw(batch), { once: true });
-      refill();
-    });
+    // Jobs no worker has taken yet are withdrawn; running ones still report.
+    const withdraw = () => void this.withdraw(batch);
+    signal?.addEventListener('abort', withdraw, { once: true });
+    try {
+      await pMap(
+        jobs,
+        async (job, index) => {
+          if (signal?.aborted || skip?.(index)) return;
+          const result = await this.submit(`${batch}.${index}`, job, batch);
+          if (result) onResult(index, result);
+        },
+        { concurrency: this.inFlight },
+      );
+    } finally {
+      signal?.removeEventListener('abort', withdraw);
+    }
   }
 
   /** Queues one job; resolves with its first result, or undefined if withdrawn. */

@@ -4,7 +4,7 @@
  * arbitrated — that gates which programs may enter the pool.
  */
 import type { Task } from '../../core/task.js';
-import { behaviourKey } from '../../select/behaviour.js';
+import { behaviourKey } from '../../domains/code/observe.js';
 import type { Harness } from '../../verify/harness.js';
 import { observe } from '../../verify/probe.js';
 

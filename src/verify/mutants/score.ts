@@ -1,4 +1,5 @@
 /** Judging mutants with the harness: a mutant is killed when the task's tests fail it. */
+import pMap from 'p-map';
 import type { Status } from '../../core/verdict.js';
 import type { Harness } from '../harness.js';
 import type { MutationOperator, TaskMutants } from '../mutation.js';
@@ -57,17 +58,16 @@ export async function scoreMutants(
 ): Promise<MutationReport> {
   const jobs = generated.flatMap((entry, taskIndex) => entry.mutants.map((mutant, mutantIndex) => ({ entry, taskIndex, mutantIndex, mutant })));
   const statuses: Status[][] = generated.map((entry) => new Array<Status>(entry.mutants.length));
-  let next = 0;
   let done = 0;
-  const lane = async () => {
-    while (next < jobs.length) {
-      const job = jobs[next++]!;
+  await pMap(
+    jobs,
+    async (job) => {
       const verdict = await harness.judge(job.entry.task, job.mutant.program);
       statuses[job.taskIndex]![job.mutantIndex] = verdict.status;
       onProgress?.(++done, jobs.length);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(settings.lanes ?? 8, jobs.length) }, lane));
+    },
+    { concurrency: settings.lanes ?? 8 },
+  );
 
   const tasks = generated.map((entry, i) => taskScore(entry, statuses[i]!));
   const scored = tasks.filter((t) => t.score !== null);
