@@ -1,7 +1,7 @@
 import pMap from 'p-map';
 import type { Task } from '../core/task.js';
 import type { Failure, Status } from '../core/verdict.js';
-import { taskChecks, verifyProgram, type CodeChecks } from '../domains/code/index.js';
+import { codePack, taskChecks, verifyProgram, type CodeChecks } from '../domains/code/index.js';
 import type { Harness } from '../verify/harness.js';
 import { DEFAULT_MUTANTS_PER_TASK, formatMutationReport, generateMutants, scoreMutants, type MutationOptions, type MutationReport } from '../verify/mutation.js';
 
@@ -92,7 +92,7 @@ export async function auditMutants(
   const byTask = new Map(generated.map((entry) => [entry.task, entry]));
   const problem = 'the reference does not pass its own tests';
   const all = tasks.map((task) => byTask.get(task) ?? { task, mutants: [], found: 0, invalid: 0, duplicates: 0, problem });
-  return scoreMutants(harness, all, { max: options.max ?? DEFAULT_MUTANTS_PER_TASK, seed: options.seed ?? 0 }, onProgress);
+  return scoreMutants(codePack(harness), all, { max: options.max ?? DEFAULT_MUTANTS_PER_TASK, seed: options.seed ?? 0 }, onProgress);
 }
 
 /** Ids of the tasks whose reference the audit saw fail (or could not judge). */

@@ -1,6 +1,6 @@
 import { VERSION } from '../core/version.js';
-import { readFile } from 'node:fs/promises';
-import { ThresholdSchema, type Threshold } from '../select/abstain.js';
+import type { Threshold } from '../select/abstain.js';
+import { readThreshold } from './threshold-file.js';
 import { selectAll, type TaskDecision } from '../select/run.js';
 import { chooseSeed } from '../core/seed.js';
 import { readInputs, type InputFlags, type Inputs } from './inputs.js';
@@ -21,18 +21,6 @@ export interface SelectFlags extends HarnessFlags, InputFlags, RecordFlags {
 
 /** Every task is listed when there are at most this many; otherwise the abstentions and a summary. */
 const TASK_LINES_UP_TO = 40;
-
-export async function readThreshold(path: string): Promise<Threshold> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(await readFile(path, 'utf8'));
-  } catch (error) {
-    throw new Error(`cannot read the threshold file ${path}: ${(error as Error).message}. Write one with crucible calibrate.`);
-  }
-  const result = ThresholdSchema.safeParse(parsed);
-  if (!result.success) throw new Error(`${path} is not a threshold file written by crucible calibrate (${result.error.issues[0]?.message ?? 'invalid'})`);
-  return result.data;
-}
 
 export async function runSelect(flags: SelectFlags): Promise<void> {
   const threshold = flags.threshold ? await readThreshold(flags.threshold) : undefined;

@@ -1,35 +1,16 @@
 /** `crucible solve`: one task, one model, one strategy, one budget → a verified program or "abstained: why". */
 import { writeFile } from 'node:fs/promises';
-import { parseBudget, type Budget } from '../core/budget.js';
-import { createModel } from '../models/index.js';
+import { parseBudget } from '../core/budget.js';
 import { Store } from '../store/index.js';
-import { prepareCodeChecks, solveTask, type StrategyOptions, type StrategyResult } from '../strategies/index.js';
+import { prepareCodeChecks, solveTask, type StrategyResult } from '../strategies/index.js';
 import { chooseSeed } from '../core/seed.js';
 import { harnessFromFlags } from './harness-from-flags.js';
-import { readThreshold } from './select-command.js';
+import { openModel, strategyOptions } from './strategy-flags.js';
 import type { SolveFlags, StrategyFlags } from './solve-options.js';
 import { readTaskSource } from './task-source.js';
 
-export async function strategyOptions(flags: StrategyFlags): Promise<StrategyOptions> {
-  return {
-    ...(flags.candidates ? { samples: flags.candidates } : {}),
-    ...(flags.attempts ? { attempts: flags.attempts } : {}),
-    ...(flags.rollouts ? { rollouts: flags.rollouts } : {}),
-    ...(flags.modelTests === false ? { modelTests: false } : {}),
-    ...(flags.threshold ? { threshold: await readThreshold(flags.threshold) } : {}),
-  };
-}
-
-export function openModel(flags: StrategyFlags) {
-  return createModel(flags.model, { cache: flags.offline ? 'offline' : 'read-write', cacheDir: flags.cacheDir, ...(flags.config ? { configPath: flags.config } : {}) });
-}
-
-export function parseBudgetFlag(text: string): Budget {
-  return parseBudget(text);
-}
-
 export async function runSolve(flags: SolveFlags): Promise<void> {
-  const budget = parseBudgetFlag(flags.budget);
+  const budget = parseBudget(flags.budget);
   const source = await readTaskSource(flags.task);
   const options = await strategyOptions(flags);
   const seed = chooseSeed(flags.seed);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import type { Language, Suite, Task } from '../core/task.js';
+import { codePack } from '../domains/code/index.js';
 import { Harness } from './harness.js';
 import { checkPythonSyntax } from './mutants/python-helper.js';
 import { pythonSites, type PythonToken } from './mutants/python.js';
@@ -143,7 +144,7 @@ test('a weak suite scores lower than a strong one on the same reference, and the
   const strong = { ...task('python', prompt, body, [{ kind: 'io', name: 'plus', entry: 'f', inputsJson: JSON.stringify(inputs) }]), id: 'strong' };
   const generated = await generateMutants([weak, strong]);
   assert.deepEqual(generated[0]!.mutants.map((m) => m.program), generated[1]!.mutants.map((m) => m.program));
-  const report = await scoreMutants(harness, generated, { max: 30, seed: 0, lanes: 2 });
+  const report = await scoreMutants(codePack(harness), generated, { max: 30, seed: 0, lanes: 2 });
   const [weakScore, strongScore] = report.tasks;
   assert.equal(weakScore!.judged, weakScore!.mutants);
   assert.equal(strongScore!.score, 1);

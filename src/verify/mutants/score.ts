@@ -1,7 +1,7 @@
 /** Judging mutants with the harness: a mutant is killed when the task's tests fail it. */
 import pMap from 'p-map';
 import type { Status } from '../../core/verdict.js';
-import type { Harness } from '../harness.js';
+import { taskChecks, type CodePack } from '../../domains/code/index.js';
 import type { MutationOperator, TaskMutants } from '../mutation.js';
 
 /** Below this score a task's tests are called weak. */
@@ -51,7 +51,7 @@ export const EQUIVALENT_MUTANTS_NOTE =
  * workers), and scores each task by killed / judged.
  */
 export async function scoreMutants(
-  harness: Harness,
+  pack: CodePack,
   generated: readonly TaskMutants[],
   settings: { readonly max: number; readonly seed: number; readonly lanes?: number },
   onProgress?: (done: number, total: number) => void,
@@ -62,7 +62,8 @@ export async function scoreMutants(
   await pMap(
     jobs,
     async (job) => {
-      const verdict = await harness.judge(job.entry.task, job.mutant.program);
+      // Judged on the task's own suites, as eval scores a sample.
+      const { verdict } = await pack.verify(taskChecks(job.entry.task), job.mutant.program);
       statuses[job.taskIndex]![job.mutantIndex] = verdict.status;
       onProgress?.(++done, jobs.length);
     },

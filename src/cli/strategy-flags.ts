@@ -1,0 +1,19 @@
+/** What solve and eval --model make of the strategy flags they share: the model, and the strategy's options. */
+import { createModel } from '../models/index.js';
+import type { StrategyOptions } from '../strategies/index.js';
+import type { StrategyFlags } from './solve-options.js';
+import { readThreshold } from './threshold-file.js';
+
+export async function strategyOptions(flags: StrategyFlags): Promise<StrategyOptions> {
+  return {
+    ...(flags.candidates ? { samples: flags.candidates } : {}),
+    ...(flags.attempts ? { attempts: flags.attempts } : {}),
+    ...(flags.rollouts ? { rollouts: flags.rollouts } : {}),
+    ...(flags.modelTests === false ? { modelTests: false } : {}),
+    ...(flags.threshold ? { threshold: await readThreshold(flags.threshold) } : {}),
+  };
+}
+
+export function openModel(flags: StrategyFlags) {
+  return createModel(flags.model, { cache: flags.offline ? 'offline' : 'read-write', cacheDir: flags.cacheDir, ...(flags.config ? { configPath: flags.config } : {}) });
+}
