@@ -5,7 +5,7 @@
  */
 import type { Task } from '../core/task.js';
 import { chooseSeed } from '../core/seed.js';
-import { prepareCodeChecks, taskChecks, type CodeChecks } from '../domains/code/index.js';
+import { generatedSummary, prepareCodeChecks, taskChecks, type CodeChecks } from '../domains/code/index.js';
 import type { Harness } from '../verify/harness.js';
 import { createProgress } from './progress.js';
 
@@ -42,9 +42,9 @@ export async function evalChecks(harness: Harness, tasks: readonly Task[], sampl
   } finally {
     progress.stop();
   }
-  const skipped = augmented.filter((c) => !c.augmentation?.kept);
-  const generated = (c: CodeChecks) => c.augmentation?.kept ?? 0;
-  const why = (c: CodeChecks) => c.augmentation?.reason ?? 'the task has no reference solution';
+  const summaries = new Map(augmented.map((c) => [c, generatedSummary(c)]));
+  const skipped = augmented.filter((c) => summaries.get(c)!.kept === 0);
+  const why = (c: CodeChecks) => summaries.get(c)!.skipped ?? 'no inputs were kept';
   return {
     checks,
     augment: {
@@ -52,19 +52,22 @@ export async function evalChecks(harness: Harness, tasks: readonly Task[], sampl
         seed,
         inputs_per_task: count,
         tasks: Object.fromEntries(
-          augmented.map((c) => [
-            c.task.id,
-            {
-              generated: generated(c),
-              rejected: c.augmentation?.rejected ?? 0,
-              ...(c.augmentation?.inferredDomain !== undefined ? { inferred_domain: c.augmentation.inferredDomain } : {}),
-              ...(generated(c) === 0 ? { skipped: why(c) } : {}),
-            },
-          ]),
+          augmented.map((c) => {
+            const made = summaries.get(c)!;
+            return [
+              c.task.id,
+              {
+                generated: made.kept,
+                rejected: made.rejected,
+                ...(made.inferredDomain !== undefined ? { inferred_domain: made.inferredDomain } : {}),
+                ...(made.kept === 0 ? { skipped: why(c) } : {}),
+              },
+            ];
+          }),
         ),
       },
       footer:
-        `generated inputs: seed ${seed}, ${augmented.reduce((n, c) => n + generated(c), 0)} inputs over ${augmented.length - skipped.length} tasks` +
+        `generated inputs: seed ${seed}, ${augmented.reduce((n, c) => n + summaries.get(c)!.kept, 0)} inputs over ${augmented.length - skipped.length} tasks` +
         (skipped.length ? `; ${skipped.length} tasks without (${why(skipped[0]!)}${skipped.length > 1 ? ', ...' : ''})` : ''),
     },
   };

@@ -17,7 +17,7 @@ import { IDENTIFIER } from '../bench/datasets/validate.js';
 import { scanTopLevel, topLevelKeys } from '../core/raw-json.js';
 import type { Language, ScriptSuite, Suite, Task } from '../core/task.js';
 import type { Failure, Status, SuiteVerdict, Verdict } from '../core/verdict.js';
-import { EXAMPLE_PREFIX, prepareCodeChecks, verifyProgram, type CodeChecks, type CodeReport } from '../domains/code/index.js';
+import { EXAMPLE_PREFIX, generatedSummary, prepareCodeChecks, verifyProgram, type CodeChecks, type CodeReport } from '../domains/code/index.js';
 import { findPromptExamples, publicSuites, type PromptExample } from '../verify/generate/examples.js';
 import { Harness, type HarnessOptions } from '../verify/harness.js';
 import type { Metrics } from './metrics.js';
@@ -224,7 +224,7 @@ export class TaskVerifier {
         'nothing to check the candidates against: give task.tests, task.test_code, or a reference with augment (a prompt with examples also counts when there is a reference or prompt_examples is true)',
       );
     }
-    const made = checks.augmentation;
+    const generated = generatedSummary(checks);
     const tests = new Map([...base.tests, ...checks.examples.map((e, i) => [`${EXAMPLE_PREFIX}${i + 1}`, e] as const)]);
     return {
       checks,
@@ -241,10 +241,10 @@ export class TaskVerifier {
           ? {
               generated: {
                 seed: body.augment.seed,
-                inputs: made?.kept ?? 0,
-                rejected: made?.rejected ?? 0,
-                ...(made?.inferredDomain !== undefined ? { inferred_domain: made.inferredDomain } : {}),
-                ...(made?.reason ? { skipped: made.reason } : !made && task.reference === undefined ? { skipped: 'the task has no reference solution' } : {}),
+                inputs: generated.kept,
+                rejected: generated.rejected,
+                ...(generated.inferredDomain !== undefined ? { inferred_domain: generated.inferredDomain } : {}),
+                ...(generated.skipped !== undefined ? { skipped: generated.skipped } : {}),
               },
             }
           : {}),

@@ -40,8 +40,13 @@ export interface Augmentation {
   readonly inferredDomain?: string;
   /** Which inputs are valid (generated ones and their shrunk forms): valid-inputs.ts. */
   readonly accepts: (args: readonly unknown[]) => boolean;
+  /** Why no inputs were generated. */
   readonly reason?: string;
+  /** The sandbox failed on the reference: another try may generate them (do not keep these checks). */
+  readonly transient?: true;
 }
+
+export const NO_REFERENCE = 'the task has no reference solution';
 
 /** Argument lists as JSON texts: the first io suite's inputs, else the prompt's examples. */
 export function exampleTexts(task: Task): string[] {
@@ -79,8 +84,8 @@ export async function augmentTask(harness: Harness, task: Task, options: Augment
   const reference = contractedReference(task);
   const validity = inputValidity(task, space.examples);
   const accepts = 'accept' in validity ? validity.accept : () => false;
-  const none = (reason: string): Augmentation => ({ task, augmented: task, space, kept: 0, rejected: 0, reason, accepts });
-  if (reference === undefined) return none('the task has no reference solution');
+  const none = (reason: string, transient = false): Augmentation => ({ task, augmented: task, space, kept: 0, rejected: 0, reason, accepts, ...(transient ? { transient: true as const } : {}) });
+  if (reference === undefined) return none(NO_REFERENCE);
   if (space.types.length === 0 && space.examples.length === 0) return none('no signature or examples to generate inputs from');
   if ('unknown' in validity) return none(validity.unknown);
   const { inferredDomain } = validity;
@@ -90,7 +95,7 @@ export async function augmentTask(harness: Harness, task: Task, options: Augment
   const observed = await observe(harness, task, reference, generated.texts, { limit: options.referenceLimit ?? 2, maxTimeouts: 5 });
   const keptAt = generated.texts.flatMap((_, i) => (observed[i]?.kind === 'value' ? [i] : [])).slice(0, options.count);
   const kept = keptAt.map((i) => generated.texts[i]!);
-  if (observed.every((o) => o.kind === 'unknown')) return none(`the reference could not be run: ${(observed[0] as { why?: string })?.why ?? 'no inputs'}`);
+  if (observed.every((o) => o.kind === 'unknown')) return none(`the reference could not be run: ${(observed[0] as { why?: string })?.why ?? 'no inputs'}`, true);
   const suite: IoSuite = { ...ioTemplate(task), name: GENERATED_SUITE, inputsJson: `[${kept.join(',')}]` };
   return {
     task,

@@ -7,7 +7,7 @@
  * and, for a scorer, the task's hidden suites after all of those.
  */
 import type { Property, Suite, Task } from '../../core/task.js';
-import { augmentTask, GENERATED_SUITE, type Augmentation } from '../../verify/differential.js';
+import { augmentTask, GENERATED_SUITE, NO_REFERENCE, type Augmentation } from '../../verify/differential.js';
 import { exampleArgumentTexts, findPromptCallArguments, findPromptExamples, publicSuites, type PromptExample } from '../../verify/generate/examples.js';
 import { generateInputs, inputSpace, type InputSpace } from '../../verify/generate/inputs.js';
 import type { Harness } from '../../verify/harness.js';
@@ -83,7 +83,7 @@ export async function prepareCodeChecks(harness: Harness, task: Task, options: C
     ('accept' in validity && count > 0 && (space.types.length || space.examples.length) ? generateInputs(space, { seed: options.seed, count, accept: accepts }) : { args: [], texts: [] });
   const sound = soundProperties(task);
   // The sandbox failed while preparing: the checks work, but should not be kept for reuse.
-  const incomplete = vetted.incomplete ?? (made?.reason?.startsWith('the reference could not be run') ? made.reason : undefined);
+  const incomplete = vetted.incomplete ?? (made?.transient ? made.reason : undefined);
   return describe({
     task: judged,
     publicSuites: new Set(visible.suites.map((s) => s.name)),
@@ -107,6 +107,33 @@ function withPromptCalls(task: Task, examples: readonly PromptExample[]): Prompt
   const calls = findPromptCallArguments(task.prompt, task.entryPoint);
   const shown = new Set(calls);
   return [...calls.map((argsText) => ({ argsText, outputText: '' })), ...examples.filter((e) => !shown.has(e.argsText))];
+}
+
+/** What generation made for a report: inputs kept and rejected, the inferred domain, and why there are none. */
+export interface GeneratedSummary {
+  readonly kept: number;
+  readonly rejected: number;
+  readonly inferredDomain?: string;
+  readonly skipped?: string;
+}
+
+export function generatedSummary(checks: CodeChecks): GeneratedSummary {
+  const made = checks.augmentation;
+  const skipped =
+    made?.reason ??
+    (made === undefined
+      ? checks.task.reference === undefined
+        ? NO_REFERENCE
+        : 'no generated inputs were asked for'
+      : made.kept === 0
+        ? 'the reference rejected every generated input'
+        : undefined);
+  return {
+    kept: made?.kept ?? 0,
+    rejected: made?.rejected ?? 0,
+    ...(made?.inferredDomain !== undefined ? { inferredDomain: made.inferredDomain } : {}),
+    ...(skipped !== undefined ? { skipped } : {}),
+  };
 }
 
 /** One script suite per example: `example/1`, `example/2`, … */
