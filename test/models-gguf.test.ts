@@ -1,24 +1,63 @@
 /**
  * Local GGUF decoding through node-llama-cpp on a tiny random-weight model written by the
  * test: nonsense text, but real tokenization, sampling, seeds, grammars and probabilities.
+ * The model-backend contract (test/contracts/backend-contract.ts) runs first, on what holds of
+ * any reply (a local decoder's replies cannot be scripted); then what only a local decoder has.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { z } from 'zod';
 import { createModel } from '../src/models/model.js';
 import { lintGbnf } from '../src/models/local/gbnf-lint.js';
 import { writeTinyGguf } from '../src/models/testing/tiny-gguf.js';
 import type { Model } from '../src/models/types.js';
+import { runBackendContract } from './contracts/backend-contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'crucible-gguf-'));
 const modelPath = join(dir, 'tiny.gguf');
 let model: Model;
 
 // One thread: on a shared, busy machine many threads decode far slower than one.
-const config = { models: { tiny: { spec: `gguf:${modelPath}`, gpu: false, threads: 1, contextSize: 2048 } }, prices: {} };
+const entry = { spec: `gguf:${modelPath}`, gpu: false, threads: 1, contextSize: 2048 };
+const config = { models: { tiny: entry }, prices: {} };
+
+const NO_WIRE = 'no request to inspect: a local decoder in this process';
+const NO_SCRIPT = 'replies cannot be scripted: a random-weight model writes nonsense';
+const NO_HTTP = 'no HTTP: a local decoder has no status codes, rate limits or server errors';
+
+runBackendContract({
+  name: 'gguf',
+  skip: {
+    settings: `${NO_WIRE}; maxTokens and seeds are checked by their effects below`,
+    nOnTheWire: `${NO_WIRE}; that n uses seeds seed, seed+1, … is checked by its effect below`,
+    structuredSent: `${NO_WIRE}; the schema becomes a grammar, checked by "structured output: the reply comes back validated"`,
+    structuredRepair: `${NO_SCRIPT}; the repair after an invalid value is checked by the known fault below`,
+    tools: 'capabilities.tools is false: a request with tools is refused (see "refused")',
+    retried: NO_HTTP,
+    givesUp: NO_HTTP,
+    clientError: NO_HTTP,
+    timeout: 'no scripted delay: the tiny model decodes in milliseconds',
+    abortInFlight: 'the tiny model decodes in milliseconds: nothing stays in flight long enough to cancel from outside',
+    strategy: `${NO_SCRIPT}, not programs (dccd on a GGUF model is in strategies-dccd)`,
+  },
+  start: async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'crucible-gguf-cache-'));
+    const path = join(cacheDir, 'contract.gguf');
+    writeTinyGguf(path);
+    const spec = `gguf:${path}`;
+    return {
+      spec,
+      modelId: path,
+      model: (options = {}, prices = {}) => createModel('tiny', { config: { models: { tiny: { ...entry, spec } }, prices }, env: {}, cacheDir, ...options }),
+      costWithoutPrice: () => 0,
+      // Six lowercase letters: short, and one printable token each, so that log-probabilities and streamed pieces line up with the text.
+      freeText: { grammar: 'root ::= [a-z]{6}', temperature: 1, seed: 5 },
+      close: async () => rmSync(cacheDir, { recursive: true, force: true }),
+    };
+  },
+});
 
 before(async () => {
   const size = writeTinyGguf(modelPath);
@@ -38,7 +77,6 @@ test('free text: tokens are counted and generation stops at maxTokens', { timeou
   assert.equal(completion.finishReason, 'length');
   assert.equal(result.usage.outputTokens, 12);
   assert.ok(result.usage.inputTokens > ask[0]!.content.length / 4, 'the chat template adds tokens to the prompt');
-  assert.equal(result.costUsd, 0);
   assert.equal(model.kind, 'gguf');
 });
 
@@ -63,31 +101,6 @@ test('a GBNF grammar constrains every sample', { timeout: 120_000 }, async () =>
     const result = await model.generate({ messages: ask, grammar, temperature: 1.5, seed });
     assert.match(result.completions[0]!.text, /^(yes|no) [0-9][0-9]?$/, `seed ${seed}`);
   }
-});
-
-test('a JSON schema becomes a grammar; every value comes back validated', { timeout: 120_000 }, async () => {
-  const Point = z.object({ name: z.enum(['a', 'b']), ok: z.boolean() });
-  const result = await model.generate({ messages: ask, output: { schema: Point }, temperature: 1, seed: 3, n: 2 });
-  for (const completion of result.completions) {
-    assert.equal(completion.outputError, undefined);
-    assert.deepEqual(Point.parse(completion.value), completion.value);
-  }
-});
-
-test('token log-probabilities: one per token of the text, each a log of a probability', { timeout: 120_000 }, async () => {
-  const result = await model.generate({ messages: ask, grammar: 'root ::= [a-z]{6}', temperature: 1, seed: 9, logprobs: true });
-  const { text, logprobs } = result.completions[0]!;
-  assert.equal(text.length, 6);
-  assert.ok(logprobs && logprobs.length > 0);
-  assert.equal(logprobs.map((t) => t.token).join(''), text);
-  assert.ok(logprobs.every((t) => t.logprob <= 0 && Number.isFinite(t.logprob)));
-});
-
-test('streaming hands out the text as it is decoded', { timeout: 120_000 }, async () => {
-  let streamed = '';
-  const result = await model.generate({ messages: ask, grammar: 'root ::= "abc" [0-9]{8}', temperature: 1, seed: 2, onText: (_i, delta) => (streamed += delta) });
-  assert.equal(streamed, result.completions[0]!.text);
-  assert.match(streamed, /^abc[0-9]{8}$/);
 });
 
 test("known fault: node-llama-cpp's integer grammar admits exponents; validation rejects the overflowing values", { timeout: 180_000 }, async () => {

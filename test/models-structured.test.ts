@@ -1,4 +1,8 @@
-/** Structured output: the schema reaches the endpoint, the reply is validated, and repaired once. */
+/**
+ * Structured output on the Model layer, over the fake OpenAI-compatible server. What every
+ * backend does (a valid reply validated, one repair, the schema sent, grammars refused where
+ * not supported) is in the model-backend contract (test/contracts/backend-contract.ts).
+ */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { z } from 'zod';
@@ -13,34 +17,14 @@ after(() => f.close());
 
 const Answer = z.object({ program: z.string(), confidence: z.number().min(0).max(1) });
 
-test('a valid reply is parsed and validated; the schema goes out as response_format json_schema', async () => {
+test('the schema goes out as response_format json_schema, under the name given', async () => {
   f.server.enqueue('{"program": "print(1)", "confidence": 0.8}');
   const model = await f.model({ cache: 'off' });
   const before = f.server.requests.length;
-  const result = await model.generate({ messages: user('answer'), output: { schema: Answer, name: 'answer' } });
-  assert.deepEqual(result.completions[0]!.value, { program: 'print(1)', confidence: 0.8 });
-  assert.equal(result.completions[0]!.repaired, undefined);
+  await model.generate({ messages: user('answer'), output: { schema: Answer, name: 'answer' } });
   const format = f.server.requests[before]!.body.response_format;
   assert.equal(format.type, 'json_schema');
   assert.equal(format.json_schema.name, 'answer');
-  assert.deepEqual(format.json_schema.schema.required, ['program', 'confidence']);
-  assert.match(f.server.requests[before]!.body.messages[0].content, /JSON Schema/);
-});
-
-test('an invalid reply gets one repair request that quotes what is wrong', async () => {
-  f.server.enqueue('{"program": "print(1)", "confidence": 7}', '{"program": "print(1)", "confidence": 0.7}');
-  const model = await f.model({ cache: 'off' });
-  const before = f.server.requests.length;
-  const result = await model.generate({ messages: user('answer'), output: { schema: Answer }, label: 'final' });
-  const completion = result.completions[0]!;
-  assert.deepEqual(completion.value, { program: 'print(1)', confidence: 0.7 });
-  assert.equal(completion.repaired, true);
-  assert.equal(result.calls.length, 2);
-  assert.equal(result.calls[1]!.label, 'final:repair');
-  const repair = f.server.requests[before + 1]!.body.messages as Array<{ role: string; content: string }>;
-  assert.equal(repair.at(-2)!.role, 'assistant');
-  assert.equal(repair.at(-2)!.content, '{"program": "print(1)", "confidence": 7}');
-  assert.match(repair.at(-1)!.content, /at \$\.confidence/);
 });
 
 test('when the repair fails too, the completion carries the error and no value', async () => {
@@ -83,9 +67,7 @@ test('an endpoint configured for JSON mode gets json_object, and the reply is st
   assert.deepEqual(result.completions[0]!.value, { program: 'x', confidence: 0.5 });
 });
 
-test('grammars are refused with advice on endpoints that cannot take them, and sent to a configured llama.cpp server', async () => {
-  const plain = await f.model({ cache: 'off' });
-  await assert.rejects(plain.generate({ messages: user('g'), grammar: 'root ::= "yes"' }), /cannot decode under a grammar: use a gguf: model/);
+test('a grammar is sent to a server configured as llama.cpp', async () => {
   const llamacpp = await createModel('lc', { config: { models: { lc: { spec: f.spec, capabilities: { grammar: 'llama.cpp' } } }, prices: {} }, env: {}, cache: 'off' });
   f.server.enqueue('yes');
   const before = f.server.requests.length;

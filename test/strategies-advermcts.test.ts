@@ -1,4 +1,8 @@
-/** AdverMCTS: the tree's arithmetic (P-UCB, max backups, penalties), the divergence reward, and a scripted run whose global filter blocks a planted pseudo-correct program. */
+/**
+ * AdverMCTS: the tree's arithmetic (P-UCB, max backups, penalties), the divergence reward, and
+ * scripted runs (crucible/testing's in-memory model and runtime) whose global filter blocks a
+ * planted pseudo-correct program.
+ */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
@@ -6,12 +10,13 @@ import { divergenceReward } from '../src/strategies/advermcts/filter.js';
 import { advermcts } from '../src/strategies/advermcts/index.js';
 import { backup, bestChild, createRoot, expand, EXPLORATION, penalize, pucb, value } from '../src/strategies/advermcts/tree.js';
 import { prepareCodeChecks, memoryTrace } from '../src/strategies/index.js';
-import { Harness } from '../src/verify/harness.js';
-import { builtin, fenced, scriptedModel } from './strategies-support.js';
+import { inMemoryHarness } from '../src/testing/index.js';
+import type { Harness } from '../src/verify/harness.js';
+import { builtin, fenced, scriptedInMemoryModel, standInRuntime } from './strategies-support.js';
 
 let harness: Harness;
 before(() => {
-  harness = new Harness({ workers: 1 });
+  harness = inMemoryHarness(standInRuntime());
 });
 after(() => harness.close());
 
@@ -75,7 +80,7 @@ test('a scripted run: the attacker splits the pool, the model arbitrates, and th
   const brackets = builtin('builtin/py/balanced-brackets');
   const pseudo = brackets.program('ignores-unclosed'); // passes both examples, wrong on unclosed brackets
   const right = brackets.program('pair-removal');
-  const f = await scriptedModel({
+  const model = scriptedInMemoryModel({
     structured: [
       JSON.stringify({ steps: [{ thought: 'use a stack of open brackets', score: 0.6 }, { thought: 'remove matched pairs until none is left', score: 0.4 }] }),
       JSON.stringify({ steps: [{ thought: 'at the end, the stack must be empty', score: 0.5 }, { thought: 'reject a closing bracket on an empty stack', score: 0.5 }] }),
@@ -84,35 +89,30 @@ test('a scripted run: the attacker splits the pool, the model arbitrates, and th
     ],
     programs: [fenced(pseudo), fenced(right), fenced(pseudo)],
   });
-  try {
-    const model = await f.model({ cache: 'off' });
-    // No reference as oracle: only the model can say what is_balanced("(") must be.
-    const view = await prepareCodeChecks(harness, brackets.task, { audience: 'solver', seed: 2, oracle: false });
-    const trace = memoryTrace();
-    const result = await advermcts(brackets.task, { model, harness, budget: { modelCalls: 20 }, trace, seed: 2, view, options: { rollouts: 3 } });
-    assert.equal(result.status, 'verified', result.reason);
-    assert.equal(result.program, right);
-    assert.match(result.reason, /1\/1 adversarial tests/);
-    assert.equal(f.server.requests.length, 7, '2 expansions, 3 programs, 1 attack, 1 arbitration');
-    const decisions = trace.events.filter((e) => e.kind === 'decision').map((e) => `${(e.data as { action: string }).action}: ${(e.data as { reason: string }).reason}`);
-    assert.ok(decisions.some((d) => /^attack: .*is_balanced\("\("\) splits the pool into 2 behaviours \(divergence 1\.00\)/.test(d)), decisions.join('\n'));
-    assert.ok(decisions.includes('arbitrate: the model says false'));
-    assert.ok(decisions.some((d) => /^evict: fails the adversarial test/.test(d)));
-    const rejections = decisions.filter((d) => d.startsWith('reject: '));
-    assert.equal(rejections.length, 1);
-    assert.match(rejections[0]!, /blocked by the global test filter: fails 1 adversarial test/);
-    // The arbiter saw both outputs and the examples.
-    const arbiter = f.lastUserMessages()[5]!;
-    assert.match(arbiter, /Input: is_balanced\("\("\)/);
-    assert.match(arbiter, /1\. true\n2\. false|1\. false\n2\. true/);
-  } finally {
-    await f.close();
-  }
+  // No reference as oracle: only the model can say what is_balanced("(") must be.
+  const view = await prepareCodeChecks(harness, brackets.task, { audience: 'solver', seed: 2, oracle: false });
+  const trace = memoryTrace();
+  const result = await advermcts(brackets.task, { model, harness, budget: { modelCalls: 20 }, trace, seed: 2, view, options: { rollouts: 3 } });
+  assert.equal(result.status, 'verified', result.reason);
+  assert.equal(result.program, right);
+  assert.match(result.reason, /1\/1 adversarial tests/);
+  assert.equal(model.requests.length, 7, '2 expansions, 3 programs, 1 attack, 1 arbitration');
+  const decisions = trace.events.filter((e) => e.kind === 'decision').map((e) => `${(e.data as { action: string }).action}: ${(e.data as { reason: string }).reason}`);
+  assert.ok(decisions.some((d) => /^attack: .*is_balanced\("\("\) splits the pool into 2 behaviours \(divergence 1\.00\)/.test(d)), decisions.join('\n'));
+  assert.ok(decisions.includes('arbitrate: the model says false'));
+  assert.ok(decisions.some((d) => /^evict: fails the adversarial test/.test(d)));
+  const rejections = decisions.filter((d) => d.startsWith('reject: '));
+  assert.equal(rejections.length, 1);
+  assert.match(rejections[0]!, /blocked by the global test filter: fails 1 adversarial test/);
+  // The arbiter saw both outputs and the examples.
+  const arbiter = model.lastUserMessages()[5]!;
+  assert.match(arbiter, /Input: is_balanced\("\("\)/);
+  assert.match(arbiter, /1\. true\n2\. false|1\. false\n2\. true/);
 });
 
 test('with a reference, the reference arbitrates: no arbiter call is made', async () => {
   const brackets = builtin('builtin/py/balanced-brackets');
-  const f = await scriptedModel({
+  const model = scriptedInMemoryModel({
     structured: [
       JSON.stringify({ steps: [{ thought: 'use a stack', score: 1 }] }),
       JSON.stringify({ steps: [{ thought: 'check the stack is empty at the end', score: 1 }] }),
@@ -120,16 +120,11 @@ test('with a reference, the reference arbitrates: no arbiter call is made', asyn
     ],
     programs: [fenced(brackets.program('ignores-unclosed')), fenced(brackets.program('pair-removal'))],
   });
-  try {
-    const model = await f.model({ cache: 'off' });
-    const trace = memoryTrace();
-    const result = await advermcts(brackets.task, { model, harness, budget: { modelCalls: 20 }, trace, seed: 2, options: { rollouts: 2 } });
-    assert.equal(result.status, 'verified', result.reason);
-    assert.equal(result.program, brackets.program('pair-removal'));
-    assert.equal(f.server.requests.length, 5, '2 expansions, 2 programs, 1 attack');
-    const decisions = trace.events.filter((e) => e.kind === 'decision').map((e) => (e.data as { reason: string }).reason);
-    assert.ok(decisions.includes('the reference returns false'), decisions.join('\n'));
-  } finally {
-    await f.close();
-  }
+  const trace = memoryTrace();
+  const result = await advermcts(brackets.task, { model, harness, budget: { modelCalls: 20 }, trace, seed: 2, options: { rollouts: 2 } });
+  assert.equal(result.status, 'verified', result.reason);
+  assert.equal(result.program, brackets.program('pair-removal'));
+  assert.equal(model.requests.length, 5, '2 expansions, 2 programs, 1 attack');
+  const decisions = trace.events.filter((e) => e.kind === 'decision').map((e) => (e.data as { reason: string }).reason);
+  assert.ok(decisions.includes('the reference returns false'), decisions.join('\n'));
 });
