@@ -82,7 +82,8 @@ const raise = (name: string, message = ''): never => {
   throw new ProgramError(name, message);
 };
 
-function lru(capacity: number, requests: number[], refresh = true, guardZero = true): number {
+/** LRU cache misses, as the built-in lru-misses task's programs count them (`refresh`: a hit moves the key to the back; `guardZero`: capacity 0 caches nothing). */
+export function lruMisses(capacity: number, requests: number[], refresh = true, guardZero = true): number {
   const cache: number[] = [];
   let misses = 0;
   for (const key of requests) {
@@ -132,10 +133,10 @@ export function standIns(): ProgramEntry[] {
   const lruTask = builtin('builtin/py/lru-misses');
   const brackets = builtin('builtin/py/balanced-brackets');
   const entries: Array<[string, Record<string, (...args: any[]) => unknown>]> = [
-    [lruTask.reference, { count_misses: (c: number, r: number[]) => lru(c, r) }],
-    [lruTask.program('recency-list'), { count_misses: (c: number, r: number[]) => lru(c, r) }],
-    [lruTask.program('fifo-not-lru'), { count_misses: (c: number, r: number[]) => lru(c, r, false) }],
-    [lruTask.program('capacity-zero-crash'), { count_misses: (c: number, r: number[]) => lru(c, r, true, false) }],
+    [lruTask.reference, { count_misses: (c: number, r: number[]) => lruMisses(c, r) }],
+    [lruTask.program('recency-list'), { count_misses: (c: number, r: number[]) => lruMisses(c, r) }],
+    [lruTask.program('fifo-not-lru'), { count_misses: (c: number, r: number[]) => lruMisses(c, r, false) }],
+    [lruTask.program('capacity-zero-crash'), { count_misses: (c: number, r: number[]) => lruMisses(c, r, true, false) }],
     [brackets.reference, { is_balanced: (s: string) => balanced(s) }],
     [brackets.program('pair-removal'), { is_balanced: (s: string) => balanced(s) }],
     [brackets.program('ignores-unclosed'), { is_balanced: (s: string) => balanced(s, false) }],

@@ -26,7 +26,7 @@ import {
   type ScriptedReply,
 } from '../src/testing/index.js';
 import { runBackendContract, type NeutralReply, type SeenRequest } from './contracts/backend-contract.js';
-import { builtin } from './strategies-support.js';
+import { builtin, lruMisses } from './strategies-support.js';
 
 const user = (content: string) => [{ role: 'user' as const, content }];
 
@@ -238,27 +238,11 @@ describe('in-memory runtime', () => {
 
   test('a Harness over it judges a task: the reference\'s recorded outputs become the expected ones', async () => {
     const lru = builtin('builtin/py/lru-misses');
-    const count = (capacity: number, requests: number[], refresh: boolean) => {
-      const cache: number[] = [];
-      let misses = 0;
-      for (const key of requests) {
-        const at = cache.indexOf(key);
-        if (at >= 0) {
-          if (refresh) cache.push(...cache.splice(at, 1));
-          continue;
-        }
-        misses++;
-        if (capacity === 0) continue;
-        if (cache.length >= capacity) cache.shift();
-        cache.push(key);
-      }
-      return misses;
-    };
     // The task's own "base" suite is a dataset's check code: scripted; its "plus" io suite runs on the stand-ins.
     const runtime = createInMemoryRuntime({
       programs: [
-        { match: lru.reference, functions: { count_misses: (c: number, r: number[]) => count(c, r, true) }, suites: { base: 'pass' } },
-        { match: lru.program('fifo-not-lru'), functions: { count_misses: (c: number, r: number[]) => count(c, r, false) }, suites: { base: 'pass' } },
+        { match: lru.reference, functions: { count_misses: (c: number, r: number[]) => lruMisses(c, r, true) }, suites: { base: 'pass' } },
+        { match: lru.program('fifo-not-lru'), functions: { count_misses: (c: number, r: number[]) => lruMisses(c, r, false) }, suites: { base: 'pass' } },
       ],
       otherwise: { loadError: 'SyntaxError: not modelled' },
     });
