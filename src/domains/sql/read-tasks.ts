@@ -1,0 +1,146 @@
+/**
+ * Reading SQL tasks from the formats users have:
+ * - Crucible's task lines (JSONL, `"domain": "sql"`): `database` a path relative to the task
+ *   file, or inline `schema` and `setup` SQL;
+ * - text2sql-data (`geography.json` with its SQLite file beside it): one task per sentence,
+ *   its variables substituted into `sql[0]` (the other `sql` entries are known-equivalent
+ *   rewrites);
+ * - Spider and BIRD (`dev.json` with `db_id`; databases under `database/<db_id>/<db_id>.sqlite`).
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { z } from 'zod';
+import type { SqlDatabase, SqlTask } from './task.js';
+
+const TaskLine = z
+  .object({
+    task_id: z.string().min(1),
+    domain: z.literal('sql'),
+    dialect: z.literal('sqlite').default('sqlite'),
+    database: z.string().min(1).optional(),
+    schema: z.string().optional(),
+    setup: z.string().default(''),
+    question: z.string().default(''),
+    reference: z.string().min(1),
+    equivalents: z.array(z.string()).default([]),
+    buggy: z.string().optional(),
+    error: z.string().optional(),
+  })
+  .refine((line) => (line.database === undefined) !== (line.schema === undefined), { message: 'give either "database" (an SQLite file) or "schema" (with "setup"), not both' });
+
+/** SQL task lines; `file` is where they were read from (databases are relative to it). */
+export function readSqlTaskLines(text: string, file: string): SqlTask[] {
+  const folder = dirname(resolve(file));
+  return text.split('\n').flatMap((raw, i) => {
+    if (!raw.trim()) return [];
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch (error) {
+      throw new Error(`${file}:${i + 1}: not JSON (${(error as Error).message})`);
+    }
+    const parsed = TaskLine.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new Error(`${file}:${i + 1}: ${issue.path.length ? `"${issue.path.join('.')}": ` : ''}${issue.message}`);
+    }
+    const line = parsed.data;
+    const database: SqlDatabase = line.database !== undefined ? { kind: 'file', path: existingDatabase(resolve(folder, line.database), `${file}:${i + 1}`) } : { kind: 'inline', schema: line.schema!, setup: line.setup };
+    return [
+      {
+        id: line.task_id,
+        dialect: line.dialect,
+        database,
+        question: line.question,
+        reference: line.reference,
+        equivalents: line.equivalents,
+        ...(line.buggy !== undefined ? { buggy: line.buggy } : {}),
+        ...(line.error !== undefined ? { error: line.error } : {}),
+        source: 'sql-jsonl',
+      },
+    ];
+  });
+}
+
+function existingDatabase(path: string, where: string): string {
+  if (!existsSync(path)) throw new Error(`${where}: the database ${path} does not exist (a path relative to the task file)`);
+  return path;
+}
+
+const Text2SqlEntry = z.object({
+  sql: z.array(z.string()).min(1),
+  sentences: z.array(z.object({ text: z.string(), variables: z.record(z.string(), z.string()).default({}) })),
+  variables: z.array(z.object({ name: z.string(), example: z.string() })).default([]),
+});
+
+/** Whether parsed JSON is a text2sql-data file (a list of entries with `sentences` and `sql`). */
+export function isText2Sql(json: unknown): boolean {
+  return Array.isArray(json) && json.length > 0 && Text2SqlEntry.safeParse(json[0]).success;
+}
+
+/**
+ * text2sql-data's placeholders stand in double quotes (`= "state_name0"`), which SQLite
+ * reads as identifiers first; each becomes a single-quoted string literal of its value, so a
+ * gold query runs on an engine built without double-quoted strings (better-sqlite3's).
+ */
+export function substituteVariables(sql: string, values: Readonly<Record<string, string>>): string {
+  return sql.replace(/"([A-Za-z_][A-Za-z0-9_]*)"/g, (whole, name: string) => (name in values ? `'${values[name]!.replace(/'/g, "''")}'` : whole));
+}
+
+/** The SQLite database beside a text2sql-data file: `<stem>-db*.sqlite`, else `<stem>.sqlite`. */
+function databaseBeside(file: string): string {
+  const folder = dirname(resolve(file));
+  const stem = basename(file).replace(/\.json$/, '');
+  const found = readdirSync(folder)
+    .filter((name) => name.endsWith('.sqlite') && (name.startsWith(`${stem}-db`) || name === `${stem}.sqlite`))
+    .sort();
+  if (found.length === 0) throw new Error(`${file}: no SQLite database beside it (looked for ${stem}-db*.sqlite and ${stem}.sqlite in ${folder})`);
+  return join(folder, found[0]!);
+}
+
+/** One task per sentence: `<stem>/<query>/<sentence>`, from 0. */
+export function readText2Sql(json: unknown, file: string): SqlTask[] {
+  const entries = z.array(Text2SqlEntry).parse(json);
+  const database: SqlDatabase = { kind: 'file', path: databaseBeside(file) };
+  const stem = basename(file).replace(/\.json$/, '');
+  return entries.flatMap((entry, q) =>
+    entry.sentences.map((sentence, s) => {
+      // A variable the sentence does not bind takes the entry's example value.
+      const values = { ...Object.fromEntries(entry.variables.map((v) => [v.name, v.example])), ...sentence.variables };
+      const question = Object.entries(values).reduce((text, [name, value]) => text.replaceAll(name, value), sentence.text);
+      const [reference, ...equivalents] = entry.sql.map((sql) => substituteVariables(sql, values).trim());
+      return { id: `${stem}/${q}/${s}`, dialect: 'sqlite' as const, database, question, reference: reference!, equivalents, source: 'text2sql-data' };
+    }),
+  );
+}
+
+const SpiderEntry = z.object({ db_id: z.string(), question: z.string(), query: z.string().optional(), SQL: z.string().optional() });
+
+/** Whether parsed JSON is a Spider or BIRD split (entries with `db_id`, `question` and `query` or `SQL`). */
+export function isSpider(json: unknown): boolean {
+  return Array.isArray(json) && json.length > 0 && SpiderEntry.safeParse(json[0]).success && ('query' in json[0] || 'SQL' in json[0]);
+}
+
+/** One task per entry: `<db_id>/<index>`; databases under `database/<db_id>/<db_id>.sqlite` beside the file (or `dev_databases/` as BIRD ships them). */
+export function readSpider(json: unknown, file: string): SqlTask[] {
+  const folder = dirname(resolve(file));
+  return z
+    .array(SpiderEntry)
+    .parse(json)
+    .map((entry, i) => {
+      const candidates = ['database', 'dev_databases', 'train_databases'].map((dir) => join(folder, dir, entry.db_id, `${entry.db_id}.sqlite`));
+      const path = candidates.find((p) => existsSync(p));
+      if (!path) throw new Error(`${file}: entry ${i} (${entry.db_id}): no database at ${candidates[0]}`);
+      return { id: `${entry.db_id}/${i}`, dialect: 'sqlite' as const, database: { kind: 'file' as const, path }, question: entry.question, reference: (entry.query ?? entry.SQL)!.trim(), equivalents: [], source: 'spider' };
+    });
+}
+
+/** SQL tasks from a file of any of the formats above. */
+export function readSqlTasks(file: string): SqlTask[] {
+  const text = readFileSync(file, 'utf8');
+  if (file.endsWith('.jsonl')) return readSqlTaskLines(text, file);
+  const json: unknown = JSON.parse(text);
+  if (isText2Sql(json)) return readText2Sql(json, file);
+  if (isSpider(json)) return readSpider(json, file);
+  throw new Error(`${file}: not an SQL task file (expected task lines with "domain": "sql", a text2sql-data file, or a Spider/BIRD split)`);
+}

@@ -1,0 +1,23 @@
+/**
+ * An SQL task: a question about a database, the reference query that answers it, and for
+ * debugging tasks the buggy query to fix (with the engine's message when the bug is a syntax
+ * fault). The database is an SQLite file or inline schema and setup SQL.
+ */
+export type SqlDatabase =
+  | { readonly kind: 'file'; readonly path: string }
+  | { readonly kind: 'inline'; readonly schema: string; readonly setup: string };
+
+export interface SqlTask {
+  readonly id: string;
+  readonly dialect: 'sqlite';
+  readonly database: SqlDatabase;
+  readonly question: string;
+  readonly reference: string;
+  /** Queries known to be equivalent to the reference (text2sql-data's other gold queries). */
+  readonly equivalents: readonly string[];
+  /** Debugging tasks: the query to fix, and the engine's message when it does not run. */
+  readonly buggy?: string;
+  readonly error?: string;
+  /** Where the task came from: `sql-jsonl`, `text2sql-data`, `spider`. */
+  readonly source: string;
+}
