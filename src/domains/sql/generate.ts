@@ -1,0 +1,210 @@
+/**
+ * Databases generated from a task's schema, for test-suite accuracy (Zhong, Yu & Klein, EMNLP
+ * 2020): a query that agrees with the reference on the task's one database may still differ
+ * on another with the same schema. Values come from the reference's own literals and their
+ * boundary neighbours (so its predicates go both ways), from the task's database (so joins
+ * find partners), NULLs where a column allows them, duplicates and ties (DISTINCT, COUNT and
+ * ORDER BY mistakes show there), and empty tables. Keys stay unique and foreign keys point at
+ * rows that exist, so the databases are ones the schema admits.
+ *
+ * Pure: the schema and the sampled values are read through the engine by the caller, and the
+ * databases come back as rows, rendered as setup SQL (`setupSql`) to run in the sandbox.
+ */
+import { seededRandom } from '../../verify/generate/mutate.js';
+import { tokenize } from './order.js';
+
+export type Cell = string | number | null;
+
+export interface ColumnInfo {
+  readonly name: string;
+  /** The declared type, as SQLite reads its affinity: INTEGER, REAL, TEXT, NUMERIC or BLOB-ish. */
+  readonly type: string;
+  readonly notNull: boolean;
+  readonly primaryKey: boolean;
+}
+
+export interface ForeignKey {
+  readonly column: string;
+  readonly table: string;
+  readonly to: string;
+}
+
+export interface TableInfo {
+  readonly name: string;
+  /** The table's CREATE statement as the database holds it. */
+  readonly createSql: string;
+  readonly columns: readonly ColumnInfo[];
+  readonly foreignKeys: readonly ForeignKey[];
+}
+
+/** Rows per table, each row in the table's column order. */
+export type GeneratedDatabase = Readonly<Record<string, readonly (readonly Cell[])[]>>;
+
+export interface GenerateOptions {
+  readonly seed: number;
+  readonly count: number;
+  /** Rows per table at most (default 6): small databases shrink fast and read easily. */
+  readonly maxRows?: number;
+  /** The reference's literals (`referenceLiterals`). */
+  readonly literals: readonly (string | number)[];
+  /** Values seen in the task's database, per `table.column` (a few each). */
+  readonly samples?: Readonly<Record<string, readonly Cell[]>>;
+}
+
+type Affinity = 'integer' | 'real' | 'text' | 'numeric';
+
+/** SQLite's affinity rules (§3.1 of its datatype page), in their order. */
+export function affinity(type: string): Affinity {
+  const t = type.toUpperCase();
+  if (t.includes('INT')) return 'integer';
+  if (/CHAR|CLOB|TEXT/.test(t)) return 'text';
+  if (t === '' || t.includes('BLOB')) return 'text';
+  if (/REAL|FLOA|DOUB/.test(t)) return 'real';
+  return 'numeric';
+}
+
+/** The string and number literals of a query, each once, in order. */
+export function referenceLiterals(sql: string): (string | number)[] {
+  const found: (string | number)[] = [];
+  const seen = new Set<string>();
+  for (const token of tokenize(sql)) {
+    const value = token.kind === 'string' ? token.text.slice(1, -1).replace(/''/g, "'") : token.kind === 'number' ? Number(token.text) : undefined;
+    if (value === undefined || (typeof value === 'number' && !Number.isFinite(value))) continue;
+    const key = `${typeof value}:${value}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      found.push(value);
+    }
+  }
+  return found;
+}
+
+/** Tables in an order where each comes after those its foreign keys point at (cycles broken where met). */
+function creationOrder(tables: readonly TableInfo[]): TableInfo[] {
+  const byName = new Map(tables.map((t) => [t.name.toLowerCase(), t]));
+  const done = new Set<string>();
+  const order: TableInfo[] = [];
+  const visit = (table: TableInfo, path: Set<string>) => {
+    const key = table.name.toLowerCase();
+    if (done.has(key) || path.has(key)) return;
+    path.add(key);
+    for (const fk of table.foreignKeys) {
+      const target = byName.get(fk.table.toLowerCase());
+      if (target) visit(target, path);
+    }
+    done.add(key);
+    order.push(table);
+  };
+  for (const table of tables) visit(table, new Set());
+  return order;
+}
+
+export function generateDatabases(tables: readonly TableInfo[], options: GenerateOptions): GeneratedDatabase[] {
+  const random = seededRandom(options.seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+  const maxRows = options.maxRows ?? 6;
+  const numbers = options.literals.filter((v): v is number => typeof v === 'number');
+  const strings = options.literals.filter((v): v is string => typeof v === 'string');
+  // Boundary neighbours: a comparison with a literal goes both ways on them.
+  const nearNumbers = [...new Set(numbers.flatMap((n) => [n - 1, n, n + 1, Number.isInteger(n) ? n : Math.round(n)]))];
+  const databases: GeneratedDatabase[] = [];
+  for (let d = 0; d < options.count; d++) {
+    const db: Record<string, Cell[][]> = {};
+    for (const table of creationOrder(tables)) {
+      // About one database in eight leaves a table empty (aggregates over nothing, outer joins).
+      const rows = random() < 0.125 ? 0 : 1 + Math.floor(random() * maxRows);
+      const made: Cell[][] = [];
+      for (let r = 0; r < rows; r++) {
+        const row = table.columns.map((column, c) => {
+          const fk = table.foreignKeys.find((k) => k.column.toLowerCase() === column.name.toLowerCase());
+          const target = fk && db[fk.table] ? tables.find((t) => t.name.toLowerCase() === fk.table.toLowerCase()) : undefined;
+          if (fk && target) {
+            const at = target.columns.findIndex((col) => col.name.toLowerCase() === fk.to.toLowerCase());
+            const partners = db[target.name]!.map((row) => row[at] ?? null).filter((v) => v !== null);
+            if (partners.length > 0 && random() < 0.9) return pick(partners);
+          }
+          return valueFor(table, column, made, c);
+        });
+        // A key repeated would be refused by the engine: the row is left out.
+        const keys = table.columns.flatMap((column, c) => (column.primaryKey ? [c] : []));
+        const key = JSON.stringify(keys.map((c) => row[c]));
+        if (keys.length > 0 && made.some((other) => JSON.stringify(keys.map((c) => other[c])) === key)) continue;
+        made.push(row);
+      }
+      db[table.name] = made;
+    }
+    databases.push(db);
+  }
+  return databases;
+
+  function valueFor(table: TableInfo, column: ColumnInfo, made: readonly Cell[][], c: number): Cell {
+    if (!column.notNull && !column.primaryKey && random() < 0.12) return null;
+    // Duplicates and ties: a value another row of this table already has.
+    if (!column.primaryKey && made.length > 0 && random() < 0.25) return made[Math.floor(random() * made.length)]![c] ?? null;
+    const kind = affinity(column.type);
+    const sampled = (options.samples?.[`${table.name}.${column.name}`] ?? []).filter((v) => v !== null);
+    const roll = random();
+    if (sampled.length > 0 && roll < 0.4) return pick(sampled);
+    if (kind === 'text') {
+      if (strings.length > 0 && roll < 0.75) return pick(strings);
+      return pick(['', 'a', 'b', 'ab', 'z']);
+    }
+    if (nearNumbers.length > 0 && roll < 0.75) {
+      const n = pick(nearNumbers);
+      return kind === 'integer' ? Math.round(n) : n;
+    }
+    const n = Math.floor(random() * 21) - 5;
+    return kind === 'real' && random() < 0.5 ? n + 0.5 : n;
+  }
+}
+
+const quoteName = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+function literal(value: Cell): string {
+  if (value === null) return 'NULL';
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'NULL';
+  return `'${value.replace(/'/g, "''")}'`;
+}
+
+/** The schema's CREATE statements, then the database's rows as INSERTs. */
+export function setupSql(tables: readonly TableInfo[], db: GeneratedDatabase): { schema: string; setup: string } {
+  const schema = creationOrder(tables)
+    .map((t) => `${t.createSql.trim().replace(/;$/, '')};`)
+    .join('\n');
+  const setup = creationOrder(tables)
+    .flatMap((t) => (db[t.name] ?? []).map((row) => `INSERT INTO ${quoteName(t.name)} VALUES (${row.map(literal).join(', ')});`))
+    .join('\n');
+  return { schema, setup };
+}
+
+/** How many rows a database holds. */
+export const rowCount = (db: GeneratedDatabase) => Object.values(db).reduce((n, rows) => n + rows.length, 0);
+
+/**
+ * The smallest database found on which `differs` still holds: rows are taken away a half, a
+ * quarter, … at a time, then one at a time (ddmin's complements), table by table, until no
+ * single row can go. Rows another row's foreign key points at may go too: the engine does not
+ * enforce foreign keys unless asked, and the candidate and the reference see the same rows.
+ */
+export async function shrinkDatabase(db: GeneratedDatabase, differs: (candidate: GeneratedDatabase) => Promise<boolean>, maxTries = 200): Promise<{ database: GeneratedDatabase; tries: number }> {
+  let current: Record<string, readonly (readonly Cell[])[]> = { ...db };
+  let tries = 0;
+  for (let changed = true; changed && tries < maxTries; ) {
+    changed = false;
+    for (const table of Object.keys(current)) {
+      let rows = current[table]!;
+      for (let chunk = Math.max(1, Math.floor(rows.length / 2)); chunk >= 1 && tries < maxTries; chunk = chunk === 1 ? 0 : Math.max(1, Math.floor(chunk / 2))) {
+        for (let start = 0; start < rows.length && tries < maxTries; ) {
+          const without = [...rows.slice(0, start), ...rows.slice(start + chunk)];
+          tries++;
+          if (await differs({ ...current, [table]: without })) {
+            rows = without;
+            current = { ...current, [table]: rows };
+            changed = true;
+          } else start += chunk;
+        }
+      }
+    }
+  }
+  return { database: current, tries };
+}
