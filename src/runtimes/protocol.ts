@@ -202,6 +202,87 @@ export type ProgramReply = ReplyOf<typeof programReplies>;
 export type ProgramReport = Extract<ProgramReply, { op: 'result' }>;
 export const PROGRAM: Channel<ProgramWorkerRequest, ProgramReply> = { read: byOp('the program worker', programReplies) };
 
+// --- Crucible ↔ SQL worker -------------------------------------------------------------
+
+/**
+ * One value of a result row, as JSON can carry it (sql/sql-worker.cjs `encode`): NULL, TEXT and
+ * REAL as themselves; INTEGER as a number while it is exact in a double (|n| ≤ 2^53 − 1), else
+ * `{"$int": decimal}`; a REAL that is ±infinity `{"$real": "Infinity" | "-Infinity"}` (SQLite
+ * turns NaN into NULL); a BLOB `{"$blob": base64}`.
+ */
+export type SqlValue =
+  | null
+  | number
+  | string
+  | { readonly $blob: string }
+  | { readonly $int: string }
+  | { readonly $real: 'Infinity' | '-Infinity' };
+export type SqlRow = readonly SqlValue[];
+
+/** Where a database comes from: a file (its path inside the sandbox), or built from the task's SQL text, cached by `key`. */
+export type SqlDatabaseRef = string | { readonly key: string; readonly schema: string; readonly setup: string };
+
+export interface SqlQuery {
+  readonly op: 'query';
+  readonly database: SqlDatabaseRef;
+  readonly sql: string;
+  /** Run on a throw-away in-memory copy of the database, where INSERT/UPDATE/DELETE/REPLACE are allowed too. */
+  readonly writable: boolean;
+  /** With `writable`: a read-only query run on the copy afterwards (what the statement left). */
+  readonly after: string | null;
+  readonly limits: { readonly rows: number; readonly bytes: number; readonly wallMs: number };
+}
+export type SqlWorkerRequest = Ping | SqlQuery;
+
+function isSqlValue(v: unknown): boolean {
+  if (v === null || typeof v === 'string') return true;
+  if (typeof v === 'number') return Number.isFinite(v);
+  if (typeof v !== 'object' || Array.isArray(v)) return false;
+  const keys = Object.keys(v);
+  if (keys.length !== 1) return false;
+  const tagged = v as Record<string, unknown>;
+  if (keys[0] === '$blob' || keys[0] === '$int') return typeof tagged[keys[0]] === 'string';
+  return keys[0] === '$real' && (tagged.$real === 'Infinity' || tagged.$real === '-Infinity');
+}
+/** Rows, checked in a loop and kept as they are (a result can have 100,000 rows). */
+const sqlRows = z.custom<readonly SqlRow[]>((v) => {
+  if (!Array.isArray(v)) return false;
+  for (const row of v) {
+    if (!Array.isArray(row)) return false;
+    for (let i = 0; i < row.length; i++) if (!isSqlValue(row[i])) return false;
+  }
+  return true;
+}, 'expected an array of rows of SQL values');
+const sqlTable = z.object({ columns: z.array(z.string()), rows: sqlRows, truncated: z.boolean() });
+const sqlReplies = {
+  pong,
+  result: sqlTable.extend({
+    op: z.literal('result'),
+    /** Rows the statement changed (a writable request's INSERT/UPDATE/DELETE). */
+    changes: z.number().exactOptional(),
+    /** The `after` query's result on the copy. */
+    after: sqlTable.exactOptional(),
+    /** Time the worker spent on the request, database included. */
+    wallMs: z.number(),
+  }),
+  error: z.object({
+    op: z.literal('error'),
+    /** `database`: opening or building it failed (the task's fault); `prepare`: the engine or the allow-list refused the query; `run`: it failed while running; `after`: the `after` query failed. */
+    phase: z.enum(['database', 'prepare', 'run', 'after']),
+    /** The engine's own message (or the allow-list's). */
+    message: z.string().max(1 << 16),
+    /** SQLite's error code (SQLITE_ERROR, SQLITE_NOMEM...), when the engine raised it. */
+    code: z.string().max(100).exactOptional(),
+    /** Set by the worker, never from the message: the query ran past its time (between rows) or out of memory. */
+    limit: z.enum(['timeout', 'memory']).exactOptional(),
+    /** The allow-list refused the statement (it parsed, but is not one read-only query). */
+    refused: z.literal(true).exactOptional(),
+  }),
+};
+export type SqlReply = ReplyOf<typeof sqlReplies>;
+export type SqlTable = z.output<typeof sqlTable>;
+export const SQL: Channel<SqlWorkerRequest, SqlReply> = { read: byOp('the SQL worker', sqlReplies) };
+
 // --- Crucible ↔ TypeScript compiler process -------------------------------------------
 
 export type CompilerRequest =

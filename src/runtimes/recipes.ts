@@ -7,6 +7,7 @@
  * (typescript-service.ts `transpileProgram`) and runs on JavaScript's workers.
  */
 import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +15,7 @@ import type { Limits } from './runtime.js';
 import { interpreterPaths, withAddressLimit, type SandboxMode } from './sandbox.js';
 import type { SlotRecipe } from './slot.js';
 import type { ProgramRecipe } from './program-worker.js';
-import { isNodeOutOfMemory } from './worker-process.js';
+import { isNodeOutOfMemory, type WorkerRecipe } from './worker-process.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const PYTHON_HARNESS = join(HERE, 'python');
@@ -165,5 +166,65 @@ export function nodeRecipes(options: NodeRecipeOptions = {}): { slot: SlotRecipe
       killWorkerToStop: true,
     },
     program: { ...worker, command: hardenedNode(`${harness}/program-worker.cjs`, options.memoryBytes ?? JAVASCRIPT_DEFAULT_HEAP), silenceIsTimeout: true },
+  };
+}
+
+// --- SQL (SQLite through better-sqlite3) ------------------------------------------------
+
+const SQL_HARNESS = join(HERE, 'sql');
+
+/** SQLite's own allowance for one SQL worker's queries (page cache, sorts, values), unless a pool asks for another. */
+export const SQL_DEFAULT_MEMORY = 256 * 2 ** 20;
+/** The SQL worker's V8 heap: its own code and the rows of one result (at most the result byte limit, as JSON). */
+export const SQL_WORKER_HEAP = 128 * 2 ** 20;
+
+export interface SqlRecipeOptions {
+  readonly sandbox?: SandboxMode | undefined;
+  /** Bytes SQLite may allocate beyond the worker's own needs (the address space limit is this plus node's heap and overhead). */
+  readonly memoryBytes?: number | undefined;
+}
+
+/** How to start an SQL worker (sql/sql-worker.cjs); `sql-pool.ts` adds each database file as a bind of its own. */
+export interface SqlRecipe extends WorkerRecipe {
+  readonly isOutOfMemory: (stderr: string) => boolean;
+}
+
+/** better-sqlite3's package folder on the host (its JavaScript and its native addon), found as node would. */
+export function betterSqliteDir(): string {
+  return realpathSync(dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json')));
+}
+
+/**
+ * The SQL worker: node running trusted code on untrusted SQL, so no candidate hardening flags
+ * beyond refusing code generation from strings; better-sqlite3 bound read-only at
+ * /crucible/better-sqlite3; the no-new-processes filter on the worker (SQLite needs no fork);
+ * and an address space limit, which is what stops SQLite's allocations (its own
+ * `hard_heap_limit` is not enforced: better-sqlite3 builds it with SQLITE_DEFAULT_MEMSTATUS=0).
+ */
+export function sqlRecipe(options: SqlRecipeOptions = {}): SqlRecipe {
+  const node = realpathSync(process.execPath);
+  const sandboxed = (options.sandbox ?? 'bwrap') === 'bwrap';
+  const harness = sandboxed ? '/crucible/sql' : SQL_HARNESS;
+  const packageDir = betterSqliteDir();
+  const packageInside = sandboxed ? '/crucible/better-sqlite3' : packageDir;
+  const memory = options.memoryBytes ?? SQL_DEFAULT_MEMORY;
+  const argv = [
+    node,
+    '--no-warnings',
+    '--disallow-code-generation-from-strings',
+    `--max-old-space-size=${Math.floor(SQL_WORKER_HEAP / 2 ** 20)}`,
+    `${harness}/sql-worker.cjs`,
+    `--sqlite=${packageInside}`,
+    // Databases built from SQL text are kept between requests in at most a quarter of it.
+    `--cache-bytes=${Math.floor(memory / 4)}`,
+  ];
+  return {
+    command: withAddressLimit(argv, memory + SQL_WORKER_HEAP + NODE_ADDRESS_OVERHEAD),
+    readOnly: interpreterPaths(node),
+    harnessDir: SQL_HARNESS,
+    seccompOnWorker: true,
+    scratchBytes: 16 << 20,
+    ...(sandboxed ? { binds: [[packageDir, packageInside] as const] } : {}),
+    isOutOfMemory: isNodeOutOfMemory,
   };
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { generateDatabases, referenceLiterals, rowCount, setupSql, shrinkDatabase, type TableInfo } from './generate.js';
+import { generateDatabases, referenceLiterals, rowCount, setupSql, shrinkDatabase, type GeneratedDatabase, type TableInfo } from './generate.js';
 
 const TABLES: TableInfo[] = [
   {
@@ -67,9 +67,9 @@ test('setup SQL creates the schema and inserts every row, quoting what needs it'
 
 test('shrinking keeps the difference and leaves no row that could go', async () => {
   const [db] = generateDatabases(TABLES, { seed: 11, count: 1, maxRows: 6, literals: [150000, 'texas'] });
-  const big = { ...db!, city: [...db!.city!, ['houston', 'texas', 2000000]] };
+  const big: GeneratedDatabase = { ...db!, city: [...db!.city!, ['houston', 'texas', 2000000]] };
   // A "difference" that needs one particular city row and at least one state row.
-  const differs = async (candidate: typeof big) => candidate.city!.some((row) => row[0] === 'houston') && candidate.state!.length > 0;
+  const differs = async (candidate: GeneratedDatabase) => candidate.city!.some((row) => row[0] === 'houston') && candidate.state!.length > 0;
   assert.ok(await differs(big));
   const { database } = await shrinkDatabase(big, differs);
   assert.ok(await differs(database));

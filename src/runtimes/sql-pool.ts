@@ -1,0 +1,415 @@
+/**
+ * Untrusted SQL queries against SQLite databases, on warm sandboxed workers
+ * (sql/sql-worker.cjs, better-sqlite3; PROTOCOL.md "SQL workers"). A request names a database
+ * — a file, or inline `schema` + `setup` SQL — and one query; the answer is its rows as JSON
+ * values (protocol.ts `SqlValue`) or why there are none, as a status.
+ *
+ * Every limit, and what enforces it:
+ * - **Time** (`wallSeconds`): the worker checks the clock between rows and answers `timeout`;
+ *   a statement that yields no row for longer (a runaway recursive CTE, a cross join under
+ *   count(*)) cannot be interrupted in-process (better-sqlite3 is synchronous and SQLite's
+ *   progress handler is compiled out), so the pool kills the worker's process group when no
+ *   answer came `REPLY_GRACE_MS` after the limit, and the next request starts a new worker.
+ *   Building an inline database counts within the limit of the query that first needs it.
+ * - **Rows and bytes** (`rows`, `bytes`: the JSON of the columns and rows): the worker reads
+ *   rows one at a time and stops at the first that would pass either; the result is
+ *   `output-limit` with the rows kept so far, never `ok`, so a cut result is never compared.
+ *   The pool caps `bytes` (`maxResultBytes`) and kills a worker whose line is longer still.
+ * - **Memory** (`memoryBytes`, per pool): an address space limit on the worker (prlimit
+ *   --as: this plus the worker's V8 heap and node's fixed overhead). A failed allocation is
+ *   SQLite's `out of memory`; a value past SQLite's length limit `string or blob too big`; a
+ *   value V8 cannot hold kills the worker, which the pool reads from its stderr: all `memory`.
+ *   SQLite's own `PRAGMA hard_heap_limit` is not used: better-sqlite3 builds SQLite without
+ *   memory statistics (SQLITE_DEFAULT_MEMSTATUS=0), which that limit needs. Sorts and
+ *   temporary tables stay in memory (`temp_store = MEMORY`), under the same limit.
+ * - **Read-only**: a file is opened `readonly` (and `query_only`), through a read-only bind of
+ *   that one file; an inline database is built by the worker, then served read-only from its
+ *   serialized image. `writable: true` runs the query on a fresh in-memory copy
+ *   (`serialize()`, then a new connection on the image), closed after the request.
+ * - **One read-only query** (the allow-list, in the worker): one statement (better-sqlite3's
+ *   `prepare` refuses a string with more, so `SELECT 1; DROP TABLE t` runs nothing), whose
+ *   first keyword is SELECT, WITH or VALUES, and which SQLite itself says returns rows and
+ *   writes nothing (`stmt.reader`, `stmt.readonly`). So no ATTACH, DETACH, PRAGMA, VACUUM
+ *   (INTO), EXPLAIN, transaction control, DDL or DML (on a writable copy INSERT, UPDATE, DELETE
+ *   and REPLACE too). A refusal is an `error` in phase `prepare` with `refused: true`.
+ * - **Nothing past the engine**: `load_extension()` is not authorized (better-sqlite3 enables
+ *   only the C API, which the worker never calls), and SQLite's file functions (`readfile`,
+ *   `writefile`, `edit`, the fileio extension) are not compiled in. The sandbox is the second
+ *   wall: no network, no processes, the system directories, node, better-sqlite3 and the
+ *   task's database files read-only, and a 16 MB private /tmp as the only writable place.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { isMessage, type LineProcess } from './line-process.js';
+import { WarmPool } from './pool.js';
+import { SQL, type SqlDatabaseRef, type SqlReply, type SqlRow, type SqlWorkerRequest } from './protocol.js';
+import { sqlRecipe, type SqlRecipe } from './recipes.js';
+import type { SandboxMode } from './sandbox.js';
+import { describeMessage, pingWorker, spawnWorker } from './worker-process.js';
+
+export type { SqlRow, SqlValue } from './protocol.js';
+
+export interface SqlLimits {
+  /** Wall-clock seconds for the request (building an inline database the first time included). */
+  readonly wallSeconds: number;
+  /** Rows of the result (and of `after`'s). */
+  readonly rows: number;
+  /** Bytes of the result's JSON (columns and rows; `after`'s counted apart). */
+  readonly bytes: number;
+}
+
+export const DEFAULT_SQL_LIMITS: SqlLimits = { wallSeconds: 5, rows: 10_000, bytes: 4 << 20 };
+
+/**
+ * A database file on the host, or one built from the task's SQL text (cached by the workers by
+ * its hash). The same shape as an SQL task's `database` (domains/sql/task.ts), so a task's can be passed as it is.
+ */
+export type SqlDatabase =
+  | { readonly kind: 'file'; readonly path: string }
+  | { readonly kind: 'inline'; readonly schema: string; readonly setup?: string };
+
+export interface SqlRequest {
+  readonly database: SqlDatabase;
+  readonly sql: string;
+  /** Run on a throw-away copy where INSERT, UPDATE, DELETE and REPLACE are allowed too. */
+  readonly writable?: boolean;
+  /** With `writable`: a read-only query run on the copy afterwards; its rows are `after`. */
+  readonly after?: string;
+  readonly limits?: Partial<SqlLimits>;
+}
+
+/** `ok`: the query ran within every limit; `error`: the engine or the allow-list refused it, or it failed; `no-verdict`: not the query's doing (the database, the sandbox). */
+export type SqlStatus = 'ok' | 'error' | 'timeout' | 'memory' | 'output-limit' | 'no-verdict';
+
+export interface SqlTableResult {
+  readonly columns: readonly string[];
+  readonly rows: readonly SqlRow[];
+}
+
+export interface SqlResult extends SqlTableResult {
+  readonly status: SqlStatus;
+  /** Where an `error` (or a limit reported by the worker) happened. */
+  readonly phase?: 'database' | 'prepare' | 'run' | 'after';
+  /** The engine's own message (`near "SELEC": syntax error`), the allow-list's, or which limit stopped the query. */
+  readonly message?: string;
+  /** SQLite's error code, when the engine raised the error. */
+  readonly code?: string;
+  /** The allow-list refused the statement. */
+  readonly refused?: true;
+  /** A writable request: rows the statement changed. */
+  readonly changes?: number;
+  /** A writable request with `after`: that query's rows on the copy. */
+  readonly after?: SqlTableResult;
+  readonly wallSeconds: number;
+  /** Stopped, or never started, because its signal aborted. */
+  readonly cancelled?: true;
+}
+
+export interface SqlRunnerOptions {
+  /** Warm workers; default one per core. */
+  readonly workers?: number;
+  readonly sandbox?: SandboxMode;
+  /** SQLite's memory allowance per worker (recipes.ts SQL_DEFAULT_MEMORY). */
+  readonly memoryBytes?: number;
+  /** The largest `bytes` limit a request may ask for (default 16 MB). */
+  readonly maxResultBytes?: number;
+}
+
+/** Time allowed past the limit for the worker's answer to cross before it is killed. */
+export const REPLY_GRACE_MS = 250;
+const START_MS = 20_000;
+/** Longest query text accepted (SQLite's own limit is 1e9). */
+export const MAX_SQL_LENGTH = 1 << 20;
+
+function empty(status: SqlStatus, message: string, extra: Partial<SqlResult> = {}): SqlResult {
+  return { status, columns: [], rows: [], wallSeconds: 0, message, ...extra };
+}
+
+export function sqlNoVerdict(message: string): SqlResult {
+  return empty('no-verdict', message);
+}
+
+function cancelled(): SqlResult {
+  return empty('no-verdict', 'stopped: the request was abandoned', { cancelled: true });
+}
+
+/**
+ * The database files the workers can see: each host file is a read-only bind of its own at
+ * /crucible/db/<n>/<name>. A worker started before a file was added restarts to see it.
+ */
+class DatabaseFiles {
+  private readonly byPath = new Map<string, number>();
+  readonly list: string[] = [];
+
+  index(hostPath: string): number {
+    const real = realpathSync(hostPath);
+    let index = this.byPath.get(real);
+    if (index === undefined) {
+      index = this.list.length;
+      this.list.push(real);
+      this.byPath.set(real, index);
+    }
+    return index;
+  }
+
+  inside(index: number): string {
+    return `/crucible/db/${index}/${basename(this.list[index]!)}`;
+  }
+
+  binds(count: number): Array<readonly [string, string]> {
+    return this.list.slice(0, count).map((path, i) => [path, this.inside(i)] as const);
+  }
+}
+
+interface Prepared {
+  readonly database: SqlDatabaseRef;
+  /** Files the worker must see: indexes below this. */
+  readonly needsFiles: number;
+}
+
+type Attempt = { result: SqlResult; retry?: boolean };
+
+/** Resolves with `work`'s value, or undefined as soon as `signal` aborts. */
+function unlessAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T | undefined> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const stop = () => resolve(undefined);
+    signal.addEventListener('abort', stop, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', stop);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', stop);
+        reject(error);
+      },
+    );
+  });
+}
+
+class SqlWorker {
+  private process: LineProcess<SqlWorkerRequest, SqlReply> | undefined;
+  /** How many database files the running process sees. */
+  private seesFiles = 0;
+  private readonly dir = mkdtempSync(join(tmpdir(), 'crucible-sql-'));
+
+  constructor(
+    private readonly recipe: SqlRecipe,
+    private readonly mode: SandboxMode,
+    private readonly files: DatabaseFiles,
+    private readonly maxLineBytes: number,
+  ) {}
+
+  get pid(): number | undefined {
+    return this.process?.pid;
+  }
+
+  private async ensureStarted(needsFiles: number): Promise<string | undefined> {
+    if (this.process && !this.process.isClosed && this.seesFiles >= needsFiles) return undefined;
+    this.kill();
+    const count = this.files.list.length;
+    const binds = this.mode === 'bwrap' ? this.files.binds(count) : [];
+    this.process = spawnWorker(
+      {
+        ...this.recipe,
+        binds: [...(this.recipe.binds ?? []), ...binds],
+        dir: this.dir,
+        mode: this.mode,
+        maxLineBytes: this.maxLineBytes,
+      },
+      SQL,
+    );
+    this.seesFiles = count;
+    const error = await pingWorker(this.process, START_MS);
+    if (!error) return undefined;
+    this.kill();
+    return `SQL worker did not start: ${error}`;
+  }
+
+  async run(
+    request: SqlRequest,
+    prepared: Prepared,
+    limits: SqlLimits,
+    signal: AbortSignal | undefined,
+  ): Promise<Attempt> {
+    if (signal?.aborted) return { result: cancelled() };
+    const startError = await this.ensureStarted(prepared.needsFiles);
+    if (signal?.aborted) return { result: cancelled() };
+    if (startError) return { result: sqlNoVerdict(startError) };
+    const process = this.process!;
+    const wallMs = Math.max(1, Math.round(limits.wallSeconds * 1000));
+    const started = performance.now();
+    process.send({
+      op: 'query',
+      database: prepared.database,
+      sql: request.sql,
+      writable: request.writable === true,
+      after: request.writable === true && request.after !== undefined ? request.after : null,
+      limits: { rows: limits.rows, bytes: limits.bytes, wallMs },
+    });
+    const reply = await unlessAborted(process.next(wallMs + REPLY_GRACE_MS), signal);
+    const seconds = (performance.now() - started) / 1000;
+    if (reply === undefined) {
+      this.kill();
+      return { result: cancelled() };
+    }
+    if (isMessage(reply) && reply.op !== 'pong') return { result: classify(reply, limits, seconds) };
+    const stderr = process.stderrTail;
+    this.kill();
+    if (!isMessage(reply) && reply.kind === 'timeout') {
+      return {
+        result: empty('timeout', `stopped after ${limits.wallSeconds}s (the worker was killed)`, {
+          phase: 'run',
+          wallSeconds: seconds,
+        }),
+      };
+    }
+    if (!isMessage(reply) && reply.kind === 'closed' && this.recipe.isOutOfMemory(stderr)) {
+      return {
+        result: empty('memory', 'the memory limit was reached (the worker ran out of memory)', {
+          phase: 'run',
+          wallSeconds: seconds,
+        }),
+      };
+    }
+    const why = isMessage(reply)
+      ? `sent ${describeMessage(reply)}`
+      : reply.kind === 'malformed'
+        ? reply.why
+        : `died: ${stderr.slice(-800)}`;
+    return { result: sqlNoVerdict(`SQL worker ${why}`), retry: true };
+  }
+
+  kill(): void {
+    this.process?.kill();
+    this.process = undefined;
+    this.seesFiles = 0;
+  }
+
+  async close(): Promise<void> {
+    const exited = this.process?.exited;
+    this.kill();
+    await exited;
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** A worker's reply as a result: limits are the worker's findings, never read from a message. */
+function classify(reply: Exclude<SqlReply, { op: 'pong' }>, limits: SqlLimits, seconds: number): SqlResult {
+  if (reply.op === 'error') {
+    const base = {
+      columns: [],
+      rows: [],
+      wallSeconds: seconds,
+      phase: reply.phase,
+      message: reply.message,
+      ...(reply.code !== undefined ? { code: reply.code } : {}),
+      ...(reply.refused ? { refused: true as const } : {}),
+    };
+    // The task's database, not the query: whatever stopped it (its setup's memory included).
+    if (reply.phase === 'database')
+      return { ...base, status: 'no-verdict', message: `the database could not be opened or built: ${reply.message}` };
+    if (reply.limit === 'timeout') return { ...base, status: 'timeout' };
+    if (reply.limit === 'memory') return { ...base, status: 'memory' };
+    return { ...base, status: 'error' };
+  }
+  const truncated = reply.truncated || reply.after?.truncated === true;
+  return {
+    status: truncated ? 'output-limit' : 'ok',
+    columns: reply.columns,
+    rows: reply.rows,
+    wallSeconds: seconds,
+    ...(truncated
+      ? {
+          phase: reply.truncated ? ('run' as const) : ('after' as const),
+          message: `the result has more than ${limits.rows} rows or ${limits.bytes} bytes`,
+        }
+      : {}),
+    ...(reply.changes !== undefined ? { changes: reply.changes } : {}),
+    ...(reply.after ? { after: { columns: reply.after.columns, rows: reply.after.rows } } : {}),
+  };
+}
+
+/**
+ * Warm SQL workers: a request takes a free worker or waits for one. A worker that dies for a
+ * reason that is not the query's (killed from outside, the sandbox failed) is replaced and the
+ * request runs once more; one stopped by a limit is replaced on the next request.
+ */
+export class SqlRunner {
+  private readonly workers: WarmPool<SqlWorker>;
+  private readonly files = new DatabaseFiles();
+  private readonly mode: SandboxMode;
+  private readonly maxResultBytes: number;
+
+  constructor(options: SqlRunnerOptions = {}) {
+    this.mode = options.sandbox ?? 'bwrap';
+    this.maxResultBytes = options.maxResultBytes ?? 16 << 20;
+    const recipe = sqlRecipe({ sandbox: this.mode, memoryBytes: options.memoryBytes });
+    // Two tables (the result and `after`), each within the byte limit, and the message around them.
+    const maxLineBytes = 2 * this.maxResultBytes + (1 << 20);
+    const size = Math.max(1, options.workers ?? availableParallelism());
+    this.workers = new WarmPool(
+      Array.from({ length: size }, () => new SqlWorker(recipe, this.mode, this.files, maxLineBytes)),
+    );
+  }
+
+  get size(): number {
+    return this.workers.size;
+  }
+
+  /** Process ids of the running workers (tests kill one to see it replaced). */
+  get pids(): number[] {
+    return this.workers.all.map((w) => w.pid).filter((pid): pid is number => pid !== undefined);
+  }
+
+  /** Runs one query; when `signal` aborts, a waiting request leaves the line and a running one is stopped (`cancelled`). */
+  async run(request: SqlRequest, options: { signal?: AbortSignal } = {}): Promise<SqlResult> {
+    const { signal } = options;
+    if (this.workers.closed) return sqlNoVerdict('the SQL runner is closed');
+    const limits: SqlLimits = { ...DEFAULT_SQL_LIMITS, ...request.limits };
+    if (!(limits.wallSeconds > 0) || !(limits.rows >= 0) || !(limits.bytes > 0))
+      return sqlNoVerdict(`invalid limits ${JSON.stringify(limits)}`);
+    if (limits.bytes > this.maxResultBytes)
+      return sqlNoVerdict(`the byte limit ${limits.bytes} is above this runner's ${this.maxResultBytes}`);
+    if (request.sql.length > MAX_SQL_LENGTH || (request.after?.length ?? 0) > MAX_SQL_LENGTH) {
+      return empty('error', `the query is longer than ${MAX_SQL_LENGTH} characters`, {
+        phase: 'prepare',
+        refused: true,
+      });
+    }
+    let prepared: Prepared;
+    try {
+      prepared = this.prepare(request.database);
+    } catch (error) {
+      return sqlNoVerdict(`the database could not be opened: ${(error as Error).message}`);
+    }
+    const result = await this.workers.use(signal, async (worker) => {
+      let attempt = await worker.run(request, prepared, limits, signal);
+      if (attempt.retry && !this.workers.closed && !signal?.aborted)
+        attempt = await worker.run(request, prepared, limits, signal);
+      return attempt.result;
+    });
+    return result ?? cancelled();
+  }
+
+  private prepare(database: SqlDatabase): Prepared {
+    if (database.kind === 'file') {
+      const index = this.files.index(database.path);
+      return {
+        database: this.mode === 'bwrap' ? this.files.inside(index) : this.files.list[index]!,
+        needsFiles: this.mode === 'bwrap' ? index + 1 : 0,
+      };
+    }
+    const setup = database.setup ?? '';
+    const key = createHash('sha256').update(database.schema).update('\0').update(setup).digest('hex');
+    return { database: { key, schema: database.schema, setup }, needsFiles: 0 };
+  }
+
+  close(): Promise<void> {
+    return this.workers.close();
+  }
+}
