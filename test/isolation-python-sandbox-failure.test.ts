@@ -1,16 +1,24 @@
 /**
  * When the Python runtime cannot run at all, no candidate is judged pass or fail. Its own
  * file (its own process), so no other test's interpreter is in play.
+ *
+ * Not in the runtime contract (test/contracts/runtime-contract.ts): these are no hostile
+ * programs but a broken interpreter, chosen by CRUCIBLE_PYTHON, which only Python has (the
+ * JavaScript runtime runs the node that runs Crucible).
  */
 import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { RIGHT, summary, TASK, WRONG, newHarness } from './isolation-python-support.js';
+import { Harness } from '../src/verify/harness.js';
+import { addTaskOf, summary } from './contracts/runtime-contract.js';
 
+const { task: TASK, right: RIGHT, wrong: WRONG } = addTaskOf('python');
 const dir = mkdtempSync(join(tmpdir(), 'crucible-broken-python-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
+
+const newHarness = () => new Harness({ workers: 1, time: { scriptFloorSeconds: 1, callFloorSeconds: 0.5 }, limits: { memoryBytes: 1 << 30, loadSeconds: 2 } });
 
 describe('sandbox failure', () => {
   it('an interpreter that does not exist: never a verdict of pass or fail', async () => {

@@ -3,6 +3,11 @@
  * exponential (nested `async (a = ...)` defaults, when transpiling) or gigabytes hungry
  * (permutation types, when type checking). Neither may stall Crucible's event loop or fill its
  * heap: each check ends within its limit as a verdict, and the next candidate is judged right.
+ *
+ * Not in the runtime contract (test/contracts/runtime-contract.ts): the hostile input here is
+ * for the TypeScript compiler's own processes (their transpile and type-check deadlines and
+ * heap, and the event loop they must leave free), a mechanism only TypeScript has; the
+ * contract runs every TypeScript program through the transpiler, with type checking off.
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';

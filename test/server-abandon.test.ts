@@ -12,12 +12,13 @@ import { after, before, describe, it } from 'node:test';
 import type { Task } from '../src/core/task.js';
 import { ProgramRunner } from '../src/runtimes/program-pool.js';
 import { Harness } from '../src/verify/harness.js';
-import { RIGHT, TASK, WRONG } from './isolation-python-support.js';
+import { addTaskOf } from './contracts/runtime-contract.js';
 import { startTestServer, SUM_RIGHT, type TestServer } from './server-support.js';
 
 /** The abandoned programs' time limit: the next answer must come well before it. */
 const ABANDONED_SECONDS = 60;
 const SPIN = 'while True:\n    pass';
+const { task: TASK, right: RIGHT, wrong: WRONG } = addTaskOf('python');
 
 async function until(what: string, check: () => boolean, seconds = 30): Promise<void> {
   const deadline = performance.now() + seconds * 1000;
@@ -225,7 +226,7 @@ describe('the program pool: abandoned runs (one worker)', () => {
 });
 
 describe('the harness: an abandoned judgement (one worker)', () => {
-  // The isolation tests' task, its script suite only (no reference to run first).
+  // The runtime contract's Python task, its script suite only (no reference to run first).
   const { reference: _, ...withoutReference } = TASK;
   const task: Task = { ...withoutReference, id: 'abandon/add', suites: TASK.suites.filter((s) => s.kind === 'script') };
   const harness = new Harness({ workers: 1, untrustedTests: true, time: { scriptFloorSeconds: ABANDONED_SECONDS } });

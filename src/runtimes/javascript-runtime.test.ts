@@ -1,3 +1,8 @@
+/**
+ * The JavaScript and TypeScript runtimes at work: the wire encoding, script and io suites,
+ * transpiling. The hostile programs (escapes, limits, faked verdicts, crashes, state left
+ * behind) are the runtime contract's, run for every language: test/contracts/runtime-contract.ts.
+ */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
