@@ -123,6 +123,12 @@ export function generateDatabases(tables: readonly TableInfo[], options: Generat
             const partners = db[target.name]!.map((row) => row[at] ?? null).filter((v) => v !== null);
             if (partners.length > 0 && random() < 0.9) return pick(partners);
           }
+          // Each database's first row walks through the literals' neighbours and the sampled
+          // values in turn, so that every boundary is met within a few databases, not by chance.
+          if (r === 0 && !column.primaryKey) {
+            const walked = walk(table, column, d + c);
+            if (walked !== undefined) return walked;
+          }
           return valueFor(table, column, made, c);
         });
         // A key repeated would be refused by the engine: the row is left out.
@@ -137,22 +143,31 @@ export function generateDatabases(tables: readonly TableInfo[], options: Generat
   }
   return databases;
 
+  function walk(table: TableInfo, column: ColumnInfo, step: number): Cell | undefined {
+    const kind = affinity(column.type);
+    const sampled = (options.samples?.[`${table.name}.${column.name}`] ?? []).filter((v) => v !== null);
+    const values = kind === 'text' ? [...strings, ...sampled] : nearNumbers.map((n) => (kind === 'integer' ? Math.round(n) : n));
+    return values.length > 0 ? values[step % values.length] : undefined;
+  }
+
   function valueFor(table: TableInfo, column: ColumnInfo, made: readonly Cell[][], c: number): Cell {
     if (!column.notNull && !column.primaryKey && random() < 0.12) return null;
     // Duplicates and ties: a value another row of this table already has.
     if (!column.primaryKey && made.length > 0 && random() < 0.25) return made[Math.floor(random() * made.length)]![c] ?? null;
     const kind = affinity(column.type);
     const sampled = (options.samples?.[`${table.name}.${column.name}`] ?? []).filter((v) => v !== null);
+    // The literals first (they put rows on both sides of the predicates), then values of the task's database, then anything.
     const roll = random();
-    if (sampled.length > 0 && roll < 0.4) return pick(sampled);
     if (kind === 'text') {
-      if (strings.length > 0 && roll < 0.75) return pick(strings);
+      if (strings.length > 0 && roll < 0.45) return pick(strings);
+      if (sampled.length > 0 && roll < 0.85) return pick(sampled);
       return pick(['', 'a', 'b', 'ab', 'z']);
     }
-    if (nearNumbers.length > 0 && roll < 0.75) {
+    if (nearNumbers.length > 0 && roll < 0.5) {
       const n = pick(nearNumbers);
       return kind === 'integer' ? Math.round(n) : n;
     }
+    if (sampled.length > 0 && roll < 0.8) return pick(sampled);
     const n = Math.floor(random() * 21) - 5;
     return kind === 'real' && random() < 0.5 ? n + 0.5 : n;
   }
