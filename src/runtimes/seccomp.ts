@@ -158,15 +158,16 @@ export function buildSeccompFilter(options: SeccompOptions): Buffer {
     { nr: Syscall.setpriority, errno: EPERM, allowIf: [[0, 'eq', PRIO_PROCESS], [1, 'eq', 0]] },
     { nr: Syscall.ioprio_set, errno: EPERM, allowIf: [[0, 'eq', IOPRIO_WHO_PROCESS], [1, 'eq', 0]] },
   ];
+  // bwrap bind-mounts the host's /dev/null, /dev/zero, /dev/tty... read-write (a read-only
+  // remount would add nodev), and when Crucible runs as root the sandbox user owns them:
+  // chmod 000 /dev/null would break the host, xattrs on it would outlive the candidate. In
+  // every filter: a worker filtered by bwrap (JavaScript) runs its candidates in its own process.
+  rules.push(
+    ...refuse(EPERM, Syscall.chmod, Syscall.fchmod, Syscall.fchmodat, Syscall.fchmodat2),
+    ...refuse(EPERM, Syscall.setxattr, Syscall.lsetxattr, Syscall.fsetxattr, Syscall.removexattr, Syscall.lremovexattr, Syscall.fremovexattr),
+  );
   if (options.forbidExec) {
     rules.push(...refuse(EPERM, Syscall.execve, Syscall.execveat));
-    // bwrap bind-mounts the host's /dev/null, /dev/zero, /dev/tty... read-write (a read-only
-    // remount would add nodev), and when Crucible runs as root the sandbox user owns them:
-    // chmod 000 /dev/null would break the host, xattrs on it would outlive the candidate.
-    rules.push(
-      ...refuse(EPERM, Syscall.chmod, Syscall.fchmod, Syscall.fchmodat, Syscall.fchmodat2),
-      ...refuse(EPERM, Syscall.setxattr, Syscall.lsetxattr, Syscall.fsetxattr, Syscall.removexattr, Syscall.lremovexattr, Syscall.fremovexattr),
-    );
     // Signals only to itself (a pid of 2 or more). The worker is PID 1 and gets from inside
     // only the signals it handles, but a handler added there one day must not become the
     // candidate's to trigger. Not for a worker filtered by bwrap: it is PID 1 itself, and its

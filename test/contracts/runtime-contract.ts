@@ -761,12 +761,9 @@ const KERNEL: Behaviour[] = [
       "attempt('setxattr /dev/null', xattr)",
     ].join('\n'),
     // node has no xattr API: chmod only.
-    javascript: {
-      todo: "known gap: the JavaScript worker's seccomp filter is the one without forbidExec, and only that part refuses chmod and xattrs: as root, a JavaScript candidate changes the host's /dev/null (its ctime moves on the host)",
-      side: DEVICES()
-        .map((p) => `attempt(${js(`chmod ${p}`)}, () => fs.chmodSync(${js(p)}, fs.statSync(${js(p)}).mode & 0o7777));`)
-        .join('\n'),
-    },
+    javascript: DEVICES()
+      .map((p) => `attempt(${js(`chmod ${p}`)}, () => fs.chmodSync(${js(p)}, fs.statSync(${js(p)}).mode & 0o7777));`)
+      .join('\n'),
   },
   {
     name: "reading or writing the worker's memory, files or limits",
