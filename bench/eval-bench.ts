@@ -46,7 +46,9 @@ async function timeCrucible(tasks: Task[], candidates: Candidate[], workers: num
   await Promise.all([...new Set(candidates.map((c) => c.taskId))].map((id) => harness.baseline(byId.get(id)!)));
   const stopMemory = trackPeakMemory();
   const t0 = performance.now();
-  const results = await evaluateCandidates(harness, new Map(tasks.map((t) => [t.id, taskChecks(t)])), candidates, { concurrency: 4 * workers });
+  const results = await evaluateCandidates(harness, new Map(tasks.map((t) => [t.id, taskChecks(t)])), candidates, {
+    concurrency: 4 * workers,
+  });
   const seconds = (performance.now() - t0) / 1000;
   const peak = stopMemory();
   await harness.close();
@@ -64,7 +66,13 @@ function baselineJobs(byId: ReadonlyMap<string, Task>, candidates: readonly Cand
 }
 
 /** Crucible against a fresh interpreter per sample on the same programs; one report line. */
-async function againstSpawnPerSample(label: string, tasks: Task[], candidates: Candidate[], baselineJob: BaselineJob, target: number) {
+async function againstSpawnPerSample(
+  label: string,
+  tasks: Task[],
+  candidates: Candidate[],
+  baselineJob: BaselineJob,
+  target: number,
+) {
   const crucible = await timeCrucible(tasks, candidates, cores);
   const jobs = baselineJobs(new Map(tasks.map((t) => [t.id, t])), candidates, baselineJob);
   const t0 = performance.now();
@@ -92,7 +100,13 @@ async function withoutTimeouts(
   target: number,
 ) {
   const kept = candidates.filter((_, i) => results[i]!.status !== 'timeout');
-  await againstSpawnPerSample(`${label}, without the ${candidates.length - kept.length} that time out`, tasks, kept, baselineJob, target);
+  await againstSpawnPerSample(
+    `${label}, without the ${candidates.length - kept.length} that time out`,
+    tasks,
+    kept,
+    baselineJob,
+    target,
+  );
 }
 
 interface Workload {
@@ -142,7 +156,8 @@ async function javascriptWorkload(): Promise<Workload | undefined> {
   const candidates: Candidate[] = [];
   for (const task of dataset.tasks) {
     candidates.push({ taskId: task.id, index: 0, program: task.reference! });
-    for (const wrong of task.knownWrong) candidates.push({ taskId: task.id, index: candidates.length, program: wrong.program });
+    for (const wrong of task.knownWrong)
+      candidates.push({ taskId: task.id, index: candidates.length, program: wrong.program });
   }
   const limited = candidates.slice(0, LIMIT);
   return {
@@ -151,7 +166,12 @@ async function javascriptWorkload(): Promise<Workload | undefined> {
     candidates: limited,
     job: (c, test) => ({ interpreter: process.execPath, source: `${c.program}\n${test}`, suffix: '.js' }),
     target: 20,
-    trivial: trivialTask('javascript', 'function f(x) { return x; }\n', 'function check(c) { console.assert(c(1) === 1); }\n', 'check(f)'),
+    trivial: trivialTask(
+      'javascript',
+      'function f(x) { return x; }\n',
+      'function check(c) { console.assert(c(1) === 1); }\n',
+      'check(f)',
+    ),
   };
 }
 
@@ -182,7 +202,10 @@ async function ceiling(workload: Workload) {
     return { ms: performance.now() - t0, status: verdict.status };
   };
   const warm = await timed(workload.trivial, workload.trivial.reference!);
-  if (warm.status !== 'pass') throw new Error(`the trivial ${workload.trivial.language} program did not pass (${warm.status}): the fixed cost cannot be measured`);
+  if (warm.status !== 'pass')
+    throw new Error(
+      `the trivial ${workload.trivial.language} program did not pass (${warm.status}): the fixed cost cannot be measured`,
+    );
   const fixed: number[] = [];
   for (let i = 0; i < 100; i++) fixed.push((await timed(workload.trivial, workload.trivial.reference!)).ms);
   const kept: Candidate[] = [];
@@ -210,7 +233,12 @@ async function heavyTests() {
   if (!existsSync(file)) return report('heavy tests: skipped (data not found)');
   const dataset = await loadDataset(file);
   const candidates = dataset.tasks.map((t) => ({ taskId: t.id, index: 0, program: t.reference! }));
-  const bare = JSON.parse(execFileSync(resolvePython(), [join(import.meta.dirname, 'bare_loop.py'), file], { encoding: 'utf8', maxBuffer: 1 << 26 })) as {
+  const bare = JSON.parse(
+    execFileSync(resolvePython(), [join(import.meta.dirname, 'bare_loop.py'), file], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 26,
+    }),
+  ) as {
     seconds: number;
     calls: number;
   };
@@ -224,7 +252,10 @@ async function heavyTests() {
 
 // The ceilings run only when asked for: BENCH_SECTIONS=python-ceiling,javascript-ceiling (about a minute).
 const sections = (process.env.BENCH_SECTIONS ?? 'python,javascript,heavy,node-surface,untrusted-tests').split(',');
-for (const [name, load] of [['python', pythonWorkload], ['javascript', javascriptWorkload]] as const) {
+for (const [name, load] of [
+  ['python', pythonWorkload],
+  ['javascript', javascriptWorkload],
+] as const) {
   if (!sections.includes(name) && !sections.includes(`${name}-ceiling`)) continue;
   const workload = await load();
   if (workload && sections.includes(name)) await compare(workload);

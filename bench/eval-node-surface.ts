@@ -45,8 +45,17 @@ function contextSetupMicros(): { bare: number; unbuilt: number; built: number } 
     const out = {};
     for (const [k, fn] of Object.entries(kinds)) { const xs = []; for (let i = 0; i < 9; i++) xs.push(time(fn)); out[k] = xs.sort((a, b) => a - b)[4]; }
     console.log(JSON.stringify(out));`;
-  const flags = ['--experimental-vm-modules', '--disallow-code-generation-from-strings', '--frozen-intrinsics', '--no-warnings'];
-  return JSON.parse(execFileSync(process.execPath, [...flags, '-e', script], { encoding: 'utf8' })) as { bare: number; unbuilt: number; built: number };
+  const flags = [
+    '--experimental-vm-modules',
+    '--disallow-code-generation-from-strings',
+    '--frozen-intrinsics',
+    '--no-warnings',
+  ];
+  return JSON.parse(execFileSync(process.execPath, [...flags, '-e', script], { encoding: 'utf8' })) as {
+    bare: number;
+    unbuilt: number;
+    built: number;
+  };
 }
 
 const oneCall = (id: string, program: string): Task => ({
@@ -58,7 +67,9 @@ const oneCall = (id: string, program: string): Task => ({
   reference: program,
   knownWrong: [],
   source: 'bench',
-  suites: [{ kind: 'script', name: 'check', code: "const assert = require('node:assert');\nassert.equal(f('ab'), 'YWI=');\n" }],
+  suites: [
+    { kind: 'script', name: 'check', code: "const assert = require('node:assert');\nassert.equal(f('ab'), 'YWI=');\n" },
+  ],
 });
 
 export async function nodeSurfaceSection(data: string, report: (line: string) => void): Promise<void> {
@@ -68,9 +79,10 @@ export async function nodeSurfaceSection(data: string, report: (line: string) =>
   );
 
   const programs = {
-    'own realm only (btoa)': "function f(s) { return btoa(s) }",
+    'own realm only (btoa)': 'function f(s) { return btoa(s) }',
     'lent node object (Buffer: the worker is replaced)': "function f(s) { return Buffer.from(s).toString('base64') }",
-    'require of a built-in (crypto: replaced)': "const crypto = require('crypto');\nfunction f(s) { crypto.createHash('md5'); return btoa(s) }",
+    'require of a built-in (crypto: replaced)':
+      "const crypto = require('crypto');\nfunction f(s) { crypto.createHash('md5'); return btoa(s) }",
   };
   const harness = new Harness({ workers: 1 });
   const rows: string[] = [];
@@ -89,19 +101,29 @@ export async function nodeSurfaceSection(data: string, report: (line: string) =>
   await harness.close();
   const source = `${programs['lent node object (Buffer: the worker is replaced)']}\nrequire('node:assert').equal(f('ab'), 'YWI=');\n`;
   const t0 = performance.now();
-  await spawnPerSample(Array.from({ length: 30 }, () => ({ interpreter: process.execPath, source, suffix: '.js' })), 1);
+  await spawnPerSample(
+    Array.from({ length: 30 }, () => ({ interpreter: process.execPath, source, suffix: '.js' })),
+    1,
+  );
   const fresh = (performance.now() - t0) / 30;
-  report(`javascript node surface, per candidate (1 worker, median of 60) | ${rows.join(' | ')} | fresh node per sample ${fresh.toFixed(1)} ms`);
+  report(
+    `javascript node surface, per candidate (1 worker, median of 60) | ${rows.join(' | ')} | fresh node per sample ${fresh.toFixed(1)} ms`,
+  );
 
   const multiplE = ['js', 'ts'].map((l) => join(data, `multipl-e-humaneval/humaneval-${l}.jsonl.gz`));
   const pack = join(data, 'humanevalpack/humanevalpack-js.jsonl.gz');
-  if (!multiplE.every(existsSync) || !existsSync(pack)) return report('javascript node surface corpus: skipped (data not found)');
+  if (!multiplE.every(existsSync) || !existsSync(pack))
+    return report('javascript node surface corpus: skipped (data not found)');
   const packTasks = (await loadDataset(pack)).tasks;
   const corpus: CorpusProgram[] = [];
   for (const file of multiplE) corpus.push(...multiplECorpus((await loadDataset(file)).tasks, packTasks));
   // Type checking is not what this measures (its errors never fail a candidate anyway).
   const judge = new Harness({ nodePath: [NODE_PATH], typeCheck: false });
-  const { rows: both, crucibleSeconds, freshSeconds } = await judgeBothWays(corpus, judge, { nodePath: [NODE_PATH], timeoutMs: 3000 });
+  const {
+    rows: both,
+    crucibleSeconds,
+    freshSeconds,
+  } = await judgeBothWays(corpus, judge, { nodePath: [NODE_PATH], timeoutMs: 3000 });
   await judge.close();
   const agreeing = both.filter((r) => r.agrees).length;
   const passing = both.filter((r) => r.crucible === 'pass').length;
@@ -109,6 +131,8 @@ export async function nodeSurfaceSection(data: string, report: (line: string) =>
     `javascript node surface corpus: ${corpus.length} MultiPL-E JavaScript and TypeScript programs exercising node's APIs (${passing} pass) | same verdict as a fresh node ${agreeing}/${corpus.length} | crucible ${(corpus.length / crucibleSeconds).toFixed(1)}/s | fresh node ${(corpus.length / freshSeconds).toFixed(1)}/s`,
   );
   for (const r of both.filter((x) => !x.agrees).slice(0, 10)) {
-    report(`  disagrees: ${r.entry.name}: crucible ${r.crucible}, node ${r.fresh ? 'pass' : 'fail'} ${r.message?.split('\n')[0] ?? ''}`);
+    report(
+      `  disagrees: ${r.entry.name}: crucible ${r.crucible}, node ${r.fresh ? 'pass' : 'fail'} ${r.message?.split('\n')[0] ?? ''}`,
+    );
   }
 }

@@ -20,7 +20,9 @@ async function samplesPerSecond(tasks: Task[], untrustedTests: boolean): Promise
   const candidates = tasks.map((t) => ({ taskId: t.id, index: 0, program: t.reference! }));
   await Promise.all(tasks.map((t) => harness.baseline(t)));
   const t0 = performance.now();
-  const results = await evaluateCandidates(harness, new Map(tasks.map((t) => [t.id, taskChecks(t)])), candidates, { concurrency: 4 * harness.workerCount });
+  const results = await evaluateCandidates(harness, new Map(tasks.map((t) => [t.id, taskChecks(t)])), candidates, {
+    concurrency: 4 * harness.workerCount,
+  });
   const rate = candidates.length / ((performance.now() - t0) / 1000);
   await harness.close();
   return { rate, passed: results.filter((r) => r.status === 'pass').length };
@@ -29,7 +31,12 @@ async function samplesPerSecond(tasks: Task[], untrustedTests: boolean): Promise
 export async function untrustedSection(data: string, report: (line: string) => void, workers: number): Promise<void> {
   const workloads = [
     { label: 'python (HumanEval)', file: 'humaneval/HumanEval.jsonl.gz', interpreter: resolvePython(), suffix: '.py' },
-    { label: 'javascript (HumanEvalPack JS)', file: 'humanevalpack/humanevalpack-js.jsonl.gz', interpreter: process.execPath, suffix: '.js' },
+    {
+      label: 'javascript (HumanEvalPack JS)',
+      file: 'humanevalpack/humanevalpack-js.jsonl.gz',
+      interpreter: process.execPath,
+      suffix: '.js',
+    },
   ];
   for (const w of workloads) {
     const path = join(data, w.file);
@@ -38,12 +45,18 @@ export async function untrustedSection(data: string, report: (line: string) => v
       continue;
     }
     // JavaScript/162 needs js-md5, which a fresh node without --node-path lacks: left out of both.
-    const tasks = (await loadDataset(path)).tasks.filter((t) => t.reference !== undefined && t.suites[0]?.kind === 'script' && t.id !== 'JavaScript/162');
+    const tasks = (await loadDataset(path)).tasks.filter(
+      (t) => t.reference !== undefined && t.suites[0]?.kind === 'script' && t.id !== 'JavaScript/162',
+    );
     const shared = await samplesPerSecond(tasks, false);
     const own = await samplesPerSecond(tasks, true);
     const jobs = tasks.map((t) => {
       const suite = t.suites[0]!;
-      return { interpreter: w.interpreter, source: `${t.reference}\n${suite.kind === 'script' ? `${suite.code}\n${suite.invoke ?? ''}` : ''}\n`, suffix: w.suffix };
+      return {
+        interpreter: w.interpreter,
+        source: `${t.reference}\n${suite.kind === 'script' ? `${suite.code}\n${suite.invoke ?? ''}` : ''}\n`,
+        suffix: w.suffix,
+      };
     });
     const t0 = performance.now();
     await spawnPerSample(jobs, workers, 3000);

@@ -21,7 +21,13 @@ import { codePack } from '../src/domains/code/index.js';
 import { loadLabelledSamples } from '../src/bench/samples.js';
 import type { Candidate, IoSuite, Task } from '../src/core/task.js';
 import { calibrateThreshold } from '../src/select/abstain.js';
-import { CONFIDENCE_SCORE, decideSelection, gatherEvidence, type SelectionEvidence, type TaskSelection } from '../src/select/select.js';
+import {
+  CONFIDENCE_SCORE,
+  decideSelection,
+  gatherEvidence,
+  type SelectionEvidence,
+  type TaskSelection,
+} from '../src/select/select.js';
 import { augmentTask, GENERATED_SUITE, splitJsonArray } from '../src/verify/differential.js';
 import { seededRandom } from '../src/verify/generate/mutate.js';
 import { Harness } from '../src/verify/harness.js';
@@ -59,10 +65,13 @@ const dataset = await loadDataset(HUMANEVAL_PLUS);
 const tasks = dataset.tasks.slice(0, limit);
 const samples = await loadLabelledSamples(SAMPLES, dataset, { testSuite: 'original' });
 const byTask = new Map<string, Candidate[]>();
-for (const c of samples.candidates) if (tasks.some((t) => t.id === c.taskId)) byTask.set(c.taskId, [...(byTask.get(c.taskId) ?? []), c]);
+for (const c of samples.candidates)
+  if (tasks.some((t) => t.id === c.taskId)) byTask.set(c.taskId, [...(byTask.get(c.taskId) ?? []), c]);
 const harness = new Harness();
 const started = performance.now();
-log(`${tasks.length} tasks, ${[...byTask.values()].reduce((n, l) => n + l.length, 0)} solutions, ${inputs} generated inputs per task, seed ${seed}`);
+log(
+  `${tasks.length} tasks, ${[...byTask.values()].reduce((n, l) => n + l.length, 0)} solutions, ${inputs} generated inputs per task, seed ${seed}`,
+);
 
 // Ground truth: HumanEval+ base and plus, per task and sample index.
 interface Truth {
@@ -83,7 +92,9 @@ const truthByKey = await cached('truth', async () => {
   }
   return found;
 });
-const truth = new Map<Candidate, Truth>([...byTask.values()].flat().map((c) => [c, truthByKey[`${c.taskId}#${c.index}`]!]));
+const truth = new Map<Candidate, Truth>(
+  [...byTask.values()].flat().map((c) => [c, truthByKey[`${c.taskId}#${c.index}`]!]),
+);
 log(`ground truth done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 
 // 1a. Differential: generated inputs from the base inputs and the signature, judged against the contracted reference.
@@ -93,7 +104,10 @@ async function differentialOn(judged: readonly Task[]): Promise<{ flagged: strin
   for (const task of judged) {
     const augmentation = await augmentTask(harness, task, { seed, count: inputs });
     generated += augmentation.kept;
-    const onlyGenerated: Task = { ...augmentation.augmented, suites: augmentation.augmented.suites.filter((s) => s.name === GENERATED_SUITE) };
+    const onlyGenerated: Task = {
+      ...augmentation.augmented,
+      suites: augmentation.augmented.suites.filter((s) => s.name === GENERATED_SUITE),
+    };
     if (onlyGenerated.suites.length === 0) continue;
     await Promise.all(
       (byTask.get(task.id) ?? [])
@@ -143,18 +157,32 @@ const beyond = all.filter((c) => truth.get(c)!.base && !truth.get(c)!.plus);
 const correct = all.filter((c) => truth.get(c)!.plus);
 const noRef = (list: Candidate[]) => list.filter((c) => flaggedWithoutReference(taskOf.get(c.taskId)!, c)).length;
 
-console.log(`\n## Bugs beyond the base tests (${tasks.length} ${mbpp ? 'MBPP+' : 'HumanEval'} tasks, ${all.length} real solutions)`);
-console.log(`solutions that pass the base inputs but fail ${mbpp ? 'MBPP+' : 'HumanEval+'}: ${beyond.length}; right by ${mbpp ? 'MBPP+' : 'HumanEval+'}: ${correct.length}\n`);
-console.log('| checker | inputs per task | flags, of the base-pass/plus-fail solutions | flags, of the right solutions |');
+console.log(
+  `\n## Bugs beyond the base tests (${tasks.length} ${mbpp ? 'MBPP+' : 'HumanEval'} tasks, ${all.length} real solutions)`,
+);
+console.log(
+  `solutions that pass the base inputs but fail ${mbpp ? 'MBPP+' : 'HumanEval+'}: ${beyond.length}; right by ${mbpp ? 'MBPP+' : 'HumanEval+'}: ${correct.length}\n`,
+);
+console.log(
+  '| checker | inputs per task | flags, of the base-pass/plus-fail solutions | flags, of the right solutions |',
+);
 console.log('|---|---|---|---|');
-console.log(`| EvalPlus plus inputs (ground truth) | ${(plusInputs / tasks.length).toFixed(0)} | ${beyond.length}/${beyond.length} (100%) | 0/${correct.length} (0%) |`);
-console.log(`| Crucible, generated inputs + reference (differential) | ${(generatedTotal / tasks.length).toFixed(0)} | ${beyond.filter((c) => flaggedByDiff.has(c)).length}/${beyond.length} (${pct(beyond.filter((c) => flaggedByDiff.has(c)).length, beyond.length)}) | ${correct.filter((c) => flaggedByDiff.has(c)).length}/${correct.length} (${pct(correct.filter((c) => flaggedByDiff.has(c)).length, correct.length)}) |`);
+console.log(
+  `| EvalPlus plus inputs (ground truth) | ${(plusInputs / tasks.length).toFixed(0)} | ${beyond.length}/${beyond.length} (100%) | 0/${correct.length} (0%) |`,
+);
+console.log(
+  `| Crucible, generated inputs + reference (differential) | ${(generatedTotal / tasks.length).toFixed(0)} | ${beyond.filter((c) => flaggedByDiff.has(c)).length}/${beyond.length} (${pct(beyond.filter((c) => flaggedByDiff.has(c)).length, beyond.length)}) | ${correct.filter((c) => flaggedByDiff.has(c)).length}/${correct.length} (${pct(correct.filter((c) => flaggedByDiff.has(c)).length, correct.length)}) |`,
+);
 if (!mbpp) {
   const plainFlags = new Set(differentialPlain.flagged);
   const flaggedPlain = (list: Candidate[]) => list.filter((c) => plainFlags.has(`${c.taskId}#${c.index}`)).length;
-  console.log(`| Crucible, the same on plain HumanEval (no contracts: inputs like the prompt's examples) | ${(differentialPlain.generated / tasks.length).toFixed(0)} | ${flaggedPlain(beyond)}/${beyond.length} (${pct(flaggedPlain(beyond), beyond.length)}) | ${flaggedPlain(correct)}/${correct.length} (${pct(flaggedPlain(correct), correct.length)}) |`);
+  console.log(
+    `| Crucible, the same on plain HumanEval (no contracts: inputs like the prompt's examples) | ${(differentialPlain.generated / tasks.length).toFixed(0)} | ${flaggedPlain(beyond)}/${beyond.length} (${pct(flaggedPlain(beyond), beyond.length)}) | ${flaggedPlain(correct)}/${correct.length} (${pct(flaggedPlain(correct), correct.length)}) |`,
+  );
 }
-console.log(`| Crucible, no reference (suspects: prompt examples, properties, clear-majority disagreement) | ${inputs + 50} | ${noRef(beyond)}/${beyond.length} (${pct(noRef(beyond), beyond.length)}) | ${noRef(correct)}/${correct.length} (${pct(noRef(correct), correct.length)}) |`);
+console.log(
+  `| Crucible, no reference (suspects: prompt examples, properties, clear-majority disagreement) | ${inputs + 50} | ${noRef(beyond)}/${beyond.length} (${pct(noRef(beyond), beyond.length)}) | ${noRef(correct)}/${correct.length} (${pct(noRef(correct), correct.length)}) |`,
+);
 
 // 2. Selection accuracy.
 let picked = 0;
@@ -183,11 +211,15 @@ const n = items.length;
 console.log(`\n## Selection (right = passes ${mbpp ? 'MBPP+' : 'HumanEval+'}; ${n} tasks)\n`);
 console.log('| how the program is picked | uses hidden tests? | tasks right |');
 console.log('|---|---|---|');
-console.log(`| Crucible select (prompt examples, generated inputs, agreement) | no | ${picked}/${n} (${pct(picked, n)}) |`);
+console.log(
+  `| Crucible select (prompt examples, generated inputs, agreement) | no | ${picked}/${n} (${pct(picked, n)}) |`,
+);
 console.log(`| random (expected) | no | ${randomExpected.toFixed(1)}/${n} (${pct(randomExpected, n)}) |`);
 console.log(`| first sample | no | ${first}/${n} (${pct(first, n)}) |`);
 console.log(`| first sample that passes the base tests | yes | ${baseFirst}/${n} (${pct(baseFirst, n)}) |`);
-console.log(`| random sample that passes the base tests (expected) | yes | ${baseRandom.toFixed(1)}/${n} (${pct(baseRandom, n)}) |`);
+console.log(
+  `| random sample that passes the base tests (expected) | yes | ${baseRandom.toFixed(1)}/${n} (${pct(baseRandom, n)}) |`,
+);
 console.log(`| oracle (some sample is right) | yes | ${solvable}/${n} (${pct(solvable, n)}) |`);
 
 // 3. Abstention on random halves: calibrate on one, measure on the other.
@@ -222,7 +254,9 @@ for (const alpha of [0.05, 0.1, 0.15, 0.2]) {
       if (wrong / answer.length > alpha) exceeded++;
     }
   }
-  console.log(`| ${alpha} | ${pct(answered, splits)} | ${fdrRuns ? pct(fdrSum, fdrRuns) : '-'} | ${exceeded}/${splits} (${pct(exceeded, splits)}) | ≤ ${(delta * 100).toFixed(0)}% |`);
+  console.log(
+    `| ${alpha} | ${pct(answered, splits)} | ${fdrRuns ? pct(fdrSum, fdrRuns) : '-'} | ${exceeded}/${splits} (${pct(exceeded, splits)}) | ≤ ${(delta * 100).toFixed(0)}% |`,
+  );
 }
 const overall = items.filter((i) => !i.correct).length;
 console.log(`\nwithout abstention: ${overall}/${n} (${pct(overall, n)}) of selected programs are wrong`);

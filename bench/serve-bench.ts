@@ -34,10 +34,26 @@ interface Program {
 function programs(): Program[] {
   const lines = gunzipSync(readFileSync(DATASET)).toString().trim().split('\n');
   return lines.map((line) => {
-    const task = JSON.parse(line) as { prompt: string; canonical_solution: string; entry_point: string; base_input: unknown[] };
+    const task = JSON.parse(line) as {
+      prompt: string;
+      canonical_solution: string;
+      entry_point: string;
+      base_input: unknown[];
+    };
     const code = `${task.prompt}${task.canonical_solution}\n\nimport sys, json\nargs = json.loads(sys.stdin.read())\nprint(repr(${task.entry_point}(*args)))\n`;
     const stdin = JSON.stringify(task.base_input[0]);
-    return { body: JSON.stringify({ compile_timeout: 10, run_timeout: 10, code, stdin, language: 'python', files: {}, fetch_files: [] }), expected: '' };
+    return {
+      body: JSON.stringify({
+        compile_timeout: 10,
+        run_timeout: 10,
+        code,
+        stdin,
+        language: 'python',
+        files: {},
+        fetch_files: [],
+      }),
+      expected: '',
+    };
   });
 }
 
@@ -53,7 +69,11 @@ async function waitFor(url: string, seconds = 60): Promise<void> {
 }
 
 function start(command: string[], port: number): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...command, ...(command[0]!.endsWith('crucible.js') ? [] : [String(port)])], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', ...command, ...(command[0]!.endsWith('crucible.js') ? [] : [String(port)])],
+    { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
   return child;
 }
 
@@ -111,18 +131,30 @@ async function load(url: string, progs: Program[]): Promise<LoadFigures> {
 
 /** Kills one sandboxed worker of the server (a bwrap process group it started) mid-batch. */
 async function faultTest(url: string, serverPid: number): Promise<Record<string, unknown>> {
-  const tests = Array.from({ length: FAULT_TESTS }, (_, i) => ({ stdin: `${i} ${i + 1}\n`, expected_stdout: `${2 * i + 1}\n` }));
+  const tests = Array.from({ length: FAULT_TESTS }, (_, i) => ({
+    stdin: `${i} ${i + 1}\n`,
+    expected_stdout: `${2 * i + 1}\n`,
+  }));
   const started = performance.now();
   const pending = fetch(`${url}/v1/verify`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ language: 'python', candidates: ['a, b = map(int, input().split())\nprint(a + b)\n'], tests }),
+    body: JSON.stringify({
+      language: 'python',
+      candidates: ['a, b = map(int, input().split())\nprint(a + b)\n'],
+      tests,
+    }),
   });
   await new Promise((r) => setTimeout(r, 3000));
-  const children = execFileSync('pgrep', ['-P', String(serverPid)], { encoding: 'utf8' }).trim().split('\n').map(Number);
+  const children = execFileSync('pgrep', ['-P', String(serverPid)], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map(Number);
   const victim = children.find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('program_worker'));
   if (victim) process.kill(-victim, 'SIGKILL');
-  const response = (await (await pending).json()) as { results: Array<{ tests: Array<{ index: number }>; passed: number; status: string }> };
+  const response = (await (await pending).json()) as {
+    results: Array<{ tests: Array<{ index: number }>; passed: number; status: string }>;
+  };
   const verdict = response.results[0]!;
   const indices = new Set(verdict.tests.map((t) => t.index));
   return {
@@ -139,14 +171,21 @@ async function faultTest(url: string, serverPid: number): Promise<Record<string,
 
 async function main() {
   const progs = programs();
-  process.stderr.write(`bench:serve: ${progs.length} HumanEval+ programs, ${CONNECTIONS} connections, ${SECONDS}s each, ${WORKERS} workers\n`);
+  process.stderr.write(
+    `bench:serve: ${progs.length} HumanEval+ programs, ${CONNECTIONS} connections, ${SECONDS}s each, ${WORKERS} workers\n`,
+  );
   const crucible = start(['bin/crucible.js', 'serve', '--port', '18480', '--workers', String(WORKERS)], 18480);
   const baseline = start(['bench/serve-baseline.ts'], 18481);
   try {
     await waitFor('http://127.0.0.1:18480/healthz');
     await waitFor('http://127.0.0.1:18481/');
     // Warm both (first forks, page cache) before measuring.
-    for (const p of progs.slice(0, 20)) await fetch('http://127.0.0.1:18480/run_code', { method: 'POST', body: p.body, headers: { 'content-type': 'application/json' } });
+    for (const p of progs.slice(0, 20))
+      await fetch('http://127.0.0.1:18480/run_code', {
+        method: 'POST',
+        body: p.body,
+        headers: { 'content-type': 'application/json' },
+      });
     const ours = await load('http://127.0.0.1:18480', progs);
     const naive = await load('http://127.0.0.1:18481', progs);
     const fault = await faultTest('http://127.0.0.1:18480', crucible.pid!);

@@ -33,22 +33,48 @@ const FAULT_TESTS = Number(process.env.BENCH_FAULT_TESTS ?? 10_000);
 const SUM = 'a, b = map(int, input().split())\nprint(a + b)\n';
 
 function crucible(args: string[]): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  return spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
 
 /** verl-style /run_code bodies. */
 function runCodeBodies(): string[] {
   if (!existsSync(DATASET)) {
-    return Array.from({ length: 200 }, (_, i) => JSON.stringify({ code: SUM, stdin: `${i} ${i}\n`, language: 'python', run_timeout: 10, compile_timeout: 10, files: {}, fetch_files: [] }));
+    return Array.from({ length: 200 }, (_, i) =>
+      JSON.stringify({
+        code: SUM,
+        stdin: `${i} ${i}\n`,
+        language: 'python',
+        run_timeout: 10,
+        compile_timeout: 10,
+        files: {},
+        fetch_files: [],
+      }),
+    );
   }
   return gunzipSync(readFileSync(DATASET))
     .toString()
     .trim()
     .split('\n')
     .map((line) => {
-      const task = JSON.parse(line) as { prompt: string; canonical_solution: string; entry_point: string; base_input: unknown[] };
+      const task = JSON.parse(line) as {
+        prompt: string;
+        canonical_solution: string;
+        entry_point: string;
+        base_input: unknown[];
+      };
       const code = `${task.prompt}${task.canonical_solution}\n\nimport sys, json\nargs = json.loads(sys.stdin.read())\nprint(repr(${task.entry_point}(*args)))\n`;
-      return JSON.stringify({ compile_timeout: 10, run_timeout: 10, code, stdin: JSON.stringify(task.base_input[0]), language: 'python', files: {}, fetch_files: [] });
+      return JSON.stringify({
+        compile_timeout: 10,
+        run_timeout: 10,
+        code,
+        stdin: JSON.stringify(task.base_input[0]),
+        language: 'python',
+        files: {},
+        fetch_files: [],
+      });
     });
 }
 
@@ -71,20 +97,42 @@ async function load(url: string, bodies: string[]) {
       },
     ],
   });
-  return { requests: result.requests.total, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx, noVerdicts: sandboxErrors };
+  return {
+    requests: result.requests.total,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+    noVerdicts: sandboxErrors,
+  };
 }
 
-const sumTests = (n: number) => Array.from({ length: n }, (_, i) => ({ stdin: `${i} ${i + 1}\n`, expected_stdout: `${2 * i + 1}\n` }));
+const sumTests = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ stdin: `${i} ${i + 1}\n`, expected_stdout: `${2 * i + 1}\n` }));
 
 async function batch(url: string, n: number) {
   const started = performance.now();
-  const response = await fetch(`${url}/v1/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ language: 'python', candidates: [SUM], tests: sumTests(n) }) });
-  const json = (await response.json()) as { results: Array<{ tests: Array<{ index: number; status: string }>; passed: number }> };
+  const response = await fetch(`${url}/v1/verify`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ language: 'python', candidates: [SUM], tests: sumTests(n) }),
+  });
+  const json = (await response.json()) as {
+    results: Array<{ tests: Array<{ index: number; status: string }>; passed: number }>;
+  };
   const seconds = (performance.now() - started) / 1000;
   const v = json.results[0]!;
   const statuses: Record<string, number> = {};
   for (const t of v.tests) statuses[t.status] = (statuses[t.status] ?? 0) + 1;
-  return { tests: n, seconds, testsPerSecond: n / seconds, verdicts: v.tests.length, distinct: new Set(v.tests.map((t) => t.index)).size, passed: v.passed, statuses };
+  return {
+    tests: n,
+    seconds,
+    testsPerSecond: n / seconds,
+    verdicts: v.tests.length,
+    distinct: new Set(v.tests.map((t) => t.index)).size,
+    passed: v.passed,
+    statuses,
+  };
 }
 
 /** The 10,000-test batch; at a quarter, SIGKILL the crucible worker that holds the most jobs. */
@@ -110,17 +158,21 @@ async function fault(url: string, redis: Redis, workers: ChildProcess[]) {
       const data = JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? 'null');
       if (event === 'progress' && !killed && data.done >= data.total / 4) {
         const atTest = data.done as number;
-        killed = waitUntil('a worker holding jobs', async () => {
-          const active = await redis.lrange('crucible:programs:active', 0, -1);
-          const holders = await Promise.all(active.map((id) => redis.hget(`crucible:programs:${id}`, 'pb')));
-          for (const child of workers) {
-            const held = holders.filter((h) => h === `${hostname()}:${child.pid}`).length;
-            if (held === 0 || child.exitCode !== null || child.signalCode !== null) continue;
-            child.kill('SIGKILL');
-            return { pid: child.pid!, activeJobs: held, atTest };
-          }
-          return undefined;
-        }, 30);
+        killed = waitUntil(
+          'a worker holding jobs',
+          async () => {
+            const active = await redis.lrange('crucible:programs:active', 0, -1);
+            const holders = await Promise.all(active.map((id) => redis.hget(`crucible:programs:${id}`, 'pb')));
+            for (const child of workers) {
+              const held = holders.filter((h) => h === `${hostname()}:${child.pid}`).length;
+              if (held === 0 || child.exitCode !== null || child.signalCode !== null) continue;
+              child.kill('SIGKILL');
+              return { pid: child.pid!, activeJobs: held, atTest };
+            }
+            return undefined;
+          },
+          30,
+        );
       }
       if (event === 'verdict') verdict = data;
       if (event === 'done') summary = data;
@@ -152,7 +204,9 @@ async function main() {
   const children: ChildProcess[] = [];
   const bodies = runCodeBodies();
   const perWorker = Math.max(1, Math.floor(WORKERS / 2));
-  process.stderr.write(`bench:serve-queue: ${WORKERS} sandboxed workers in-process vs 2 crucible workers × ${perWorker}; ${BATCH_TESTS}-test batches; ${CONNECTIONS} clients × ${SECONDS}s of /run_code (${bodies.length} programs)\n`);
+  process.stderr.write(
+    `bench:serve-queue: ${WORKERS} sandboxed workers in-process vs 2 crucible workers × ${perWorker}; ${BATCH_TESTS}-test batches; ${CONNECTIONS} clients × ${SECONDS}s of /run_code (${bodies.length} programs)\n`,
+  );
   try {
     const [localPort, queuePort] = [await freePort(), await freePort()];
     const local = `http://127.0.0.1:${localPort}`;
@@ -169,9 +223,14 @@ async function main() {
 
     const queueServer = crucible(['serve', '--port', String(queuePort), '--queue', queue]);
     children.push(queueServer);
-    const workers = [crucible(['worker', '--queue', queue, '--workers', String(perWorker)]), crucible(['worker', '--queue', queue, '--workers', String(perWorker)])];
+    const workers = [
+      crucible(['worker', '--queue', queue, '--workers', String(perWorker)]),
+      crucible(['worker', '--queue', queue, '--workers', String(perWorker)]),
+    ];
     children.push(...workers);
-    await waitUntil('two crucible workers', async () => ((await (await fetch(`${queued}/healthz`)).json()).workers === 2 * perWorker ? true : undefined));
+    await waitUntil('two crucible workers', async () =>
+      (await (await fetch(`${queued}/healthz`)).json()).workers === 2 * perWorker ? true : undefined,
+    );
     await batch(queued, 200); // warm
     const queueBatch = await batch(queued, BATCH_TESTS);
     const queueLoad = await load(queued, bodies);
@@ -181,7 +240,11 @@ async function main() {
       JSON.stringify(
         {
           workers: { inProcess: WORKERS, queue: `2 × ${perWorker}` },
-          batch: { inProcess: localBatch, queue: queueBatch, queueOverInProcess: queueBatch.testsPerSecond / localBatch.testsPerSecond },
+          batch: {
+            inProcess: localBatch,
+            queue: queueBatch,
+            queueOverInProcess: queueBatch.testsPerSecond / localBatch.testsPerSecond,
+          },
           runCodeLoad: { inProcess: localLoad, queue: queueLoad, queueOverInProcess: queueLoad.rps / localLoad.rps },
           fault: faultResult,
         },

@@ -80,7 +80,9 @@ class SandboxClock {
   private total = 0;
   constructor(harness: Harness) {
     for (const language of ['python', 'javascript', 'typescript'] as const) {
-      const runtime = (harness as unknown as { runtime(l: string): { run: (...a: unknown[]) => Promise<unknown> } }).runtime(language);
+      const runtime = (
+        harness as unknown as { runtime(l: string): { run: (...a: unknown[]) => Promise<unknown> } }
+      ).runtime(language);
       const run = runtime.run.bind(runtime);
       runtime.run = async (...args: unknown[]) => {
         if (this.inFlight++ === 0) this.since = performance.now();
@@ -135,7 +137,11 @@ async function timedSolve(args: {
   threshold?: Threshold;
   oracle: boolean;
 }): Promise<{ result: StrategyResult; overhead: Overhead }> {
-  const view = await prepareCodeChecks(args.harness, args.task, { audience: 'solver', seed: SEED, oracle: args.oracle });
+  const view = await prepareCodeChecks(args.harness, args.task, {
+    audience: 'solver',
+    seed: SEED,
+    oracle: args.oracle,
+  });
   const model0 = args.latency.ms;
   const sandbox0 = args.clock.now();
   const t0 = performance.now();
@@ -148,19 +154,37 @@ async function timedSolve(args: {
     seed: SEED,
     ...(args.store ? { store: args.store } : {}),
     view,
-    options: { ...(args.samples ? { samples: args.samples } : {}), ...(args.threshold ? { threshold: args.threshold } : {}) },
+    options: {
+      ...(args.samples ? { samples: args.samples } : {}),
+      ...(args.threshold ? { threshold: args.threshold } : {}),
+    },
     taskLabel: args.task.id,
   });
   const wall = performance.now() - t0;
   return {
     result,
-    overhead: { wall, model: args.latency.ms - model0, budgetSandbox: result.usage.sandboxSeconds * 1000, runtimeSandbox: args.clock.now() - sandbox0 },
+    overhead: {
+      wall,
+      model: args.latency.ms - model0,
+      budgetSandbox: result.usage.sandboxSeconds * 1000,
+      runtimeSandbox: args.clock.now() - sandbox0,
+    },
   };
 }
 
 function overheadLines(title: string, runs: readonly (readonly Overhead[])[]): string[] {
   // Per run: totals over its tasks; the figure is the median over runs.
-  const totals = runs.map((tasks) => tasks.reduce((a, o) => ({ wall: a.wall + o.wall, model: a.model + o.model, budgetSandbox: a.budgetSandbox + o.budgetSandbox, runtimeSandbox: a.runtimeSandbox + o.runtimeSandbox }), { wall: 0, model: 0, budgetSandbox: 0, runtimeSandbox: 0 }));
+  const totals = runs.map((tasks) =>
+    tasks.reduce(
+      (a, o) => ({
+        wall: a.wall + o.wall,
+        model: a.model + o.model,
+        budgetSandbox: a.budgetSandbox + o.budgetSandbox,
+        runtimeSandbox: a.runtimeSandbox + o.runtimeSandbox,
+      }),
+      { wall: 0, model: 0, budgetSandbox: 0, runtimeSandbox: 0 },
+    ),
+  );
   const n = runs[0]?.length ?? 0;
   const per = (f: (t: Overhead) => number) => median(totals.map(f)) / n;
   const budgetOver = totals.map((t) => t.wall - t.model - t.budgetSandbox);
@@ -192,7 +216,9 @@ if (PART === 'all' || PART === 'selective') {
   const originalOf = new Map(original.tasks.map((t) => [t.id, t]));
   const samples = await loadLabelledSamples(SAMPLES, plus, { testSuite: 'original' });
   const byTask = new Map<string, { candidate: Candidate; label: SampleLabel }[]>();
-  samples.candidates.forEach((candidate, i) => byTask.set(candidate.taskId, [...(byTask.get(candidate.taskId) ?? []), { candidate, label: samples.labels[i]! }]));
+  samples.candidates.forEach((candidate, i) =>
+    byTask.set(candidate.taskId, [...(byTask.get(candidate.taskId) ?? []), { candidate, label: samples.labels[i]! }]),
+  );
   const solvable = tasks.filter((t) => byTask.has(t.id));
 
   const harness = new ScoringHarness();
@@ -201,10 +227,15 @@ if (PART === 'all' || PART === 'selective') {
   const clock = new SandboxClock(harness);
   const latency = { ms: 0 };
   const spec = `replay:${SAMPLES}?dataset=${HUMANEVAL_PLUS}&test_suite=original`;
-  const model = await createModel(spec, { config: EMPTY_CONFIG, onCall: (c: CallRecord) => (latency.ms += c.latencyMs) });
+  const model = await createModel(spec, {
+    config: EMPTY_CONFIG,
+    onCall: (c: CallRecord) => (latency.ms += c.latencyMs),
+  });
   const store = new Store(join(scratch, 'runs.db'));
-  const passesPlus = async (task: Task, program: string | undefined) => program !== undefined && (await harness.judge(task, program)).status === 'pass';
-  const passesOriginal = async (task: Task, program: string | undefined) => program !== undefined && (await harness.judge(originalOf.get(task.id)!, program)).status === 'pass';
+  const passesPlus = async (task: Task, program: string | undefined) =>
+    program !== undefined && (await harness.judge(task, program)).status === 'pass';
+  const passesOriginal = async (task: Task, program: string | undefined) =>
+    program !== undefined && (await harness.judge(originalOf.get(task.id)!, program)).status === 'pass';
 
   const order = [...solvable];
   const random = seededRandom(SEED * 7919);
@@ -213,7 +244,9 @@ if (PART === 'all' || PART === 'selective') {
     [order[i], order[j]] = [order[j]!, order[i]!];
   }
   const halves = [order.slice(0, Math.floor(order.length / 2)), order.slice(Math.floor(order.length / 2))];
-  log(`${tasks.length} HumanEval tasks (${solvable.length} with recorded solutions, ${samples.candidates.length} solutions); halves of ${halves[0]!.length} and ${halves[1]!.length}; seed ${SEED}; model ${spec}`);
+  log(
+    `${tasks.length} HumanEval tasks (${solvable.length} with recorded solutions, ${samples.candidates.length} solutions); halves of ${halves[0]!.length} and ${halves[1]!.length}; seed ${SEED}; model ${spec}`,
+  );
 
   interface Outcome {
     readonly task: Task;
@@ -232,18 +265,45 @@ if (PART === 'all' || PART === 'selective') {
   for (const [h, calibrationHalf] of halves.entries()) {
     const testHalf = halves[1 - h]!;
     const t0 = performance.now();
-    const calibration = await calibrate(codePack(harness), calibrationHalf, calibrationHalf.flatMap((t) => byTask.get(t.id)!.map((s) => s.candidate)), { seed: SEED, alpha: ALPHA, delta: DELTA });
+    const calibration = await calibrate(
+      codePack(harness),
+      calibrationHalf,
+      calibrationHalf.flatMap((t) => byTask.get(t.id)!.map((s) => s.candidate)),
+      { seed: SEED, alpha: ALPHA, delta: DELTA },
+    );
     thresholds.push(calibration.threshold);
-    for (const item of calibration.items) calibrationItems.set(item.taskId, { confidence: item.confidence, selectedIndex: item.selectedIndex, correctPlus: item.correct });
+    for (const item of calibration.items)
+      calibrationItems.set(item.taskId, {
+        confidence: item.confidence,
+        selectedIndex: item.selectedIndex,
+        correctPlus: item.correct,
+      });
     const th = calibration.threshold;
-    log(`calibrated on half ${h + 1} (${calibrationHalf.length} tasks) in ${((performance.now() - t0) / 1000).toFixed(0)} s: τ = ${th.threshold?.toFixed(3) ?? 'none'} (answers ${th.answered}, wrong ${th.wrong}, bound ${th.errorBound.toFixed(3)})`);
+    log(
+      `calibrated on half ${h + 1} (${calibrationHalf.length} tasks) in ${((performance.now() - t0) / 1000).toFixed(0)} s: τ = ${th.threshold?.toFixed(3) ?? 'none'} (answers ${th.answered}, wrong ${th.wrong}, bound ${th.errorBound.toFixed(3)})`,
+    );
     const t1 = performance.now();
     for (const task of testHalf) {
       const recorded = byTask.get(task.id)!;
-      const { result, overhead } = await timedSolve({ task, strategy: 'best-of-n', model, latency, harness, clock, store, samples: recorded.length, threshold: th, oracle: false });
-      const belowThreshold = result.status === 'abstained' && /calibrated threshold|no threshold keeps/.test(result.reason);
+      const { result, overhead } = await timedSolve({
+        task,
+        strategy: 'best-of-n',
+        model,
+        latency,
+        harness,
+        clock,
+        store,
+        samples: recorded.length,
+        threshold: th,
+        oracle: false,
+      });
+      const belowThreshold =
+        result.status === 'abstained' && /calibrated threshold|no threshold keeps/.test(result.reason);
       const unthresholded = result.program ?? (belowThreshold ? result.bestAttempt : undefined);
-      const index = unthresholded === undefined ? undefined : recorded.findIndex((s) => s.candidate.program.trimEnd() === unthresholded.trimEnd());
+      const index =
+        unthresholded === undefined
+          ? undefined
+          : recorded.findIndex((s) => s.candidate.program.trimEnd() === unthresholded.trimEnd());
       outcomes.push({ task, half: 1 - h, result, overhead, index: index === -1 ? undefined : index, unthresholded });
     }
     log(`best-of-n on half ${2 - h} (${testHalf.length} tasks) in ${((performance.now() - t1) / 1000).toFixed(0)} s`);
@@ -261,16 +321,35 @@ if (PART === 'all' || PART === 'selective') {
   };
   const ordered = solvable.map((t) => outcomes.find((o) => o.task === t)!);
   const rows: Row[] = [
-    { name: `**best-of-n + calibrated abstention** (α = ${ALPHA}, δ = ${DELTA})`, picks: ordered.map((o) => ({ ...pickOf(o.task, o.result.program === undefined ? undefined : o.index), program: o.result.program })) },
-    { name: 'best-of-n, no threshold', picks: ordered.map((o) => ({ ...pickOf(o.task, o.index), program: o.unthresholded })) },
+    {
+      name: `**best-of-n + calibrated abstention** (α = ${ALPHA}, δ = ${DELTA})`,
+      picks: ordered.map((o) => ({
+        ...pickOf(o.task, o.result.program === undefined ? undefined : o.index),
+        program: o.result.program,
+      })),
+    },
+    {
+      name: 'best-of-n, no threshold',
+      picks: ordered.map((o) => ({ ...pickOf(o.task, o.index), program: o.unthresholded })),
+    },
     { name: 'first sample', picks: solvable.map((t) => pickOf(t, 0)) },
-    { name: 'label oracle (first sample the authors label passed; else abstain)', picks: solvable.map((t) => { const i = byTask.get(t.id)!.findIndex((s) => s.label.passed); return pickOf(t, i < 0 ? undefined : i); }) },
+    {
+      name: 'label oracle (first sample the authors label passed; else abstain)',
+      picks: solvable.map((t) => {
+        const i = byTask.get(t.id)!.findIndex((s) => s.label.passed);
+        return pickOf(t, i < 0 ? undefined : i);
+      }),
+    },
   ];
   const n = solvable.length;
   const lines: string[] = [];
-  lines.push(`\n## Selective best-of-n over HumanEval through the replay model (${n} tasks, ${samples.candidates.filter((c) => solvable.some((t) => t.id === c.taskId)).length} recorded solutions; seed ${SEED})\n`);
+  lines.push(
+    `\n## Selective best-of-n over HumanEval through the replay model (${n} tasks, ${samples.candidates.filter((c) => solvable.some((t) => t.id === c.taskId)).length} recorded solutions; seed ${SEED})\n`,
+  );
   lines.push('pass@1 counts an abstention as a failure; "wrong among answered" is the error the threshold bounds.\n');
-  lines.push('| how the answer is picked | answered (coverage) | pass@1 HumanEval+ | wrong among answered, HumanEval+ | pass@1 HumanEval (original tests) | wrong among answered, original | pass@1 by the recorded labels | wrong among answered, labels |');
+  lines.push(
+    '| how the answer is picked | answered (coverage) | pass@1 HumanEval+ | wrong among answered, HumanEval+ | pass@1 HumanEval (original tests) | wrong among answered, original | pass@1 by the recorded labels | wrong among answered, labels |',
+  );
   lines.push('|---|---|---|---|---|---|---|---|');
   for (const row of rows) {
     const answered = row.picks.filter((p) => p.program !== undefined);
@@ -279,7 +358,9 @@ if (PART === 'all' || PART === 'selective') {
     const okLabel = row.picks.map((p) => p.program !== undefined && p.label === true);
     const count = (xs: boolean[]) => xs.filter(Boolean).length;
     const a = answered.length;
-    lines.push(`| ${row.name} | ${a}/${n} (${pct(a, n)}) | ${count(okPlus)}/${n} (${pct(count(okPlus), n)}) | ${a - count(okPlus)}/${a} (${pct(a - count(okPlus), a)}) | ${count(okOriginal)}/${n} (${pct(count(okOriginal), n)}) | ${a - count(okOriginal)}/${a} (${pct(a - count(okOriginal), a)}) | ${count(okLabel)}/${n} (${pct(count(okLabel), n)}) | ${a - count(okLabel)}/${a} (${pct(a - count(okLabel), a)}) |`);
+    lines.push(
+      `| ${row.name} | ${a}/${n} (${pct(a, n)}) | ${count(okPlus)}/${n} (${pct(count(okPlus), n)}) | ${a - count(okPlus)}/${a} (${pct(a - count(okPlus), a)}) | ${count(okOriginal)}/${n} (${pct(count(okOriginal), n)}) | ${a - count(okOriginal)}/${a} (${pct(a - count(okOriginal), a)}) | ${count(okLabel)}/${n} (${pct(count(okLabel), n)}) | ${a - count(okLabel)}/${a} (${pct(a - count(okLabel), a)}) |`,
+    );
   }
   // A random sample: exact on the labels; on the tests, estimated from RANDOM_K solutions per task (all when 0).
   const rnd = seededRandom(SEED * 104729);
@@ -304,23 +385,38 @@ if (PART === 'all' || PART === 'selective') {
   }
   const e = (x: number) => `${x.toFixed(1)}/${n} (${pct(x, n)})`;
   const estimated = RANDOM_K > 0 ? ` (estimated from ${RANDOM_K} random solutions per task)` : '';
-  lines.push(`| random sample (expected)${estimated} | ${n}/${n} (100.0%) | ${e(plusEstimate)} | ${pct(n - plusEstimate, n)} | ${e(originalEstimate)} | ${pct(n - originalEstimate, n)} | ${e(labelExpected)} | ${pct(n - labelExpected, n)} |`);
+  lines.push(
+    `| random sample (expected)${estimated} | ${n}/${n} (100.0%) | ${e(plusEstimate)} | ${pct(n - plusEstimate, n)} | ${e(originalEstimate)} | ${pct(n - originalEstimate, n)} | ${e(labelExpected)} | ${pct(n - labelExpected, n)} |`,
+  );
   lines.push('');
   for (const [h, th] of thresholds.entries()) {
     const half = outcomes.filter((o) => o.half === 1 - h);
     const answered = half.filter((o) => o.result.program !== undefined);
-    const wrong = (await Promise.all(answered.map((o) => passesPlus(o.task, o.result.program)))).filter((ok) => !ok).length;
+    const wrong = (await Promise.all(answered.map((o) => passesPlus(o.task, o.result.program)))).filter(
+      (ok) => !ok,
+    ).length;
     lines.push(
       `- calibrated on half ${h + 1} (${th.calibrationTasks} tasks): τ = ${th.threshold?.toFixed(3) ?? 'none (always abstain)'}, answering ${th.answered} there with ${th.wrong} wrong (certified bound ${th.errorBound.toFixed(3)}); ` +
         `applied to half ${2 - h}: answered ${answered.length}/${half.length} (${pct(answered.length, half.length)}), wrong on HumanEval+ ${wrong}/${answered.length} (${pct(wrong, answered.length)}${answered.length && wrong / answered.length > ALPHA ? ` > α` : ' ≤ α'})`,
     );
   }
-  const statuses = outcomes.reduce<Record<string, number>>((m, o) => ((m[o.result.status] = (m[o.result.status] ?? 0) + 1), m), {});
-  lines.push(`- best-of-n statuses: ${Object.entries(statuses).map(([k, v]) => `${v} ${k}`).join(', ')}; model calls ${outcomes.reduce((s, o) => s + o.result.usage.calls, 0)}, tokens ${outcomes.reduce((s, o) => s + o.result.usage.tokens, 0)} (estimated), cost $${outcomes.reduce((s, o) => s + (o.result.usage.costUsd ?? 0), 0).toFixed(2)}`);
+  const statuses = outcomes.reduce<Record<string, number>>(
+    (m, o) => ((m[o.result.status] = (m[o.result.status] ?? 0) + 1), m),
+    {},
+  );
+  lines.push(
+    `- best-of-n statuses: ${Object.entries(statuses)
+      .map(([k, v]) => `${v} ${k}`)
+      .join(
+        ', ',
+      )}; model calls ${outcomes.reduce((s, o) => s + o.result.usage.calls, 0)}, tokens ${outcomes.reduce((s, o) => s + o.result.usage.tokens, 0)} (estimated), cost $${outcomes.reduce((s, o) => s + (o.result.usage.costUsd ?? 0), 0).toFixed(2)}`,
+  );
   lines.push(`- judged for the random row: ${judgedForRandom} solutions`);
   // Other α, and the original tests as labels: the same calibration on the same selections (calibrate()'s items),
   // applied to the other half's selections (what best-of-n computes with the same seed), without rerunning the strategy.
-  lines.push(`\n### The threshold at other α (δ = ${DELTA}), from calibrate()'s selections: calibrated on one half, applied to the other, both ways\n`);
+  lines.push(
+    `\n### The threshold at other α (δ = ${DELTA}), from calibrate()'s selections: calibrated on one half, applied to the other, both ways\n`,
+  );
   lines.push('| labels | α | τ (half 1 / half 2) | answered | wrong among answered (by the same labels) |');
   lines.push('|---|---|---|---|---|');
   const items = await Promise.all(
@@ -328,31 +424,53 @@ if (PART === 'all' || PART === 'selective') {
       const item = calibrationItems.get(task.id);
       if (!item) return undefined;
       const program = byTask.get(task.id)![item.selectedIndex]!.candidate.program;
-      return { task, confidence: item.confidence, plus: item.correctPlus, original: await passesOriginal(task, program), label: byTask.get(task.id)![item.selectedIndex]!.label.passed };
+      return {
+        task,
+        confidence: item.confidence,
+        plus: item.correctPlus,
+        original: await passesOriginal(task, program),
+        label: byTask.get(task.id)![item.selectedIndex]!.label.passed,
+      };
     }),
   );
   const labelled = items.filter((i) => i !== undefined);
   for (const labels of ['HumanEval+', 'original HumanEval tests', 'recorded labels'] as const) {
-    const correct = (i: (typeof labelled)[number]) => (labels === 'HumanEval+' ? i.plus : labels === 'original HumanEval tests' ? i.original : i.label);
+    const correct = (i: (typeof labelled)[number]) =>
+      labels === 'HumanEval+' ? i.plus : labels === 'original HumanEval tests' ? i.original : i.label;
     for (const alpha of [0.05, 0.1, 0.15, 0.2]) {
       let answered = 0;
       let wrong = 0;
       const taus: string[] = [];
       for (const [h, calibrationHalf] of halves.entries()) {
         const inHalf = (half: Task[]) => labelled.filter((i) => half.includes(i.task));
-        const th = calibrateThreshold(inHalf(calibrationHalf).map((i) => ({ confidence: i.confidence, correct: correct(i) })), alpha, DELTA, CONFIDENCE_SCORE);
+        const th = calibrateThreshold(
+          inHalf(calibrationHalf).map((i) => ({ confidence: i.confidence, correct: correct(i) })),
+          alpha,
+          DELTA,
+          CONFIDENCE_SCORE,
+        );
         taus.push(th.threshold?.toFixed(3) ?? 'none');
         const answer = th.threshold === null ? [] : inHalf(halves[1 - h]!).filter((i) => i.confidence >= th.threshold!);
         answered += answer.length;
         wrong += answer.filter((i) => !correct(i)).length;
       }
-      lines.push(`| ${labels} | ${alpha} | ${taus.join(' / ')} | ${answered}/${labelled.length} (${pct(answered, labelled.length)}) | ${wrong}/${answered} (${pct(wrong, answered)}) |`);
+      lines.push(
+        `| ${labels} | ${alpha} | ${taus.join(' / ')} | ${answered}/${labelled.length} (${pct(answered, labelled.length)}) | ${wrong}/${answered} (${pct(wrong, answered)}) |`,
+      );
     }
   }
   console.log(lines.join('\n'));
-  overheadTables.push(...overheadLines(`best-of-n (all recorded solutions per task, calibrated threshold), replay, HumanEval (one run)`, [outcomes.map((o) => o.overhead)]));
-  const perTask = outcomes.map((o) => (o.overhead.wall - o.overhead.model - o.overhead.budgetSandbox) / o.overhead.budgetSandbox);
-  overheadTables.push(`\nbest-of-n per task: median overhead / sandbox (budget) ${(100 * median(perTask)).toFixed(2)}%, max ${(100 * Math.max(...perTask)).toFixed(2)}%`);
+  overheadTables.push(
+    ...overheadLines(`best-of-n (all recorded solutions per task, calibrated threshold), replay, HumanEval (one run)`, [
+      outcomes.map((o) => o.overhead),
+    ]),
+  );
+  const perTask = outcomes.map(
+    (o) => (o.overhead.wall - o.overhead.model - o.overhead.budgetSandbox) / o.overhead.budgetSandbox,
+  );
+  overheadTables.push(
+    `\nbest-of-n per task: median overhead / sandbox (budget) ${(100 * median(perTask)).toFixed(2)}%, max ${(100 * Math.max(...perTask)).toFixed(2)}%`,
+  );
   store.close();
   await Promise.all([model.close(), harness.close()]);
   log(`selective part done; total ${((performance.now() - started) / 1000).toFixed(0)} s`);
@@ -373,25 +491,43 @@ if (PART === 'all' || PART === 'overhead') {
       const task = index.find(request.messages.map((m) => ({ role: m.role as 'user', content: String(m.content) })));
       if (!task) return { status: 500, message: 'no task' };
       if (request.body.response_format) {
-        const tests = findPromptExamples(task.prompt, task.entryPoint, task.language).map((x) => ({ input: x.argsText, output: x.outputText }));
+        const tests = findPromptExamples(task.prompt, task.entryPoint, task.language).map((x) => ({
+          input: x.argsText,
+          output: x.outputText,
+        }));
         return JSON.stringify({ tests });
       }
       const list = programs.get(task.id)!;
       const at = cursors.get(task.id) ?? 0;
       cursors.set(task.id, at + request.n);
-      const replies = Array.from({ length: request.n }, (_, i) => `\`\`\`python\n${list[Math.min(at + i, list.length - 1)]!.trimEnd()}\n\`\`\`\n`);
+      const replies = Array.from(
+        { length: request.n },
+        (_, i) => `\`\`\`python\n${list[Math.min(at + i, list.length - 1)]!.trimEnd()}\n\`\`\`\n`,
+      );
       return replies.length === 1 ? replies[0]! : replies;
     },
   });
   const harness = new Harness();
   const clock = new SandboxClock(harness);
   const latency = { ms: 0 };
-  const model = await createModel(`${server.url}#fake-model`, { config: EMPTY_CONFIG, env: {}, cache: 'off', retry: { retries: 0, baseDelayMs: 1 }, onCall: (c: CallRecord) => (latency.ms += c.latencyMs) });
+  const model = await createModel(`${server.url}#fake-model`, {
+    config: EMPTY_CONFIG,
+    env: {},
+    cache: 'off',
+    retry: { retries: 0, baseDelayMs: 1 },
+    onCall: (c: CallRecord) => (latency.ms += c.latencyMs),
+  });
   // A durable store (every write committed and fsynced on its own), the store as it is, and no
   // store at all (events in memory, validated at once), in alternating runs.
   const stores = [
-    { name: 'durable store (every write committed and fsynced at once; for comparison)', store: new Store(join(scratch, 'durable.db'), { durable: true }) as Store | undefined },
-    { name: 'store (as `crucible solve` uses it: batched writes, group commit)', store: new Store(join(scratch, 'grouped.db')) as Store | undefined },
+    {
+      name: 'durable store (every write committed and fsynced at once; for comparison)',
+      store: new Store(join(scratch, 'durable.db'), { durable: true }) as Store | undefined,
+    },
+    {
+      name: 'store (as `crucible solve` uses it: batched writes, group commit)',
+      store: new Store(join(scratch, 'grouped.db')) as Store | undefined,
+    },
     { name: 'no store (events in memory)', store: undefined },
   ];
   const split: Record<string, number> = { generate: 0, store: 0, startRun: 0, appendEvent: 0, finishRun: 0 };
@@ -420,8 +556,19 @@ if (PART === 'all' || PART === 'overhead') {
     }
   }
   const scenarios = [
-    { name: 'right at once (one program judged per task)', repeats: REPEATS, programs: (e: (typeof entries)[number]) => [e.task.reference!] },
-    { name: 'the known-wrong programs first (feedback, shrinking), then the reference', repeats: REPEATS_SLOW, programs: (e: (typeof entries)[number]) => [...e.candidates.filter((c) => c.expected !== 'pass').map((c) => c.program), e.task.reference!] },
+    {
+      name: 'right at once (one program judged per task)',
+      repeats: REPEATS,
+      programs: (e: (typeof entries)[number]) => [e.task.reference!],
+    },
+    {
+      name: 'the known-wrong programs first (feedback, shrinking), then the reference',
+      repeats: REPEATS_SLOW,
+      programs: (e: (typeof entries)[number]) => [
+        ...e.candidates.filter((c) => c.expected !== 'pass').map((c) => c.program),
+        e.task.reference!,
+      ],
+    },
   ];
   for (const scenario of scenarios) {
     for (const e of entries) programs.set(e.task.id, scenario.programs(e));
@@ -434,7 +581,16 @@ if (PART === 'all' || PART === 'overhead') {
         cursors.clear();
         const run: Overhead[] = [];
         for (const task of tasks) {
-          const { result, overhead } = await timedSolve({ task, strategy: 'repair', model, latency, harness, clock, store: variant.store, oracle: true });
+          const { result, overhead } = await timedSolve({
+            task,
+            strategy: 'repair',
+            model,
+            latency,
+            harness,
+            clock,
+            store: variant.store,
+            oracle: true,
+          });
           run.push(overhead);
           if (r === 1 && v === 0) attempts.push(result.attempts);
         }
@@ -443,9 +599,13 @@ if (PART === 'all' || PART === 'overhead') {
     }
     if (env.BENCH_DEBUG) {
       const per = (x: number) => (x / scenario.repeats / tasks.length).toFixed(2);
-      log(`${scenario.name}: per task (all variants), model.generate ${per(split.generate! / stores.length)} ms; the store's own time ${per(split.store!)} ms (startRun ${per(split.startRun!)}, appendEvent ${per(split.appendEvent!)}, finishRun ${per(split.finishRun!)})`);
+      log(
+        `${scenario.name}: per task (all variants), model.generate ${per(split.generate! / stores.length)} ms; the store's own time ${per(split.store!)} ms (startRun ${per(split.startRun!)}, appendEvent ${per(split.appendEvent!)}, finishRun ${per(split.finishRun!)})`,
+      );
     }
-    overheadTables.push(`| **repair, ${scenario.name}**; fake OpenAI server, zero delay; ${tasks.length} built-in Python tasks, ${attempts.reduce((a, b) => a + b, 0)} programs judged per run | | | | | | | | | |`);
+    overheadTables.push(
+      `| **repair, ${scenario.name}**; fake OpenAI server, zero delay; ${tasks.length} built-in Python tasks, ${attempts.reduce((a, b) => a + b, 0)} programs judged per run | | | | | | | | | |`,
+    );
     for (const [v, variant] of stores.entries()) overheadTables.push(...overheadLines(`↳ ${variant.name}`, runs[v]!));
     log(`overhead: ${scenario.name} done`);
   }
@@ -455,7 +615,9 @@ if (PART === 'all' || PART === 'overhead') {
 }
 
 if (overheadTables.length) {
-  console.log(`\n## Overhead of the strategy machinery (everything in solveTask but model latency and sandbox time; median over runs)\n`);
+  console.log(
+    `\n## Overhead of the strategy machinery (everything in solveTask but model latency and sandbox time; median over runs)\n`,
+  );
   console.log(
     '"budget" sandbox time is what the budget charges (Session.sandbox: judging, selection, validation, shrinking, JavaScript included); ' +
       '"runtimes" sandbox time is only the spans during which a program runs in a sandbox (the strict reading, which counts all JavaScript-side verification work as overhead). The issue asks for < 5%.\n',

@@ -29,7 +29,9 @@ if (!existsSync(HUMANEVAL_PLUS)) {
 
 const dataset = await loadDataset(HUMANEVAL_PLUS);
 const tasks = dataset.tasks.slice(0, limit);
-const samples = existsSync(SAMPLES) ? await loadLabelledSamples(SAMPLES, dataset, { testSuite: 'original' }) : { candidates: [] };
+const samples = existsSync(SAMPLES)
+  ? await loadLabelledSamples(SAMPLES, dataset, { testSuite: 'original' })
+  : { candidates: [] };
 const harness = new Harness();
 let generateMs = 0;
 let runMs = 0;
@@ -48,7 +50,10 @@ for (const task of tasks) {
     await judgeOn(harness, task, candidate, {
       name: 'generated',
       texts: valid.map((v) => v.text),
-      expectedJson: expectedJsonOf(task, valid.map((v) => expected[v.i]!)),
+      expectedJson: expectedJsonOf(
+        task,
+        valid.map((v) => expected[v.i]!),
+      ),
       limits: valid.map(() => 2),
     });
   }
@@ -58,7 +63,11 @@ for (const task of tasks) {
   calls += texts.length + valid.length;
   // One call of the per-process way for a few inputs of every task.
   for (const { text } of valid.slice(0, 2)) {
-    perProcessJobs.push({ interpreter: 'python3', suffix: '.py', source: `${candidate}\nimport json\n${task.entryPoint}(*json.loads(${JSON.stringify(text)}))\n` });
+    perProcessJobs.push({
+      interpreter: 'python3',
+      suffix: '.py',
+      source: `${candidate}\nimport json\n${task.entryPoint}(*json.loads(${JSON.stringify(text)}))\n`,
+    });
   }
   process.stderr.write(`\r${tasks.indexOf(task) + 1}/${tasks.length} tasks, ${calls} calls`);
 }
@@ -71,12 +80,24 @@ const perProcessSeconds = (performance.now() - p0) / 1000;
 const withGeneration = calls / ((generateMs + runMs) / 1000);
 const plain = calls / (runMs / 1000);
 const perProcess = perProcessJobs.length / perProcessSeconds;
-console.log(`\n## bench:verify: ${tasks.length} HumanEval+ tasks, ${count} generated inputs each, the reference and one real solution`);
+console.log(
+  `\n## bench:verify: ${tasks.length} HumanEval+ tasks, ${count} generated inputs each, the reference and one real solution`,
+);
 console.log('| | calls | seconds | calls/s |');
 console.log('|---|---|---|---|');
-console.log(`| generating inputs + running them (Crucible) | ${calls} | ${((generateMs + runMs) / 1000).toFixed(1)} | ${withGeneration.toFixed(0)} |`);
-console.log(`| running the same calls, inputs given (plain test execution) | ${calls} | ${(runMs / 1000).toFixed(1)} | ${plain.toFixed(0)} |`);
-console.log(`| per-process baseline: a fresh python3 per call (sample, 2 at a time) | ${perProcessJobs.length} | ${perProcessSeconds.toFixed(1)} | ${perProcess.toFixed(1)} |`);
-console.log(`\ncost per call with generation / plain: ${(plain / withGeneration).toFixed(2)}× (target ≤ 2×); generation is ${((100 * generateMs) / (generateMs + runMs)).toFixed(0)}% of the time`);
-console.log(`Crucible with generation vs per-process: ${(withGeneration / perProcess).toFixed(0)}× the calls per second`);
+console.log(
+  `| generating inputs + running them (Crucible) | ${calls} | ${((generateMs + runMs) / 1000).toFixed(1)} | ${withGeneration.toFixed(0)} |`,
+);
+console.log(
+  `| running the same calls, inputs given (plain test execution) | ${calls} | ${(runMs / 1000).toFixed(1)} | ${plain.toFixed(0)} |`,
+);
+console.log(
+  `| per-process baseline: a fresh python3 per call (sample, 2 at a time) | ${perProcessJobs.length} | ${perProcessSeconds.toFixed(1)} | ${perProcess.toFixed(1)} |`,
+);
+console.log(
+  `\ncost per call with generation / plain: ${(plain / withGeneration).toFixed(2)}× (target ≤ 2×); generation is ${((100 * generateMs) / (generateMs + runMs)).toFixed(0)}% of the time`,
+);
+console.log(
+  `Crucible with generation vs per-process: ${(withGeneration / perProcess).toFixed(0)}× the calls per second`,
+);
 console.log(`total ${((performance.now() - started) / 1000).toFixed(0)} s`);

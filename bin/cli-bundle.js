@@ -48,7 +48,9 @@ function cachedBundle() {
 
 /** Also hashes this file and esbuild's version: a change in how the bundle is made rebuilds it. */
 function hashSources(sources) {
-  const hash = createHash('sha256').update(readFileSync(fileURLToPath(import.meta.url))).update(esbuildPackage().version);
+  const hash = createHash('sha256')
+    .update(readFileSync(fileURLToPath(import.meta.url)))
+    .update(esbuildPackage().version);
   for (const [path, text] of [...sources].sort(([a], [b]) => (a < b ? -1 : 1))) hash.update(`\0${path}\0${text}`);
   return hash.digest('hex').slice(0, 16);
 }
@@ -82,14 +84,22 @@ async function build() {
           build.onResolve({ filter: /^\.\.?\// }, (args) => {
             if (args.kind !== 'dynamic-import') return undefined;
             const ts = resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts'));
-            return { path: pathToFileURL(existsSync(ts) ? ts : resolve(args.resolveDir, args.path)).href, external: true };
+            return {
+              path: pathToFileURL(existsSync(ts) ? ts : resolve(args.resolveDir, args.path)).href,
+              external: true,
+            };
           });
           // import.meta is each source file's own, as when tsx runs it (main.ts finds package.json by it).
           build.onLoad({ filter: /\.ts$/ }, (args) => {
             const text = readFileSync(args.path, 'utf8');
             sources.set(relative(ROOT, args.path), text);
             const meta = { url: pathToFileURL(args.path).href, filename: args.path, dirname: dirname(args.path) };
-            return { contents: text.replace(/\bimport\.meta\.(url|filename|dirname)\b/g, (_, key) => JSON.stringify(meta[key])), loader: 'ts' };
+            return {
+              contents: text.replace(/\bimport\.meta\.(url|filename|dirname)\b/g, (_, key) =>
+                JSON.stringify(meta[key]),
+              ),
+              loader: 'ts',
+            };
           });
         },
       },

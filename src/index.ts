@@ -23,9 +23,21 @@ export { builtinDataset, builtinSamples } from './bench/builtin/index.js';
 
 export * as rl from './rl/index.js';
 
-export { inputSpace, generateInputs, signatureOf, type InputSpace, type GeneratedInputs } from './verify/generate/inputs.js';
+export {
+  inputSpace,
+  generateInputs,
+  signatureOf,
+  type InputSpace,
+  type GeneratedInputs,
+} from './verify/generate/inputs.js';
 export { findPromptExamples, publicSuites } from './verify/generate/examples.js';
-export { augmentTask, minimalCounterexample, GENERATED_SUITE, type Augmentation, type Counterexample } from './verify/differential.js';
+export {
+  augmentTask,
+  minimalCounterexample,
+  GENERATED_SUITE,
+  type Augmentation,
+  type Counterexample,
+} from './verify/differential.js';
 export { checkProperties, shrinkPropertyViolation, soundProperties, PROPERTIES_SUITE } from './verify/properties.js';
 export { shrinkFailingInput } from './verify/shrink.js';
 export { observe, type Observation } from './verify/probe.js';
@@ -35,7 +47,13 @@ export { calibrateThreshold, decide, ThresholdSchema, type Threshold } from './s
 export { lowerBound, upperBound } from './select/clopper-pearson.js';
 
 export { ProgramRunner, type ProgramPoolOptions } from './runtimes/program-pool.js';
-export { DEFAULT_PROGRAM_LIMITS, type ProgramLimits, type ProgramRequest, type ProgramResult, type ProgramStatus } from './runtimes/program-worker.js';
+export {
+  DEFAULT_PROGRAM_LIMITS,
+  type ProgramLimits,
+  type ProgramRequest,
+  type ProgramResult,
+  type ProgramStatus,
+} from './runtimes/program-worker.js';
 export { createApp, type AppOptions } from './server/app.js';
 export { startServer, type RunningServer, type ServeOptions } from './server/serve.js';
 export type { Executor, ProgramJob } from './runtimes/executor.js';
@@ -45,7 +63,14 @@ export { Metrics } from './server/metrics.js';
 export * as models from './models/index.js';
 export { createModel, type Model, type GenerateRequest, type GenerateResult, type Completion } from './models/index.js';
 export { Store, formatRunTree, formatRunList, type Run } from './store/index.js';
-export { TRACE_EVENT_KINDS, RUN_STATUSES, type TraceEvent, type NewTraceEvent, type TraceEventKind, type RunStatus } from './core/trace.js';
+export {
+  TRACE_EVENT_KINDS,
+  RUN_STATUSES,
+  type TraceEvent,
+  type NewTraceEvent,
+  type TraceEventKind,
+  type RunStatus,
+} from './core/trace.js';
 export { BudgetTracker, parseBudget, budgetSchema, type Budget, type BudgetUsage } from './core/budget.js';
 export * as strategies from './strategies/index.js';
 export { solveTask, STRATEGIES, type Strategy, type StrategyResult } from './strategies/index.js';

@@ -15,10 +15,16 @@ async function closedPort(): Promise<number> {
 
 test('serve --queue and worker with Redis down fail at once, saying what to do', { timeout: 120_000 }, async () => {
   const url = `redis://127.0.0.1:${await closedPort()}`;
-  for (const args of [['serve', '--queue', url, '--port', '0'], ['worker', '--queue', url]]) {
+  for (const args of [
+    ['serve', '--queue', url, '--port', '0'],
+    ['worker', '--queue', url],
+  ]) {
     const { code, stderr } = await crucible(args);
     assert.equal(code, 2, stderr);
-    assert.match(stderr, /cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+\/? \(ECONNREFUSED\): start redis-server there/);
+    assert.match(
+      stderr,
+      /cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+\/? \(ECONNREFUSED\): start redis-server there/,
+    );
     assert.doesNotMatch(stderr, /listening/);
     assert.ok(stderr.split('\n').filter(Boolean).length <= 2, `one message, not a retry loop:\n${stderr}`);
   }

@@ -6,7 +6,10 @@ import { BIN } from './cli-support.js';
 
 function childrenOf(pid: number): number[] {
   try {
-    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return []; // pgrep exits 1 when there are none
   }
@@ -29,7 +32,11 @@ test('a server started by npm stops when npm is gone, and so do its workers', { 
   });
   let stderr = '';
   parent.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-  const pid = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (chunk: Buffer) => resolve(String(chunk).trim()))));
+  const pid = Number(
+    await new Promise<string>((resolve) =>
+      parent.stdout.once('data', (chunk: Buffer) => resolve(String(chunk).trim())),
+    ),
+  );
   const deadline = Date.now() + 60_000;
   while (!/listening on/.test(stderr) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   assert.match(stderr, /listening on/);

@@ -15,13 +15,20 @@ const nodePath = [fileURLToPath(new URL('../node_modules', import.meta.url))];
 const harness = new Harness({ workers: 2, nodePath });
 after(() => harness.close());
 
-test('Crucible and a fresh interpreter agree on every program of the node API corpus', { timeout: 300_000 }, async () => {
-  const { rows } = await judgeBothWays(NODE_API_PROGRAMS, harness, { nodePath });
-  const disagreements = rows
-    .filter((r) => !r.agrees)
-    .map((r) => `${r.entry.name}: crucible ${r.crucible}, fresh ${r.fresh ? 'pass' : 'fail'}${r.message ? ` (${r.message.split('\n')[0]})` : ''}`);
-  assert.deepEqual(disagreements, []);
-  // The corpus has both outcomes, so agreement is not a harness that says one thing.
-  const passed = rows.filter((r) => r.crucible === 'pass').length;
-  assert.ok(passed >= 40 && passed <= rows.length - 6, `${passed} of ${rows.length} pass`);
-});
+test(
+  'Crucible and a fresh interpreter agree on every program of the node API corpus',
+  { timeout: 300_000 },
+  async () => {
+    const { rows } = await judgeBothWays(NODE_API_PROGRAMS, harness, { nodePath });
+    const disagreements = rows
+      .filter((r) => !r.agrees)
+      .map(
+        (r) =>
+          `${r.entry.name}: crucible ${r.crucible}, fresh ${r.fresh ? 'pass' : 'fail'}${r.message ? ` (${r.message.split('\n')[0]})` : ''}`,
+      );
+    assert.deepEqual(disagreements, []);
+    // The corpus has both outcomes, so agreement is not a harness that says one thing.
+    const passed = rows.filter((r) => r.crucible === 'pass').length;
+    assert.ok(passed >= 40 && passed <= rows.length - 6, `${passed} of ${rows.length} pass`);
+  },
+);

@@ -30,9 +30,16 @@ async function audit(relative: string, judge: Harness = harness) {
  * while the other worker was busy is judged once more alone: passing then, it lost to the
  * machine's load, not to the harness. Anything else that is not a pass fails the test.
  */
-async function assertReferencesPass(t: TestContext, { report, dataset, judge }: Awaited<ReturnType<typeof audit>>, total: number): Promise<void> {
+async function assertReferencesPass(
+  t: TestContext,
+  { report, dataset, judge }: Awaited<ReturnType<typeof audit>>,
+  total: number,
+): Promise<void> {
   const outOfTime = report.disagreements.filter(
-    (e) => e.kind === 'reference' && e.status === 'no-verdict' && (e.first_failure?.message ?? '').startsWith(REFERENCE_OUT_OF_TIME),
+    (e) =>
+      e.kind === 'reference' &&
+      e.status === 'no-verdict' &&
+      (e.first_failure?.message ?? '').startsWith(REFERENCE_OUT_OF_TIME),
   );
   for (const e of outOfTime) t.diagnostic(`${e.task_id}: no verdict, not a failure: ${e.first_failure?.message}`);
   let passAlone = 0;
@@ -55,9 +62,13 @@ test('HumanEval: 164/164 references pass', { skip: humaneval.skip }, async (t) =
 });
 
 const plus = realFile('evalplus/HumanEvalPlus-v0.1.10.jsonl.gz');
-test('HumanEval+: 164/164 references pass on base and plus inputs', { skip: plus.skip, timeout: 900_000 }, async (t) => {
-  await assertReferencesPass(t, await audit('evalplus/HumanEvalPlus-v0.1.10.jsonl.gz'), 164);
-});
+test(
+  'HumanEval+: 164/164 references pass on base and plus inputs',
+  { skip: plus.skip, timeout: 900_000 },
+  async (t) => {
+    await assertReferencesPass(t, await audit('evalplus/HumanEvalPlus-v0.1.10.jsonl.gz'), 164);
+  },
+);
 
 const mbpp = realFile('evalplus/MbppPlus-v0.2.0.jsonl.gz');
 test('MBPP+: 378/378 references pass', { skip: mbpp.skip, timeout: 1_800_000 }, async (t) => {
@@ -65,29 +76,40 @@ test('MBPP+: 378/378 references pass', { skip: mbpp.skip, timeout: 1_800_000 }, 
 });
 
 const packPython = realFile('humanevalpack/humanevalpack-python.jsonl.gz');
-test('HumanEvalPack Python: references pass 164/164, buggy programs fail 164/164', { skip: packPython.skip }, async (t) => {
-  const audited = await audit('humanevalpack/humanevalpack-python.jsonl.gz');
-  const { report } = audited;
-  await assertReferencesPass(t, audited, 164);
-  assert.equal(report.known_wrong.total, 164);
-  assert.equal(report.known_wrong.failed, 164, describe(report.disagreements));
-});
-
-const packJs = realFile('humanevalpack/humanevalpack-js.jsonl.gz');
-test('HumanEvalPack JS: references pass 164/164 (JavaScript/162 requires js-md5 from --node-path), buggy programs fail 164/164', { skip: packJs.skip }, async (t) => {
-  // The documented way: npm install --prefix DIR js-md5, then --node-path DIR/node_modules
-  // (js-md5 is one of this project's dev dependencies, so ours serves here).
-  const withPackages = new Harness({ workers: 2, nodePath: [fileURLToPath(new URL('../node_modules', import.meta.url))] });
-  try {
-    const audited = await audit('humanevalpack/humanevalpack-js.jsonl.gz', withPackages);
+test(
+  'HumanEvalPack Python: references pass 164/164, buggy programs fail 164/164',
+  { skip: packPython.skip },
+  async (t) => {
+    const audited = await audit('humanevalpack/humanevalpack-python.jsonl.gz');
     const { report } = audited;
     await assertReferencesPass(t, audited, 164);
     assert.equal(report.known_wrong.total, 164);
     assert.equal(report.known_wrong.failed, 164, describe(report.disagreements));
-  } finally {
-    await withPackages.close();
-  }
-});
+  },
+);
+
+const packJs = realFile('humanevalpack/humanevalpack-js.jsonl.gz');
+test(
+  'HumanEvalPack JS: references pass 164/164 (JavaScript/162 requires js-md5 from --node-path), buggy programs fail 164/164',
+  { skip: packJs.skip },
+  async (t) => {
+    // The documented way: npm install --prefix DIR js-md5, then --node-path DIR/node_modules
+    // (js-md5 is one of this project's dev dependencies, so ours serves here).
+    const withPackages = new Harness({
+      workers: 2,
+      nodePath: [fileURLToPath(new URL('../node_modules', import.meta.url))],
+    });
+    try {
+      const audited = await audit('humanevalpack/humanevalpack-js.jsonl.gz', withPackages);
+      const { report } = audited;
+      await assertReferencesPass(t, audited, 164);
+      assert.equal(report.known_wrong.total, 164);
+      assert.equal(report.known_wrong.failed, 164, describe(report.disagreements));
+    } finally {
+      await withPackages.close();
+    }
+  },
+);
 
 const quixbugs = realFile('quixbugs-python/quixbugs_python.jsonl');
 test('QuixBugs: fixed programs pass 40/40, buggy ones fail 40/40', { skip: quixbugs.skip }, async (t) => {
@@ -102,14 +124,23 @@ for (const [name, file, suite, skip] of [
   ['HumanEval (original tests)', 'humaneval/HumanEval.jsonl.gz', 'original', humaneval.skip || labelled.skip],
   ['HumanEval+', 'evalplus/HumanEvalPlus-v0.1.10.jsonl.gz', 'HumanEval+', plus.skip || labelled.skip],
 ] as const) {
-  test(`recorded model outputs agree with their ${name} labels at least 98% of the time`, { skip, timeout: 1_800_000 }, async (t) => {
-    const dataset = await loadDataset(realFile(file).path);
-    const { candidates, labels } = await loadLabelledSamples(labelled.path, dataset, { testSuite: suite });
-    assert.ok(candidates.length > 1000, `expected the labelled ${name} samples, got ${candidates.length}`);
-    const results = await evaluateCandidates(harness, new Map(dataset.tasks.map((t) => [t.id, taskChecks(t)])), candidates, { concurrency: 8 });
-    const agreement = compareWithLabels(candidates, labels, results);
-    assert.ok(agreement.rate >= 0.98, `agreement ${agreement.rate} over ${agreement.compared}`);
-    assert.equal(results.filter((r) => r.status === 'no-verdict').length, 0);
-    assert.ok(agreement.disagreements.every((d) => d.explanation.length > 0));
-  });
+  test(
+    `recorded model outputs agree with their ${name} labels at least 98% of the time`,
+    { skip, timeout: 1_800_000 },
+    async (t) => {
+      const dataset = await loadDataset(realFile(file).path);
+      const { candidates, labels } = await loadLabelledSamples(labelled.path, dataset, { testSuite: suite });
+      assert.ok(candidates.length > 1000, `expected the labelled ${name} samples, got ${candidates.length}`);
+      const results = await evaluateCandidates(
+        harness,
+        new Map(dataset.tasks.map((t) => [t.id, taskChecks(t)])),
+        candidates,
+        { concurrency: 8 },
+      );
+      const agreement = compareWithLabels(candidates, labels, results);
+      assert.ok(agreement.rate >= 0.98, `agreement ${agreement.rate} over ${agreement.compared}`);
+      assert.equal(results.filter((r) => r.status === 'no-verdict').length, 0);
+      assert.ok(agreement.disagreements.every((d) => d.explanation.length > 0));
+    },
+  );
 }

@@ -29,13 +29,20 @@ const task: Task = {
 };
 
 test('a right program that computes the list differently passes every input', async () => {
-  const verdict = await harness.judge(task, PROMPT + '    out = [1, 3]\n    for i in range(n):\n        out.append(i * 0.5)\n    return out\n');
+  const verdict = await harness.judge(
+    task,
+    PROMPT + '    out = [1, 3]\n    for i in range(n):\n        out.append(i * 0.5)\n    return out\n',
+  );
   assert.equal(verdict.status, 'pass', JSON.stringify(verdict.firstFailure));
   assert.equal(verdict.suites[0]!.passed, 3);
 });
 
 test('one wrong float in a long list fails at that input, with both values shown', async () => {
-  const verdict = await harness.judge(task, PROMPT + '    out = [1, 3] + [i / 2 for i in range(n)]\n    if n > 1000:\n        out[-1] += 1e-3\n    return out\n');
+  const verdict = await harness.judge(
+    task,
+    PROMPT +
+      '    out = [1, 3] + [i / 2 for i in range(n)]\n    if n > 1000:\n        out[-1] += 1e-3\n    return out\n',
+  );
   assert.equal(verdict.status, 'fail');
   assert.equal(verdict.suites[0]!.failedAt, 2);
   assert.match(verdict.firstFailure!.expected!, /^\[1, 3, 0\.0, 0\.5/);
@@ -43,7 +50,10 @@ test('one wrong float in a long list fails at that input, with both values shown
 });
 
 test('ints in place of the same floats still count as equal (EvalPlus compares with ==)', async () => {
-  const verdict = await harness.judge(task, PROMPT + '    return [1, 3] + [i // 2 if i % 2 == 0 else i / 2 for i in range(n)]\n');
+  const verdict = await harness.judge(
+    task,
+    PROMPT + '    return [1, 3] + [i // 2 if i % 2 == 0 else i / 2 for i in range(n)]\n',
+  );
   assert.equal(verdict.status, 'pass', JSON.stringify(verdict.firstFailure));
 });
 

@@ -27,14 +27,27 @@ function task(language: Language, reference: string, script: string): Task {
     reference,
     suites: [
       { kind: 'script', name: 'base', code: script },
-      { kind: 'io', name: 'plus', entry: 'scale', inputsJson: JSON.stringify([[Array(300).fill(1.5), 2], [[1, 2], 3], [[], 4]]) },
+      {
+        kind: 'io',
+        name: 'plus',
+        entry: 'scale',
+        inputsJson: JSON.stringify([
+          [Array(300).fill(1.5), 2],
+          [[1, 2], 3],
+          [[], 4],
+        ]),
+      },
     ],
   };
 }
 
 async function expectJudged(t: Task, program: string, status: 'pass' | 'fail') {
   const verdict = await harness.judge(t, program);
-  assert.equal(verdict.status, status, JSON.stringify(verdict.suites.map((s) => [s.name, s.status, s.firstFailure?.message])));
+  assert.equal(
+    verdict.status,
+    status,
+    JSON.stringify(verdict.suites.map((s) => [s.name, s.status, s.firstFailure?.message])),
+  );
 }
 
 describe('Python: a program that rebinds every built-in for itself', () => {
@@ -82,8 +95,13 @@ describe('Python: a program that rebinds every built-in for itself', () => {
 describe('JavaScript: a program that replaces every intrinsic for itself', () => {
   const REFERENCE = 'function scale(xs, k) { return xs.map((x) => x * k) }';
   const WRONG = 'function scale(xs, k) { return xs.map((x) => x + k) }';
-  const t = task('javascript', REFERENCE, "const assert = require('node:assert');\nassert.deepStrictEqual(scale([1, 2], 2), [2, 4]);\nassert.deepStrictEqual(scale([0.5], 4), [2]);\n");
-  const OWN = 'function scale(xs, k) { const out = []; for (let i = 0; i < xs.length; i++) out[i] = xs[i] * k; return out }';
+  const t = task(
+    'javascript',
+    REFERENCE,
+    "const assert = require('node:assert');\nassert.deepStrictEqual(scale([1, 2], 2), [2, 4]);\nassert.deepStrictEqual(scale([0.5], 4), [2]);\n",
+  );
+  const OWN =
+    'function scale(xs, k) { const out = []; for (let i = 0; i < xs.length; i++) out[i] = xs[i] * k; return out }';
 
   test("every function and accessor of the standard objects, the prototypes and node's globals", async () => {
     const program = `

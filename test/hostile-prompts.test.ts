@@ -11,7 +11,16 @@ import { parsePythonSignature, parseTypeScriptSignature } from '../src/verify/ge
 import { promptHelpers } from '../src/verify/prompt-helpers.js';
 import { definesEntry } from '../src/domains/code/extract.js';
 
-const task = (language: Task['language'], prompt: string): Task => ({ id: 'h', language, prompt, entryPoint: 'f', completionPrefix: '', knownWrong: [], source: 'test', suites: [] });
+const task = (language: Task['language'], prompt: string): Task => ({
+  id: 'h',
+  language,
+  prompt,
+  entryPoint: 'f',
+  completionPrefix: '',
+  knownWrong: [],
+  source: 'test',
+  suites: [],
+});
 const MB = 1 << 20;
 
 test('patterns over a prompt stay linear on a megabyte of blank lines, spaces and arrows', { timeout: 30_000 }, () => {
@@ -32,5 +41,8 @@ test('the same patterns still find what they look for', () => {
   assert.ok(parsePythonSignature('import x\n\ndef f(a: int) -> int:\n', 'f'));
   assert.equal(definesEntry({ language: 'javascript', entryPoint: 'f' }, 'function* f(x) {}'), true);
   assert.equal(definesEntry({ language: 'python', entryPoint: 'f' }, '    async def f(x):'), true);
-  assert.deepEqual(findPromptExamples('>>> f(2)  ➞  4  \n', 'f', 'python').map((e) => e.outputText), ['4']);
+  assert.deepEqual(
+    findPromptExamples('>>> f(2)  ➞  4  \n', 'f', 'python').map((e) => e.outputText),
+    ['4'],
+  );
 });

@@ -18,7 +18,12 @@ const { task: TASK, right: RIGHT, wrong: WRONG } = addTaskOf('python');
 const dir = mkdtempSync(join(tmpdir(), 'crucible-broken-python-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const newHarness = () => new Harness({ workers: 1, time: { scriptFloorSeconds: 1, callFloorSeconds: 0.5 }, limits: { memoryBytes: 1 << 30, loadSeconds: 2 } });
+const newHarness = () =>
+  new Harness({
+    workers: 1,
+    time: { scriptFloorSeconds: 1, callFloorSeconds: 0.5 },
+    limits: { memoryBytes: 1 << 30, loadSeconds: 2 },
+  });
 
 describe('sandbox failure', () => {
   it('an interpreter that does not exist: never a verdict of pass or fail', async () => {
@@ -50,7 +55,10 @@ describe('sandbox failure', () => {
       for (const program of [RIGHT, WRONG]) {
         const verdict = await h.judge(TASK, program);
         assert.equal(verdict.status, 'no-verdict', summary(verdict));
-        assert.ok(verdict.suites.every((s) => s.status === 'no-verdict'), summary(verdict));
+        assert.ok(
+          verdict.suites.every((s) => s.status === 'no-verdict'),
+          summary(verdict),
+        );
       }
     } finally {
       await h.close();

@@ -24,7 +24,9 @@ const TASK: Task = {
   knownWrong: [],
   source: 'test',
   reference: 'function add(a: number, b: number): number { return a + b; }\n',
-  suites: [{ kind: 'script', name: 'base', code: 'const assert = require("node:assert");\nassert.equal(add(1, 2), 3);\n' }],
+  suites: [
+    { kind: 'script', name: 'base', code: 'const assert = require("node:assert");\nassert.equal(add(1, 2), 3);\n' },
+  ],
 };
 const RIGHT = TASK.reference!;
 const WRONG = 'function add(a: number, b: number): number { return a - b; }\n';
@@ -73,10 +75,15 @@ describe('the TypeScript compiler runs away from the event loop, within limits',
 
   it('type checks past their time or heap are reported as not done, concurrently, and the next check works', async () => {
     const heapBefore = process.memoryUsage().heapUsed;
-    const { value: verdicts, ticks } = await withTicks(() => Promise.all([1, 2, 3].map(() => harness.judge(TASK, `${PERMUTATIONS}${RIGHT}`))));
+    const { value: verdicts, ticks } = await withTicks(() =>
+      Promise.all([1, 2, 3].map(() => harness.judge(TASK, `${PERMUTATIONS}${RIGHT}`))),
+    );
     for (const verdict of verdicts) {
       assert.equal(verdict.status, 'pass', 'type errors are reported, not failed, without strictTypes');
-      assert.match(verdict.typeCheckNotDone ?? '', /type checking (took longer than 4s|needed more than the compiler's 256 MB heap)/);
+      assert.match(
+        verdict.typeCheckNotDone ?? '',
+        /type checking (took longer than 4s|needed more than the compiler's 256 MB heap)/,
+      );
     }
     assert.ok(ticks >= 20, `the event loop turned only ${ticks} times`);
     assert.ok(process.memoryUsage().heapUsed - heapBefore < 200 * 2 ** 20, "the checks grew Crucible's own heap");
@@ -99,7 +106,9 @@ describe('/run_code TypeScript compiles in the compiler processes too', () => {
   after(() => runner.close());
 
   it('a program that makes transpiling exponential is a compile timeout, and the next program runs', async () => {
-    const { value: result, ticks } = await withTicks(() => runner.run('typescript', { code: `${nestedDefaults(30)}console.log(1);\n` }));
+    const { value: result, ticks } = await withTicks(() =>
+      runner.run('typescript', { code: `${nestedDefaults(30)}console.log(1);\n` }),
+    );
     assert.equal(result.status, 'timeout');
     assert.equal(result.phase, 'compile');
     assert.ok(ticks >= 20, `the event loop turned only ${ticks} times`);

@@ -7,9 +7,21 @@ import { after, before, test } from 'node:test';
 import { z } from 'zod';
 import { EMPTY_CONFIG, type CrucibleConfig } from '../src/models/config.js';
 import { createModel, type ModelOptions } from '../src/models/model.js';
-import { startFakeAnthropicServer, type FakeAnthropicReply, type FakeAnthropicRequest, type FakeAnthropicServer } from '../src/models/testing/index.js';
+import {
+  startFakeAnthropicServer,
+  type FakeAnthropicReply,
+  type FakeAnthropicRequest,
+  type FakeAnthropicServer,
+} from '../src/models/testing/index.js';
 import { runBackendContract, type NeutralReply, type SeenRequest } from './contracts/backend-contract.js';
-import { assertGivesUpAfterRetries, assertRetriedUntilAnswer, generateInPieces, serverFixture, user, type ServerFixture } from './models-support.js';
+import {
+  assertGivesUpAfterRetries,
+  assertRetriedUntilAnswer,
+  generateInPieces,
+  serverFixture,
+  user,
+  type ServerFixture,
+} from './models-support.js';
 
 const HAIKU = 'claude-3-5-haiku-latest';
 /** The built-in price of claude-3-5-haiku-latest, dollars per million tokens. */
@@ -21,7 +33,10 @@ const HAIKU_PRICE = { input: 0.8, output: 4 };
  */
 function anthropicReply(reply: NeutralReply): FakeAnthropicReply {
   if (typeof reply === 'string' || 'status' in reply) return reply;
-  const toolUse = [...(reply.json !== undefined ? [{ name: 'json', input: reply.json }] : []), ...(reply.toolCalls ?? [])];
+  const toolUse = [
+    ...(reply.json !== undefined ? [{ name: 'json', input: reply.json }] : []),
+    ...(reply.toolCalls ?? []),
+  ];
   return {
     ...(reply.text !== undefined ? { text: reply.text } : {}),
     ...(toolUse.length ? { toolUse } : {}),
@@ -46,7 +61,10 @@ function seenAnthropic(request: FakeAnthropicRequest): SeenRequest {
     n: body.n,
     stream: request.stream,
     schema: body.output_config?.format?.schema ?? forced?.input_schema,
-    tools: offered.length && !forced ? offered.map((t) => ({ name: t.name, required: t.input_schema?.required })) : undefined,
+    tools:
+      offered.length && !forced
+        ? offered.map((t) => ({ name: t.name, required: t.input_schema?.required }))
+        : undefined,
     toolChoice: body.tool_choice?.type === 'any' ? 'required' : body.tool_choice?.type,
     logprobs: body.logprobs,
   };
@@ -54,16 +72,30 @@ function seenAnthropic(request: FakeAnthropicRequest): SeenRequest {
 
 runBackendContract({
   name: 'anthropic',
-  skip: { logprobs: 'the Messages API reports no token log-probabilities (capabilities.logprobs is false; such a request is refused: see "refused")' },
+  skip: {
+    logprobs:
+      'the Messages API reports no token log-probabilities (capabilities.logprobs is false; such a request is refused: see "refused")',
+  },
   start: async () => {
     const g = await serverFixture(await startFakeAnthropicServer());
     return {
       spec: `anthropic:${HAIKU}`,
       modelId: HAIKU,
       model: (options = {}, prices = {}) =>
-        createModel(`anthropic:${HAIKU}`, { config: { models: {}, prices }, env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: g.server.url }, cacheDir: g.cacheDir, retry: { baseDelayMs: 5 }, ...options }),
-      costWithoutPrice: (usage) => (usage.inputTokens * HAIKU_PRICE.input + usage.outputTokens * HAIKU_PRICE.output) / 1e6,
-      endpoint: { enqueue: (...replies) => g.server.enqueue(...replies.map(anthropicReply)), pending: () => g.server.pending(), seen: () => g.server.requests.map(seenAnthropic) },
+        createModel(`anthropic:${HAIKU}`, {
+          config: { models: {}, prices },
+          env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: g.server.url },
+          cacheDir: g.cacheDir,
+          retry: { baseDelayMs: 5 },
+          ...options,
+        }),
+      costWithoutPrice: (usage) =>
+        (usage.inputTokens * HAIKU_PRICE.input + usage.outputTokens * HAIKU_PRICE.output) / 1e6,
+      endpoint: {
+        enqueue: (...replies) => g.server.enqueue(...replies.map(anthropicReply)),
+        pending: () => g.server.pending(),
+        seen: () => g.server.requests.map(seenAnthropic),
+      },
       close: () => g.close(),
     };
   },
@@ -76,7 +108,13 @@ before(async () => {
 after(() => f.close());
 
 const anthropic = (modelId: string, options: ModelOptions = {}, config: CrucibleConfig = EMPTY_CONFIG) =>
-  createModel(`anthropic:${modelId}`, { config, env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: f.server.url }, cacheDir: f.cacheDir, retry: { baseDelayMs: 5 }, ...options });
+  createModel(`anthropic:${modelId}`, {
+    config,
+    env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: f.server.url },
+    cacheDir: f.cacheDir,
+    retry: { baseDelayMs: 5 },
+    ...options,
+  });
 const since = (before: number) => f.server.requests.slice(before);
 
 test('the request goes to /v1/messages with the key and the API version, the system prompt as `system` blocks', async () => {
@@ -101,19 +139,32 @@ test('with both topP and a temperature, the SDK sends only the temperature', asy
 });
 
 test('a model missing from the price table costs null (unknown), until the config prices it', async () => {
-  f.server.enqueue({ text: 'a', usage: { input_tokens: 2000, output_tokens: 100 } }, { text: 'b', usage: { input_tokens: 2000, output_tokens: 100 } });
+  f.server.enqueue(
+    { text: 'a', usage: { input_tokens: 2000, output_tokens: 100 } },
+    { text: 'b', usage: { input_tokens: 2000, output_tokens: 100 } },
+  );
   const unpriced = await anthropic('claude-sonnet-4-5', { cache: 'off' });
   assert.equal((await unpriced.generate({ messages: user('price?') })).costUsd, null);
   assert.equal(unpriced.totals().costUsd, null);
-  const priced = await anthropic('claude-sonnet-4-5', { cache: 'off' }, { models: {}, prices: { 'anthropic:claude-sonnet-4-5': { input: 3, output: 15 } } });
+  const priced = await anthropic(
+    'claude-sonnet-4-5',
+    { cache: 'off' },
+    { models: {}, prices: { 'anthropic:claude-sonnet-4-5': { input: 3, output: 15 } } },
+  );
   const result = await priced.generate({ messages: user('price?') });
   assert.ok(Math.abs(result.costUsd! - (2000 * 3 + 100 * 15) / 1e6) < 1e-12, `cost ${result.costUsd}`);
 });
 
-test('529 (overloaded_error) is retried until an answer comes', () => assertRetriedUntilAnswer(f.server, (options) => anthropic(HAIKU, options), [{ status: 529 }, { status: 529 }]));
+test('529 (overloaded_error) is retried until an answer comes', () =>
+  assertRetriedUntilAnswer(f.server, (options) => anthropic(HAIKU, options), [{ status: 529 }, { status: 529 }]));
 
-test('a persistent 529 ends in a ModelCallError with the status, the attempts and Anthropic\'s message', () =>
-  assertGivesUpAfterRetries(f.server, (options) => anthropic(HAIKU, options), { status: 529, message: 'Overloaded' }, /^anthropic:claude-3-5-haiku-latest: HTTP 529 after 3 attempts: Overloaded$/));
+test("a persistent 529 ends in a ModelCallError with the status, the attempts and Anthropic's message", () =>
+  assertGivesUpAfterRetries(
+    f.server,
+    (options) => anthropic(HAIKU, options),
+    { status: 529, message: 'Overloaded' },
+    /^anthropic:claude-3-5-haiku-latest: HTTP 529 after 3 attempts: Overloaded$/,
+  ));
 
 test('streaming: an overloaded_error event before the first block is retried', async () => {
   const text = 'def add(a, b):\n    return a + b\n';
@@ -121,7 +172,10 @@ test('streaming: an overloaded_error event before the first block is retried', a
   const model = await anthropic(HAIKU, { cache: 'off' });
   const before = f.server.requests.length;
   const result = await generateInPieces(model, text);
-  assert.deepEqual(since(before).map((r) => r.stream), [true, true]);
+  assert.deepEqual(
+    since(before).map((r) => r.stream),
+    [true, true],
+  );
   assert.equal(result.calls[0]!.attempts, 2);
   assert.deepEqual(result.usage, { inputTokens: 12, outputTokens: 9 });
 });
@@ -132,11 +186,17 @@ test('structured output on a model without native schemas: a forced `json` tool,
   f.server.enqueue({ toolUse: [{ name: 'json', input: { program: 'print(1)', confidence: 0.8 } }] });
   const model = await anthropic(HAIKU, { cache: 'off' });
   const before = f.server.requests.length;
-  const result = await model.generate({ messages: [{ role: 'system', content: 'you write code' }, ...user('answer')], output: { schema: Answer, name: 'answer' } });
+  const result = await model.generate({
+    messages: [{ role: 'system', content: 'you write code' }, ...user('answer')],
+    output: { schema: Answer, name: 'answer' },
+  });
   assert.deepEqual(result.completions[0]!.value, { program: 'print(1)', confidence: 0.8 });
   assert.equal(result.completions[0]!.repaired, undefined);
   const { body, system } = since(before)[0]!;
-  assert.deepEqual(body.tools.map((t: { name: string }) => t.name), ['json']);
+  assert.deepEqual(
+    body.tools.map((t: { name: string }) => t.name),
+    ['json'],
+  );
   assert.deepEqual(body.tools[0].input_schema.required, ['program', 'confidence']);
   assert.equal(body.tool_choice.type, 'any', 'the tool is forced');
   assert.match(system, /JSON Schema/);

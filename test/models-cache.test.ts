@@ -19,23 +19,37 @@ async function run(model: Model) {
   const a = await ask({ messages: user('solve task 7'), temperature: 1 });
   const b = await ask({ messages: user('solve task 7'), temperature: 1 });
   const c = await ask({ messages: user('solve task 7 twice'), temperature: 1, n: 2 });
-  const d = await ask({ messages: [...user('solve task 7'), { role: 'assistant', content: a.completions[0]!.text }, ...user('fix it')] });
+  const d = await ask({
+    messages: [...user('solve task 7'), { role: 'assistant', content: a.completions[0]!.text }, ...user('fix it')],
+  });
   return [a, b, c, d];
 }
 
 test('a run replays exactly from the cache, offline, without touching the server', async () => {
   f.server.enqueue('answer A', 'answer B', 'C1', 'C2', 'answer D');
   const recorded = await run(await f.model());
-  assert.deepEqual(recorded.map((r) => r.completions.map((c) => c.text)), [['answer A'], ['answer B'], ['C1', 'C2'], ['answer D']]);
+  assert.deepEqual(
+    recorded.map((r) => r.completions.map((c) => c.text)),
+    [['answer A'], ['answer B'], ['C1', 'C2'], ['answer D']],
+  );
   assert.ok(recorded.every((r) => r.calls.every((c) => !c.cached)));
 
   const before = f.server.requests.length;
   const offline = await f.model({ cache: 'offline' });
   const replayed = await run(offline);
   assert.equal(f.server.requests.length, before, 'no request reached the server');
-  assert.deepEqual(replayed.map((r) => r.completions), recorded.map((r) => r.completions));
-  assert.deepEqual(replayed.map((r) => r.usage), recorded.map((r) => r.usage));
-  assert.deepEqual(replayed.map((r) => r.calls.map((c) => c.requestHash)), recorded.map((r) => r.calls.map((c) => c.requestHash)));
+  assert.deepEqual(
+    replayed.map((r) => r.completions),
+    recorded.map((r) => r.completions),
+  );
+  assert.deepEqual(
+    replayed.map((r) => r.usage),
+    recorded.map((r) => r.usage),
+  );
+  assert.deepEqual(
+    replayed.map((r) => r.calls.map((c) => c.requestHash)),
+    recorded.map((r) => r.calls.map((c) => c.requestHash)),
+  );
   assert.ok(replayed.every((r) => r.calls.every((c) => c.cached && c.attempts === 0)));
   assert.equal(offline.totals().cachedCalls, 4);
 });
@@ -76,27 +90,48 @@ test('refresh calls the endpoint again and records the new answer; off neither r
   const replay = await (await f.model({ cache: 'offline' })).generate({ messages: user('refresh me') });
   assert.equal(replay.completions[0]!.text, 'new');
   await (await f.model({ cache: 'off' })).generate({ messages: user('never stored') });
-  await assert.rejects((await f.model({ cache: 'offline' })).generate({ messages: user('never stored') }), CacheMissError);
+  await assert.rejects(
+    (await f.model({ cache: 'offline' })).generate({ messages: user('never stored') }),
+    CacheMissError,
+  );
 });
 
 test('a cached streamed call still delivers its text to onText', async () => {
   f.server.enqueue('streamed once');
   await (await f.model()).generate({ messages: user('stream and cache'), onText: () => {} });
   let seen = '';
-  const replay = await (await f.model({ cache: 'offline' })).generate({ messages: user('stream and cache'), onText: (_i, delta) => (seen += delta) });
+  const replay = await (
+    await f.model({ cache: 'offline' })
+  ).generate({ messages: user('stream and cache'), onText: (_i, delta) => (seen += delta) });
   assert.equal(seen, 'streamed once');
   assert.equal(replay.calls[0]!.cached, true);
 });
 
 test('cache keys are sha256 of the canonical {v, spec, request, occurrence}, so caches recorded earlier still replay', () => {
-  const request = { messages: [{ role: 'user', content: 'say "hi"\n\u00e9' }], n: 1, temperature: 0.5, seed: 3, responseFormat: { type: 'json', schema: { type: 'object', b: 1, a: [2, { z: 1, y: null }] } } };
+  const request = {
+    messages: [{ role: 'user', content: 'say "hi"\n\u00e9' }],
+    n: 1,
+    temperature: 0.5,
+    seed: 3,
+    responseFormat: { type: 'json', schema: { type: 'object', b: 1, a: [2, { z: 1, y: null }] } },
+  };
   // The definition caches were recorded with: JSON.stringify over copies with sorted keys.
   const sorted = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(sorted) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])])) : v;
+    Array.isArray(v)
+      ? v.map(sorted)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, sorted((v as Record<string, unknown>)[k])]),
+          )
+        : v;
   assert.equal(canonicalJson(request), JSON.stringify(sorted(request)));
   for (const occurrence of [0, 7]) {
     const spec = 'http://127.0.0.1:1/v1#m "x"';
-    const expected = createHash('sha256').update(JSON.stringify(sorted({ v: 1, spec, request, occurrence }))).digest('hex');
+    const expected = createHash('sha256')
+      .update(JSON.stringify(sorted({ v: 1, spec, request, occurrence })))
+      .digest('hex');
     assert.equal(requestHash(spec, canonicalJson(request), occurrence), expected);
   }
 });

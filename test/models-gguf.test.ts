@@ -50,7 +50,13 @@ runBackendContract({
     return {
       spec,
       modelId: path,
-      model: (options = {}, prices = {}) => createModel('tiny', { config: { models: { tiny: { ...entry, spec } }, prices }, env: {}, cacheDir, ...options }),
+      model: (options = {}, prices = {}) =>
+        createModel('tiny', {
+          config: { models: { tiny: { ...entry, spec } }, prices },
+          env: {},
+          cacheDir,
+          ...options,
+        }),
       costWithoutPrice: () => 0,
       // Six lowercase letters: short, and one printable token each, so that log-probabilities and streamed pieces line up with the text.
       freeText: { grammar: 'root ::= [a-z]{6}', temperature: 1, seed: 5 },
@@ -87,13 +93,17 @@ test('the same seed gives the same text; another seed (almost surely) another', 
   assert.notEqual(a.completions[0]!.text, c.completions[0]!.text);
 });
 
-test('n completions use seeds seed, seed+1, … and equal single calls with those seeds', { timeout: 120_000 }, async () => {
-  const many = await model.generate({ messages: ask, maxTokens: 16, temperature: 1, seed: 40, n: 3 });
-  assert.equal(many.completions.length, 3);
-  assert.equal(many.calls.length, 3);
-  const third = await model.generate({ messages: ask, maxTokens: 16, temperature: 1, seed: 42 });
-  assert.equal(many.completions[2]!.text, third.completions[0]!.text);
-});
+test(
+  'n completions use seeds seed, seed+1, … and equal single calls with those seeds',
+  { timeout: 120_000 },
+  async () => {
+    const many = await model.generate({ messages: ask, maxTokens: 16, temperature: 1, seed: 40, n: 3 });
+    assert.equal(many.completions.length, 3);
+    assert.equal(many.calls.length, 3);
+    const third = await model.generate({ messages: ask, maxTokens: 16, temperature: 1, seed: 42 });
+    assert.equal(many.completions[2]!.text, third.completions[0]!.text);
+  },
+);
 
 test('a GBNF grammar constrains every sample', { timeout: 120_000 }, async () => {
   const grammar = 'root ::= ("yes" | "no") " " [0-9] [0-9]?';
@@ -103,36 +113,61 @@ test('a GBNF grammar constrains every sample', { timeout: 120_000 }, async () =>
   }
 });
 
-test("known fault: node-llama-cpp's integer grammar admits exponents; validation rejects the overflowing values", { timeout: 180_000 }, async () => {
-  const outcomes = [];
-  for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
-    const result = await model.generate({ messages: ask, output: { schema: { type: 'integer' } }, temperature: 1, seed });
-    outcomes.push(result.completions[0]!);
-  }
-  for (const completion of outcomes) {
-    if (completion.value !== undefined) {
-      assert.ok(Number.isInteger(completion.value), `accepted ${completion.text}`);
-    } else {
-      // What the grammar let through: digits with an exponent, which JSON reads as ±Infinity.
-      assert.match(completion.text.trim(), /^-?[0-9]+[eE][-+]?[0-9]+$/);
-      assert.ok(!Number.isFinite(JSON.parse(completion.text)));
-      assert.match(completion.outputError!, /Infinity/);
-      assert.equal(completion.repaired, true, 'an error is reported only after the one repair attempt');
+test(
+  "known fault: node-llama-cpp's integer grammar admits exponents; validation rejects the overflowing values",
+  { timeout: 180_000 },
+  async () => {
+    const outcomes = [];
+    for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
+      const result = await model.generate({
+        messages: ask,
+        output: { schema: { type: 'integer' } },
+        temperature: 1,
+        seed,
+      });
+      outcomes.push(result.completions[0]!);
     }
-  }
-  // Random weights pick an exponent often (3 of the first 4 seeds here); eight seeds make the fault show on any CPU.
-  assert.ok(outcomes.some((c) => c.outputError !== undefined), 'the fixture reproduces the fault');
-});
+    for (const completion of outcomes) {
+      if (completion.value !== undefined) {
+        assert.ok(Number.isInteger(completion.value), `accepted ${completion.text}`);
+      } else {
+        // What the grammar let through: digits with an exponent, which JSON reads as ±Infinity.
+        assert.match(completion.text.trim(), /^-?[0-9]+[eE][-+]?[0-9]+$/);
+        assert.ok(!Number.isFinite(JSON.parse(completion.text)));
+        assert.match(completion.outputError!, /Infinity/);
+        assert.equal(completion.repaired, true, 'an error is reported only after the one repair attempt');
+      }
+    }
+    // Random weights pick an exponent often (3 of the first 4 seeds here); eight seeds make the fault show on any CPU.
+    assert.ok(
+      outcomes.some((c) => c.outputError !== undefined),
+      'the fixture reproduces the fault',
+    );
+  },
+);
 
-test('known fault: an invalid grammar that node-llama-cpp would run to an empty string is refused, saying why', { timeout: 60_000 }, async () => {
-  await assert.rejects(model.generate({ messages: ask, grammar: 'root ::= "yes" |' }), /grammar is invalid[\s\S]*rule root: the rule is empty, or its last alternative is/);
-  await assert.rejects(model.generate({ messages: ask, grammar: 'root ::= answer' }), /refers to rule "answer", which is not defined/);
-});
+test(
+  'known fault: an invalid grammar that node-llama-cpp would run to an empty string is refused, saying why',
+  { timeout: 60_000 },
+  async () => {
+    await assert.rejects(
+      model.generate({ messages: ask, grammar: 'root ::= "yes" |' }),
+      /grammar is invalid[\s\S]*rule root: the rule is empty, or its last alternative is/,
+    );
+    await assert.rejects(
+      model.generate({ messages: ask, grammar: 'root ::= answer' }),
+      /refers to rule "answer", which is not defined/,
+    );
+  },
+);
 
 test('grammar lint: valid grammars pass, each kind of mistake is named', () => {
   assert.deepEqual(lintGbnf('root ::= item ("," item)*\nitem ::= [a-z]+ | "\\"q\\"" # comment with | bar\n'), []);
   assert.deepEqual(lintGbnf('root ::= ("a" | "b"){2,3} ws?\nws ::= [ \\t\\n]*'), []);
-  const messages = (g: string) => lintGbnf(g).map((p) => p.message).join('; ');
+  const messages = (g: string) =>
+    lintGbnf(g)
+      .map((p) => p.message)
+      .join('; ');
   assert.match(messages('item ::= "x"'), /no `root/);
   assert.match(messages('root ::= "a" | | "b"'), /alternative is empty/);
   assert.match(messages('root ::= ("a" | )'), /group or one of its alternatives is empty/);

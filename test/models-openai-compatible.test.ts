@@ -14,7 +14,9 @@ import { fixture, user, type Fixture } from './models-support.js';
 export function openAIReply(reply: NeutralReply): FakeReply {
   if (typeof reply === 'string' || 'status' in reply) return reply;
   return {
-    ...(reply.text !== undefined || reply.json !== undefined ? { content: reply.text ?? JSON.stringify(reply.json) } : {}),
+    ...(reply.text !== undefined || reply.json !== undefined
+      ? { content: reply.text ?? JSON.stringify(reply.json) }
+      : {}),
     ...(reply.toolCalls ? { toolCalls: reply.toolCalls.map((t) => ({ name: t.name, arguments: t.input })) } : {}),
     ...(reply.usage ? { usage: { prompt_tokens: reply.usage.input, completion_tokens: reply.usage.output } } : {}),
     ...(reply.delayMs !== undefined ? { delayMs: reply.delayMs } : {}),
@@ -24,10 +26,16 @@ export function openAIReply(reply: NeutralReply): FakeReply {
 /** A chat completions request read back in the contract's terms. */
 export function seenOpenAI(request: FakeChatRequest): SeenRequest {
   const body = request.body;
-  const messages = request.messages.map((m) => ({ role: m.role, text: typeof m.content === 'string' ? m.content : JSON.stringify(m.content) }));
+  const messages = request.messages.map((m) => ({
+    role: m.role,
+    text: typeof m.content === 'string' ? m.content : JSON.stringify(m.content),
+  }));
   return {
     model: body.model,
-    system: messages.filter((m) => m.role === 'system').map((m) => m.text).join('\n\n'),
+    system: messages
+      .filter((m) => m.role === 'system')
+      .map((m) => m.text)
+      .join('\n\n'),
     messages: messages.filter((m) => m.role !== 'system'),
     temperature: body.temperature,
     topP: body.top_p,
@@ -37,14 +45,21 @@ export function seenOpenAI(request: FakeChatRequest): SeenRequest {
     n: body.n,
     stream: request.stream,
     schema: body.response_format?.json_schema?.schema,
-    tools: body.tools?.map((t: { function: { name: string; parameters?: { required?: string[] } } }) => ({ name: t.function.name, required: t.function.parameters?.required })),
+    tools: body.tools?.map((t: { function: { name: string; parameters?: { required?: string[] } } }) => ({
+      name: t.function.name,
+      required: t.function.parameters?.required,
+    })),
     toolChoice: body.tool_choice,
     logprobs: body.logprobs,
   };
 }
 
 export function openAIEndpoint(server: FakeOpenAIServer) {
-  return { enqueue: (...replies: NeutralReply[]) => server.enqueue(...replies.map(openAIReply)), pending: () => server.pending(), seen: () => server.requests.map(seenOpenAI) };
+  return {
+    enqueue: (...replies: NeutralReply[]) => server.enqueue(...replies.map(openAIReply)),
+    pending: () => server.pending(),
+    seen: () => server.requests.map(seenOpenAI),
+  };
 }
 
 runBackendContract({
@@ -54,7 +69,14 @@ runBackendContract({
     return {
       spec: g.spec,
       modelId: 'fake-model',
-      model: (options = {}, prices = {}) => createModel(g.spec, { config: { models: {}, prices }, env: {}, cacheDir: g.cacheDir, retry: { baseDelayMs: 5 }, ...options }),
+      model: (options = {}, prices = {}) =>
+        createModel(g.spec, {
+          config: { models: {}, prices },
+          env: {},
+          cacheDir: g.cacheDir,
+          retry: { baseDelayMs: 5 },
+          ...options,
+        }),
       costWithoutPrice: () => 0,
       endpoint: openAIEndpoint(g.server),
       close: () => g.close(),
@@ -77,7 +99,12 @@ test('streaming asks for the usage in the final chunk (stream_options.include_us
   assert.deepEqual(result.usage, { inputTokens: 5, outputTokens: 9 });
 });
 
-const tools = { run_tests: { description: 'run the tests', inputSchema: { type: 'object', properties: { file: { type: 'string' } }, required: ['file'] } } };
+const tools = {
+  run_tests: {
+    description: 'run the tests',
+    inputSchema: { type: 'object', properties: { file: { type: 'string' } }, required: ['file'] },
+  },
+};
 
 test('tools go out as functions with their JSON Schema parameters', async () => {
   f.server.enqueue({ toolCalls: [{ name: 'run_tests', arguments: { file: 'a.py' } }] });
@@ -94,7 +121,10 @@ test('streamed tool-call arguments arrive in pieces and are reassembled', async 
   f.server.enqueue({ toolCalls: [{ name: 'run_tests', arguments: { file: 'tests/test_long_name.py' } }] });
   const model = await f.model({ cache: 'off' });
   const result = await model.generate({ messages: user('test it'), tools, onText: () => {} });
-  assert.deepEqual(result.completions[0]!.toolCalls.map((c) => [c.name, c.input]), [['run_tests', { file: 'tests/test_long_name.py' }]]);
+  assert.deepEqual(
+    result.completions[0]!.toolCalls.map((c) => [c.name, c.input]),
+    [['run_tests', { file: 'tests/test_long_name.py' }]],
+  );
 });
 
 test('tool calls in the second of n choices are read too', async () => {
@@ -119,7 +149,10 @@ test('a config entry names a model: its defaults, extra body fields, headers and
     },
     prices: {},
   };
-  await assert.rejects(createModel('coder', { config, env: {} }), (error: unknown) => error instanceof MissingApiKeyError && /MY_SERVER_KEY/.test(error.message));
+  await assert.rejects(
+    createModel('coder', { config, env: {} }),
+    (error: unknown) => error instanceof MissingApiKeyError && /MY_SERVER_KEY/.test(error.message),
+  );
   const model = await createModel('coder', { config, env: { MY_SERVER_KEY: 'sk-local' }, cache: 'off' });
   f.server.enqueue('ok');
   const before = f.server.requests.length;
@@ -133,9 +166,19 @@ test('a config entry names a model: its defaults, extra body fields, headers and
 });
 
 test('openai: goes through the OpenAI provider; its key comes from OPENAI_API_KEY', async () => {
-  await assert.rejects(createModel('openai:gpt-4o', { env: {}, config: { models: {}, prices: {} } }), /set the environment variable OPENAI_API_KEY/);
-  await assert.rejects(createModel('anthropic:claude-sonnet-4-0', { env: {}, config: { models: {}, prices: {} } }), /ANTHROPIC_API_KEY/);
-  const model = await createModel('openai:gpt-4o', { env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: f.server.url }, config: { models: {}, prices: {} }, cache: 'off' });
+  await assert.rejects(
+    createModel('openai:gpt-4o', { env: {}, config: { models: {}, prices: {} } }),
+    /set the environment variable OPENAI_API_KEY/,
+  );
+  await assert.rejects(
+    createModel('anthropic:claude-sonnet-4-0', { env: {}, config: { models: {}, prices: {} } }),
+    /ANTHROPIC_API_KEY/,
+  );
+  const model = await createModel('openai:gpt-4o', {
+    env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: f.server.url },
+    config: { models: {}, prices: {} },
+    cache: 'off',
+  });
   f.server.enqueue({ content: 'from openai', usage: { prompt_tokens: 1_000_000, completion_tokens: 0 } });
   const before = f.server.requests.length;
   const result = await model.generate({ messages: user('hi'), seed: 1 });
@@ -148,7 +191,13 @@ test('openai: goes through the OpenAI provider; its key comes from OPENAI_API_KE
 test('an unknown spec lists the accepted forms and the configured names', async () => {
   await assert.rejects(
     createModel('gpt5', { env: {}, config: { models: { mine: { spec: 'ollama:qwen2.5-coder:7b' } }, prices: {} } }),
-    (error: unknown) => error instanceof ModelConfigError && /openai:<model>/.test(error.message) && /configured names: mine/.test(error.message),
+    (error: unknown) =>
+      error instanceof ModelConfigError &&
+      /openai:<model>/.test(error.message) &&
+      /configured names: mine/.test(error.message),
   );
-  await assert.rejects(createModel('http://localhost:8000/v1', { env: {}, config: { models: {}, prices: {} } }), /#model-name/);
+  await assert.rejects(
+    createModel('http://localhost:8000/v1', { env: {}, config: { models: {}, prices: {} } }),
+    /#model-name/,
+  );
 });

@@ -20,7 +20,11 @@ test('specs: each form parses to its kind, model and canonical text', () => {
   });
   assert.equal(parseSpec('http://h:1/v1/chat/completions#m')!.baseURL, 'http://h:1/v1');
   assert.equal(parseSpec('http://h:1/v1/#m')!.spec, 'http://h:1/v1#m');
-  assert.deepEqual(parseSpec('ollama:qwen2.5-coder:7b'), { kind: 'ollama', modelId: 'qwen2.5-coder:7b', spec: 'ollama:qwen2.5-coder:7b' });
+  assert.deepEqual(parseSpec('ollama:qwen2.5-coder:7b'), {
+    kind: 'ollama',
+    modelId: 'qwen2.5-coder:7b',
+    spec: 'ollama:qwen2.5-coder:7b',
+  });
   assert.equal(parseSpec('gguf:/models/a b.gguf')!.modelId, '/models/a b.gguf');
   assert.equal(parseSpec('anthropic:claude-sonnet-4-0')!.kind, 'anthropic');
   assert.equal(parseSpec('openai:gpt-4o')!.kind, 'openai');
@@ -31,7 +35,15 @@ test('config: named models resolve with capability overrides; a bad file names t
   const dir = mkdtempSync(join(tmpdir(), 'crucible-config-'));
   try {
     const path = join(dir, 'crucible.config.json');
-    writeFileSync(path, JSON.stringify({ models: { local: { spec: 'http://127.0.0.1:8080/v1#llama', capabilities: { grammar: 'llama.cpp', nativeN: false } } }, prices: { llama: { input: 0.1, output: 0.2 } } }));
+    writeFileSync(
+      path,
+      JSON.stringify({
+        models: {
+          local: { spec: 'http://127.0.0.1:8080/v1#llama', capabilities: { grammar: 'llama.cpp', nativeN: false } },
+        },
+        prices: { llama: { input: 0.1, output: 0.2 } },
+      }),
+    );
     const config = loadConfig(path);
     const resolved = resolveModel('local', config);
     assert.equal(resolved.kind, 'openai-compatible');
@@ -40,7 +52,10 @@ test('config: named models resolve with capability overrides; a bad file names t
     assert.equal(resolved.capabilities.nativeN, false);
     assert.equal(resolved.capabilities.seed, true, 'the rest of the row is kept');
     writeFileSync(path, JSON.stringify({ models: { bad: { spec: 'openai:x', temperature: 2 } } }));
-    assert.throws(() => loadConfig(path), (error: unknown) => error instanceof ModelConfigError && /models\.bad/.test(error.message));
+    assert.throws(
+      () => loadConfig(path),
+      (error: unknown) => error instanceof ModelConfigError && /models\.bad/.test(error.message),
+    );
     writeFileSync(path, '{ not json');
     assert.throws(() => loadConfig(path), /is not valid JSON/);
     assert.deepEqual(loadConfig(join(dir, 'absent.json')).models, {});

@@ -38,7 +38,12 @@ test('when the repair fails too, the completion carries the error and no value',
 });
 
 test('a JSON Schema object is enforced too: an integer field rejects 1.5 and an exponent-free check passes 2', async () => {
-  const schema = { type: 'object', properties: { count: { type: 'integer' } }, required: ['count'], additionalProperties: false };
+  const schema = {
+    type: 'object',
+    properties: { count: { type: 'integer' } },
+    required: ['count'],
+    additionalProperties: false,
+  };
   f.server.enqueue('{"count": 1.5}', '```json\n{"count": 2}\n```');
   const model = await f.model({ cache: 'off' });
   const result = await model.generate({ messages: user('count'), output: { schema } });
@@ -47,11 +52,22 @@ test('a JSON Schema object is enforced too: an integer field rejects 1.5 and an 
 });
 
 test('each of n completions is validated and repaired on its own', async () => {
-  f.server.enqueue('{"program": "a", "confidence": 0.1}', '{"program": "b"}', '{"program": "c", "confidence": 0.3}', '{"program": "b", "confidence": 0.2}');
+  f.server.enqueue(
+    '{"program": "a", "confidence": 0.1}',
+    '{"program": "b"}',
+    '{"program": "c", "confidence": 0.3}',
+    '{"program": "b", "confidence": 0.2}',
+  );
   const model = await f.model({ cache: 'off' });
   const result = await model.generate({ messages: user('three'), n: 3, output: { schema: Answer } });
-  assert.deepEqual(result.completions.map((c) => (c.value as { program: string }).program), ['a', 'b', 'c']);
-  assert.deepEqual(result.completions.map((c) => Boolean(c.repaired)), [false, true, false]);
+  assert.deepEqual(
+    result.completions.map((c) => (c.value as { program: string }).program),
+    ['a', 'b', 'c'],
+  );
+  assert.deepEqual(
+    result.completions.map((c) => Boolean(c.repaired)),
+    [false, true, false],
+  );
 });
 
 test('an endpoint configured for JSON mode gets json_object, and the reply is still validated', async () => {
@@ -68,7 +84,11 @@ test('an endpoint configured for JSON mode gets json_object, and the reply is st
 });
 
 test('a grammar is sent to a server configured as llama.cpp', async () => {
-  const llamacpp = await createModel('lc', { config: { models: { lc: { spec: f.spec, capabilities: { grammar: 'llama.cpp' } } }, prices: {} }, env: {}, cache: 'off' });
+  const llamacpp = await createModel('lc', {
+    config: { models: { lc: { spec: f.spec, capabilities: { grammar: 'llama.cpp' } } }, prices: {} },
+    env: {},
+    cache: 'off',
+  });
   f.server.enqueue('yes');
   const before = f.server.requests.length;
   await llamacpp.generate({ messages: user('g'), grammar: 'root ::= "yes"' });

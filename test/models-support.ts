@@ -7,7 +7,11 @@ import { EMPTY_CONFIG, type CrucibleConfig } from '../src/models/config.js';
 import { ModelCallError } from '../src/models/errors.js';
 import { createModel, type ModelOptions } from '../src/models/model.js';
 import type { FakeHttpFailure, FakeHttpServer } from '../src/models/testing/fake-http.js';
-import { startFakeOpenAIServer, type FakeOpenAIServer, type FakeServerOptions } from '../src/models/testing/fake-openai-server.js';
+import {
+  startFakeOpenAIServer,
+  type FakeOpenAIServer,
+  type FakeServerOptions,
+} from '../src/models/testing/fake-openai-server.js';
 import type { GenerateResult, Model } from '../src/models/types.js';
 
 /** A fake server of any protocol and a fresh cache folder; close() stops the one and removes the other. */
@@ -34,10 +38,18 @@ export interface Fixture extends ServerFixture<FakeOpenAIServer> {
   model(options?: ModelOptions): Promise<Model>;
 }
 
-export async function fixture(serverOptions: FakeServerOptions = {}, config: CrucibleConfig = EMPTY_CONFIG): Promise<Fixture> {
+export async function fixture(
+  serverOptions: FakeServerOptions = {},
+  config: CrucibleConfig = EMPTY_CONFIG,
+): Promise<Fixture> {
   const base = await serverFixture(await startFakeOpenAIServer(serverOptions));
   const spec = `${base.server.url}#fake-model`;
-  return { ...base, spec, model: (options = {}) => createModel(spec, { config, env: {}, cacheDir: base.cacheDir, retry: { baseDelayMs: 5 }, ...options }) };
+  return {
+    ...base,
+    spec,
+    model: (options = {}) =>
+      createModel(spec, { config, env: {}, cacheDir: base.cacheDir, retry: { baseDelayMs: 5 }, ...options }),
+  };
 }
 
 export const user = (content: string) => [{ role: 'user' as const, content }];
@@ -46,7 +58,11 @@ export const user = (content: string) => [{ role: 'user' as const, content }];
 type Scripted = FakeHttpServer<unknown, FakeHttpFailure | string>;
 
 /** Each of `failures` is retried, and the answer after them is the result of one call. */
-export async function assertRetriedUntilAnswer(server: Scripted, model: (options: ModelOptions) => Promise<Model>, failures: readonly FakeHttpFailure[]): Promise<void> {
+export async function assertRetriedUntilAnswer(
+  server: Scripted,
+  model: (options: ModelOptions) => Promise<Model>,
+  failures: readonly FakeHttpFailure[],
+): Promise<void> {
   server.enqueue(...failures, 'finally');
   const m = await model({ cache: 'off' });
   const before = server.requests.length;
@@ -57,7 +73,12 @@ export async function assertRetriedUntilAnswer(server: Scripted, model: (options
 }
 
 /** A failure that outlasts two retries ends in a ModelCallError with its status, 3 attempts and `message`. */
-export async function assertGivesUpAfterRetries(server: Scripted, model: (options: ModelOptions) => Promise<Model>, failure: FakeHttpFailure, message: RegExp): Promise<void> {
+export async function assertGivesUpAfterRetries(
+  server: Scripted,
+  model: (options: ModelOptions) => Promise<Model>,
+  failure: FakeHttpFailure,
+  message: RegExp,
+): Promise<void> {
   server.enqueue(failure, failure, failure);
   const m = await model({ cache: 'off', retry: { retries: 2, baseDelayMs: 1 } });
   await assert.rejects(m.generate({ messages: user('never') }), (error: unknown) => {

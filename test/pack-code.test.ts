@@ -9,9 +9,30 @@ const harness = new Harness({ workers: 1 });
 after(() => harness.close());
 
 const LANGUAGES = [
-  { id: 'builtin/py/balanced-brackets', right: 'pair-removal', wrong: 'ignores-unclosed', broken: 'def is_balanced(s:\n', loop: 'while True:\n    pass\n', fence: 'python' },
-  { id: 'builtin/js/chunk-array', right: 'reduce', wrong: 'drops-partial-chunk', broken: 'function chunk(xs, n {\n', loop: 'while (true) {}\n', fence: 'javascript' },
-  { id: 'builtin/ts/twelve-hour-clock', right: 'split-and-modulo', wrong: 'midnight-noon', broken: 'function to12(: string {\n', loop: 'while (true) {}\n', fence: 'typescript' },
+  {
+    id: 'builtin/py/balanced-brackets',
+    right: 'pair-removal',
+    wrong: 'ignores-unclosed',
+    broken: 'def is_balanced(s:\n',
+    loop: 'while True:\n    pass\n',
+    fence: 'python',
+  },
+  {
+    id: 'builtin/js/chunk-array',
+    right: 'reduce',
+    wrong: 'drops-partial-chunk',
+    broken: 'function chunk(xs, n {\n',
+    loop: 'while (true) {}\n',
+    fence: 'javascript',
+  },
+  {
+    id: 'builtin/ts/twelve-hour-clock',
+    right: 'split-and-modulo',
+    wrong: 'midnight-noon',
+    broken: 'function to12(: string {\n',
+    loop: 'while (true) {}\n',
+    fence: 'typescript',
+  },
 ] as const;
 
 for (const language of LANGUAGES) {

@@ -23,22 +23,32 @@ const LANGUAGES = [
   },
   {
     language: 'javascript',
-    right: "const xs = require('fs').readFileSync(0, 'utf8').trim().split(/\\s+/).map(Number);\nconsole.log(xs.reduce((a, b) => a + b, 0));\n",
-    wrong: "const xs = require('fs').readFileSync(0, 'utf8').trim().split(/\\s+/).map(Number);\nconsole.log(xs.reduce((a, b) => a + Math.abs(b), 0));\n",
+    right:
+      "const xs = require('fs').readFileSync(0, 'utf8').trim().split(/\\s+/).map(Number);\nconsole.log(xs.reduce((a, b) => a + b, 0));\n",
+    wrong:
+      "const xs = require('fs').readFileSync(0, 'utf8').trim().split(/\\s+/).map(Number);\nconsole.log(xs.reduce((a, b) => a + Math.abs(b), 0));\n",
     broken: 'console.log((1 + ;\n',
     hostile: 'while (true) {}\n',
   },
   {
     language: 'typescript',
-    right: "const xs: number[] = require('fs').readFileSync(0, 'utf8').trim().split(/\\s+/).map(Number);\nconsole.log(xs.reduce((a: number, b: number) => a + b, 0));\n",
-    wrong: "const xs: number[] = require('fs').readFileSync(0, 'utf8').trim().split(/\\s+/).map(Number);\nconsole.log(xs.reduce((a: number, b: number) => a + Math.abs(b), 0));\n",
+    right:
+      "const xs: number[] = require('fs').readFileSync(0, 'utf8').trim().split(/\\s+/).map(Number);\nconsole.log(xs.reduce((a: number, b: number) => a + b, 0));\n",
+    wrong:
+      "const xs: number[] = require('fs').readFileSync(0, 'utf8').trim().split(/\\s+/).map(Number);\nconsole.log(xs.reduce((a: number, b: number) => a + Math.abs(b), 0));\n",
     broken: 'const x: number = (1 + ;\n',
     hostile: 'while (true) {}\n',
   },
 ] as const;
 
 for (const entry of LANGUAGES) {
-  const task: StdinTask = { id: `sum/${entry.language}`, language: entry.language, tests: TESTS, compare: 'trailing-newlines', limits: { wallSeconds: 2 } };
+  const task: StdinTask = {
+    id: `sum/${entry.language}`,
+    language: entry.language,
+    tests: TESTS,
+    compare: 'trailing-newlines',
+    limits: { wallSeconds: 2 },
+  };
   runPackContract(() => programPack(executor), {
     name: `program (${entry.language})`,
     task,
@@ -51,7 +61,8 @@ for (const entry of LANGUAGES) {
     skip: {
       'a wrong artifact fails with a fact to feed back, the smallest probe shrunk, and a lower reward':
         'stdin tests are free text with no structure to shrink; /v1/verify reports the failing test with the shortest input instead',
-      'neighbours: new probes near the given ones, the same for the same seed': 'free text has no structure to mutate within the task: the disagreement hunt adds no probes',
+      'neighbours: new probes near the given ones, the same for the same seed':
+        'free text has no structure to mutate within the task: the disagreement hunt adds no probes',
     },
   });
 }

@@ -10,7 +10,8 @@ const runner = new SqlRunner({ workers: 2 });
 after(() => runner.close());
 
 const SCHEMA = 'CREATE TABLE city (name TEXT PRIMARY KEY, state TEXT NOT NULL, population INTEGER)';
-const SETUP = "INSERT INTO city VALUES ('austin', 'texas', 950), ('dallas', 'texas', 1300), ('tulsa', 'oklahoma', 400), ('waco', 'texas', 140);";
+const SETUP =
+  "INSERT INTO city VALUES ('austin', 'texas', 950), ('dallas', 'texas', 1300), ('tulsa', 'oklahoma', 400), ('waco', 'texas', 140);";
 const RUNAWAY = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c';
 
 const inline: SqlTask = {
@@ -34,11 +35,20 @@ runPackContract(() => sqlPack(runner), {
   reply: "Here:\n\n```sql\nSELECT c.name FROM city AS c WHERE c.population > 500 AND c.state = 'texas';\n```\n",
   prepare: { probes: 8 },
   skip: {
-    'neighbours: new probes near the given ones, the same for the same seed': 'new databases come from the generator with another seed, not from mutating one: the hunt adds none',
+    'neighbours: new probes near the given ones, the same for the same seed':
+      'new databases come from the generator with another seed, not from mutating one: the hunt adds none',
   },
 });
 
-const GEOGRAPHY = join(import.meta.dirname, '..', '..', 'shared', 'datasets', 'text2sql-geoquery-restaurants', 'geography-db.added-in-2020.sqlite');
+const GEOGRAPHY = join(
+  import.meta.dirname,
+  '..',
+  '..',
+  'shared',
+  'datasets',
+  'text2sql-geoquery-restaurants',
+  'geography-db.added-in-2020.sqlite',
+);
 if (existsSync(GEOGRAPHY)) {
   runPackContract(() => sqlPack(runner), {
     name: 'sql (GeoQuery database file)',
@@ -58,7 +68,8 @@ if (existsSync(GEOGRAPHY)) {
     reply: '```sql\nSELECT r.RIVER_NAME FROM RIVER r WHERE NOT (r.LENGTH <= 1000)\n```',
     prepare: { probes: 8 },
     skip: {
-      'neighbours: new probes near the given ones, the same for the same seed': 'new databases come from the generator with another seed, not from mutating one: the hunt adds none',
+      'neighbours: new probes near the given ones, the same for the same seed':
+        'new databases come from the generator with another seed, not from mutating one: the hunt adds none',
     },
   });
 }

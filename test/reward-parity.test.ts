@@ -37,11 +37,27 @@ test('eval --json and /v1/verify give every sample the same gated reward', async
   const dataset = join(dir, 'tiny-plus.jsonl');
   writeFileSync(dataset, RECORD + '\n');
   const samples = join(dir, 'samples.jsonl');
-  writeJsonl(samples, PROGRAMS.map((solution) => ({ task_id: 'HumanEval/53', solution })));
+  writeJsonl(
+    samples,
+    PROGRAMS.map((solution) => ({ task_id: 'HumanEval/53', solution })),
+  );
   const json = join(dir, 'eval.json');
-  const run = await crucible(['eval', '--dataset', dataset, '--samples', samples, '--json', json, '--workers', '1', '--no-record']);
+  const run = await crucible([
+    'eval',
+    '--dataset',
+    dataset,
+    '--samples',
+    samples,
+    '--json',
+    json,
+    '--workers',
+    '1',
+    '--no-record',
+  ]);
   assert.equal(run.code, 0, run.stderr + run.stdout);
-  const fromEval = (JSON.parse(readFileSync(json, 'utf8')) as { samples: { reward: number | null }[] }).samples.map((s) => s.reward);
+  const fromEval = (JSON.parse(readFileSync(json, 'utf8')) as { samples: { reward: number | null }[] }).samples.map(
+    (s) => s.reward,
+  );
 
   const body = `{"dataset_record": ${RECORD}, "prompt_examples": false, "candidates": ${JSON.stringify(PROGRAMS)}}`;
   const r = await server.post('/v1/verify', body);

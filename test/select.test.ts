@@ -15,7 +15,8 @@ const run = promisify(execFile);
 const harness = new Harness({ workers: 2 });
 after(() => harness.close());
 
-const PROMPT = 'def second_largest(xs: list[int]) -> int:\n    """The second largest distinct value, or -1 if there is none.\n    >>> second_largest([3, 1, 4])\n    3\n    >>> second_largest([2, 2])\n    -1\n    """\n';
+const PROMPT =
+  'def second_largest(xs: list[int]) -> int:\n    """The second largest distinct value, or -1 if there is none.\n    >>> second_largest([3, 1, 4])\n    3\n    >>> second_largest([2, 2])\n    -1\n    """\n';
 const RIGHT = [
   '    d = sorted(set(xs))\n    return d[-2] if len(d) > 1 else -1\n',
   '    top = second = None\n    for x in set(xs):\n        if top is None or x > top:\n            top, second = x, top\n        elif second is None or x > second:\n            second = x\n    return -1 if second is None else second\n',
@@ -47,7 +48,10 @@ test('selection picks a right program, groups the right ones together and shows 
   assert.equal(s.candidates[2]!.publicPassed, 1, 'the duplicate bug fails one prompt example');
   assert.ok(s.disagreements.length > 0);
   const split = s.disagreements[0]!;
-  assert.ok(split.groups.length >= 2 && split.groups.some((g) => g.candidates.includes(0) && !g.candidates.includes(1)), JSON.stringify(split));
+  assert.ok(
+    split.groups.length >= 2 && split.groups.some((g) => g.candidates.includes(0) && !g.candidates.includes(1)),
+    JSON.stringify(split),
+  );
   assert.ok(s.confidence > 0 && s.confidence <= 1);
   const again = await selectForTask(codePack(harness), task, candidates, { seed: 9 });
   assert.equal(again.selectedIndex, s.selectedIndex, 'the same seed replays the same selection');
@@ -57,22 +61,56 @@ test('selection picks a right program, groups the right ones together and shows 
 test('crucible calibrate writes a threshold and crucible select answers or abstains with reasons, as JSON', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'crucible-select-'));
   // Two tasks in HumanEval's format: hidden tests (check) for calibration; select never reads them.
-  const check = 'def check(candidate):\n    assert candidate([3, 1, 4]) == 3\n    assert candidate([2, 2]) == -1\n    assert candidate([-5, -2, -9]) == -5\n';
-  const rows = [0, 1].map((i) => ({ task_id: `T/${i}`, prompt: PROMPT, canonical_solution: RIGHT[0], test: check, entry_point: 'second_largest' }));
+  const check =
+    'def check(candidate):\n    assert candidate([3, 1, 4]) == 3\n    assert candidate([2, 2]) == -1\n    assert candidate([-5, -2, -9]) == -5\n';
+  const rows = [0, 1].map((i) => ({
+    task_id: `T/${i}`,
+    prompt: PROMPT,
+    canonical_solution: RIGHT[0],
+    test: check,
+    entry_point: 'second_largest',
+  }));
   await writeFile(join(dir, 'tasks.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
   const samples = [
     ...[RIGHT[0], RIGHT[1], WRONG[1]].map((completion) => ({ task_id: 'T/0', completion })),
     ...[WRONG[1], WRONG[0], WRONG[1]].map((completion) => ({ task_id: 'T/1', completion })),
   ];
   await writeFile(join(dir, 'samples.jsonl'), samples.map((r) => JSON.stringify(r)).join('\n') + '\n');
-  const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args, '--workers', '1'], { cwd: process.cwd() });
-  const calibrated = await cli('calibrate', '--dataset', join(dir, 'tasks.jsonl'), '--samples', join(dir, 'samples.jsonl'), '--alpha', '0.5', '--delta', '0.2', '--out', join(dir, 't.json'), '--seed', '5');
+  const cli = (...args: string[]) =>
+    run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args, '--workers', '1'], { cwd: process.cwd() });
+  const calibrated = await cli(
+    'calibrate',
+    '--dataset',
+    join(dir, 'tasks.jsonl'),
+    '--samples',
+    join(dir, 'samples.jsonl'),
+    '--alpha',
+    '0.5',
+    '--delta',
+    '0.2',
+    '--out',
+    join(dir, 't.json'),
+    '--seed',
+    '5',
+  );
   assert.match(calibrated.stdout, /calibrated on 2 tasks \(the selected program is right on 1\)/);
   const threshold = JSON.parse(await readFile(join(dir, 't.json'), 'utf8'));
   assert.equal(threshold.kind, 'crucible-threshold');
   assert.equal(threshold.calibration.length, 2);
 
-  const selected = await cli('select', '--dataset', join(dir, 'tasks.jsonl'), '--samples', join(dir, 'samples.jsonl'), '--threshold', join(dir, 't.json'), '--seed', '5', '--json', join(dir, 's.json'));
+  const selected = await cli(
+    'select',
+    '--dataset',
+    join(dir, 'tasks.jsonl'),
+    '--samples',
+    join(dir, 'samples.jsonl'),
+    '--threshold',
+    join(dir, 't.json'),
+    '--seed',
+    '5',
+    '--json',
+    join(dir, 's.json'),
+  );
   assert.match(selected.stderr, /seed 5 \(replay with --seed 5\)/);
   const doc = JSON.parse(await readFile(join(dir, 's.json'), 'utf8'));
   assert.equal(doc.summary.answered + doc.summary.abstained, 2);
@@ -84,9 +122,21 @@ test('crucible calibrate writes a threshold and crucible select answers or absta
   }
   const t0 = doc.tasks.find((t: { task_id: string }) => t.task_id === 'T/0');
   assert.ok([0, 1].includes(t0.selected_index), 'a right program is picked for T/0');
-  if (threshold.threshold !== null) assert.equal(t0.decision, t0.confidence >= threshold.threshold ? 'answer' : 'abstain');
+  if (threshold.threshold !== null)
+    assert.equal(t0.decision, t0.confidence >= threshold.threshold ? 'answer' : 'abstain');
 
-  await assert.rejects(cli('select', '--dataset', join(dir, 'tasks.jsonl'), '--samples', join(dir, 'samples.jsonl'), '--threshold', join(dir, 'samples.jsonl')), /not a threshold file|cannot read the threshold file/);
+  await assert.rejects(
+    cli(
+      'select',
+      '--dataset',
+      join(dir, 'tasks.jsonl'),
+      '--samples',
+      join(dir, 'samples.jsonl'),
+      '--threshold',
+      join(dir, 'samples.jsonl'),
+    ),
+    /not a threshold file|cannot read the threshold file/,
+  );
 });
 
 test('properties rank candidates: one that breaks a property is not picked over one that keeps them all', async () => {

@@ -50,12 +50,18 @@ describe('a client that disconnects mid-run (one worker)', () => {
    * Sends `body`, disconnects once its program runs, and times the next request from the
    * disconnection; after it, nothing of the abandoned request is left running or queued.
    */
-  async function abandonThenNext(path: string, body: unknown): Promise<{ seconds: number; queuedAtDisconnect: number }> {
+  async function abandonThenNext(
+    path: string,
+    body: unknown,
+  ): Promise<{ seconds: number; queuedAtDisconnect: number }> {
     const pool = server.executor.runner.pool('python');
     const client = new AbortController();
-    const pending = fetch(server.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: client.signal }).catch(
-      () => undefined,
-    );
+    const pending = fetch(server.url + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: client.signal,
+    }).catch(() => undefined);
     await until('the abandoned program to start', () => pool.busy === 1);
     await new Promise((r) => setTimeout(r, 300));
     const queuedAtDisconnect = pool.queued;
@@ -65,7 +71,11 @@ describe('a client that disconnects mid-run (one worker)', () => {
     await nextAnswer(server);
     const seconds = (performance.now() - abandoned) / 1000;
     assert.ok(seconds < ABANDONED_SECONDS / 4, `the next answer came ${seconds.toFixed(1)} s after the disconnection`);
-    assert.deepEqual({ busy: pool.busy, queued: pool.queued }, { busy: 0, queued: 0 }, 'nothing of the abandoned request is left');
+    assert.deepEqual(
+      { busy: pool.busy, queued: pool.queued },
+      { busy: 0, queued: 0 },
+      'nothing of the abandoned request is left',
+    );
     return { seconds, queuedAtDisconnect };
   }
 
@@ -79,18 +89,34 @@ describe('a client that disconnects mid-run (one worker)', () => {
       dataset: 'x',
       id: 1,
       completion: '```python\n' + SPIN + '\n```',
-      config: { language: 'python', run_timeout: ABANDONED_SECONDS, provided_data: { test: [test, test, test] }, extra: { run_all_cases: true } },
+      config: {
+        language: 'python',
+        run_timeout: ABANDONED_SECONDS,
+        provided_data: { test: [test, test, test] },
+        extra: { run_all_cases: true },
+      },
     });
     assert.equal(queuedAtDisconnect, 2, 'two tests were waiting for the worker');
   });
 
   it('/v1/verify: the running test is stopped and the rest never start', async () => {
-    await abandonThenNext('/v1/verify', { language: 'python', candidates: [SPIN, SPIN], tests: [{ expected_stdout: '' }, { expected_stdout: '' }], limits: { time_seconds: ABANDONED_SECONDS } });
+    await abandonThenNext('/v1/verify', {
+      language: 'python',
+      candidates: [SPIN, SPIN],
+      tests: [{ expected_stdout: '' }, { expected_stdout: '' }],
+      limits: { time_seconds: ABANDONED_SECONDS },
+    });
   });
 
   it('/v1/verify with a task: candidates not started when the client leaves never start', async () => {
     // One judge worker; each slow candidate takes 3 s of its 4 s call limit.
-    const task = { id: 'echo', language: 'python', prompt: 'def echo(x):\n    """x"""\n', entry_point: 'echo', tests: [{ input: '1', output: '1' }] };
+    const task = {
+      id: 'echo',
+      language: 'python',
+      prompt: 'def echo(x):\n    """x"""\n',
+      entry_point: 'echo',
+      tests: [{ input: '1', output: '1' }],
+    };
     const fast = 'def echo(x):\n    return x\n';
     const slow = 'def echo(x):\n    import time\n    time.sleep(3)\n    return x\n';
     const judge = async () => {
@@ -101,9 +127,12 @@ describe('a client that disconnects mid-run (one worker)', () => {
     await judge(); // the judge workers are started and the task prepared
     const candidates = Array.from({ length: 6 }, () => slow);
     const client = new AbortController();
-    const pending = fetch(server.url + '/v1/verify', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ task, candidates }), signal: client.signal }).catch(
-      () => undefined,
-    );
+    const pending = fetch(server.url + '/v1/verify', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ task, candidates }),
+      signal: client.signal,
+    }).catch(() => undefined);
     await new Promise((r) => setTimeout(r, 1000)); // the first slow candidate is being judged
     client.abort();
     await pending;
@@ -135,33 +164,62 @@ describe('the request time limit', () => {
     await nextAnswer(server); // a warm worker: the tests start at once
     // The first test sleeps 8 s, the second spins from then on with a limit of LIMIT s: at the
     // 504 (LIMIT s in) it has about 8 s to go, and one more test waits behind it.
-    const program = 'import sys, time\nx = sys.stdin.read().strip()\nif x == "spin":\n    while True: pass\ntime.sleep(float(x))';
+    const program =
+      'import sys, time\nx = sys.stdin.read().strip()\nif x == "spin":\n    while True: pass\ntime.sleep(float(x))';
     const tests = ['8', 'spin', 'spin'].map((stdin) => ({ stdin, expected_stdout: '' }));
-    const slow = await server.post('/v1/verify', { language: 'python', candidates: [program], tests, limits: { time_seconds: LIMIT } });
+    const slow = await server.post('/v1/verify', {
+      language: 'python',
+      candidates: [program],
+      tests,
+      limits: { time_seconds: LIMIT },
+    });
     assert.equal(slow.status, 504);
     assert.match(slow.json.error, /limit of 12s/);
     const seconds = await nextAnswer(server);
     assert.ok(seconds < LIMIT / 3, `the next answer took ${seconds.toFixed(1)} s`);
     const pool = server.executor.runner.pool('python');
-    assert.deepEqual({ busy: pool.busy, queued: pool.queued }, { busy: 0, queued: 0 }, 'nothing of the abandoned request is left');
+    assert.deepEqual(
+      { busy: pool.busy, queued: pool.queued },
+      { busy: 0, queued: 0 },
+      'nothing of the abandoned request is left',
+    );
   });
 
   it('a time limit above --request-timeout is a 400 that says what to do; at the limit it runs', async () => {
     const over = await server.post('/run_code', { code: 'print(1)', language: 'python', run_timeout: LIMIT + 1 });
     assert.equal(over.status, 400);
-    assert.match(over.json.error, /^run_timeout is 13 s, more than this server can honour: it answers every request within 12 s \(its --request-timeout\)\. Send run_timeout of at most 12/);
+    assert.match(
+      over.json.error,
+      /^run_timeout is 13 s, more than this server can honour: it answers every request within 12 s \(its --request-timeout\)\. Send run_timeout of at most 12/,
+    );
     const compile = await server.post('/run_code', { code: 'print(1)', language: 'python', compile_timeout: 30 });
     assert.equal(compile.status, 400);
     assert.match(compile.json.error, /^compile_timeout is 30 s/);
-    const submit = await server.post('/submit', { dataset: 'x', id: 1, completion: SUM_RIGHT, config: { run_timeout: 100, provided_data: { test: [{ input: { stdin: '1 2' }, output: { stdout: '3' } }] } } });
+    const submit = await server.post('/submit', {
+      dataset: 'x',
+      id: 1,
+      completion: SUM_RIGHT,
+      config: { run_timeout: 100, provided_data: { test: [{ input: { stdin: '1 2' }, output: { stdout: '3' } }] } },
+    });
     assert.equal(submit.status, 400);
     assert.match(submit.json.error, /^config\.run_timeout is 100 s/);
-    const verify = await server.post('/v1/verify', { language: 'python', candidates: [SUM_RIGHT], tests: [{ stdin: '1 2', expected_stdout: '3' }], limits: { time_seconds: 12.5 } });
+    const verify = await server.post('/v1/verify', {
+      language: 'python',
+      candidates: [SUM_RIGHT],
+      tests: [{ stdin: '1 2', expected_stdout: '3' }],
+      limits: { time_seconds: 12.5 },
+    });
     assert.equal(verify.status, 400);
     assert.match(verify.json.error, /^limits\.time_seconds is 12\.5 s/);
     // What verl sends (compile_timeout = run_timeout, 10-30 s) fits; so does the limit itself.
     for (const timeout of [10, LIMIT]) {
-      const ok = await server.post('/run_code', { code: SUM_RIGHT, stdin: '1 2', language: 'python', compile_timeout: timeout, run_timeout: timeout });
+      const ok = await server.post('/run_code', {
+        code: SUM_RIGHT,
+        stdin: '1 2',
+        language: 'python',
+        compile_timeout: timeout,
+        run_timeout: timeout,
+      });
       assert.equal(ok.status, 200);
       assert.equal(ok.json.run_result.stdout, '3\n');
     }
@@ -172,7 +230,10 @@ describe('the request time limit', () => {
 
 describe('the program pool: abandoned runs (one worker)', () => {
   const SPINS = { python: SPIN, javascript: 'for (;;) {}' } as const;
-  const NORMAL = { python: 'print(sum(map(int, input().split())))', javascript: 'console.log(require("fs").readFileSync(0, "utf8").split(" ").map(Number).reduce((a, b) => a + b));' } as const;
+  const NORMAL = {
+    python: 'print(sum(map(int, input().split())))',
+    javascript: 'console.log(require("fs").readFileSync(0, "utf8").split(" ").map(Number).reduce((a, b) => a + b));',
+  } as const;
   let runner: ProgramRunner;
   before(() => {
     runner = new ProgramRunner({ workers: 1, javascriptHeapBytes: 256 * 2 ** 20 });
@@ -235,7 +296,9 @@ describe('the harness: an abandoned judgement (one worker)', () => {
   it('a running judgement is stopped when its signal aborts, one waiting never starts, and the next is judged right', async () => {
     const controller = new AbortController();
     const started = performance.now();
-    const running = harness.judge(task, `def add(a, b):\n${SPIN.replace(/^/gm, '    ')}\n`, { signal: controller.signal });
+    const running = harness.judge(task, `def add(a, b):\n${SPIN.replace(/^/gm, '    ')}\n`, {
+      signal: controller.signal,
+    });
     const waiting = harness.judge(task, RIGHT, { signal: controller.signal });
     setTimeout(() => controller.abort(), 1000);
     const [stopped, never] = await Promise.all([running, waiting]);

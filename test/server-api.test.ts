@@ -18,7 +18,8 @@ before(async () => {
 });
 after(() => server.close());
 
-const runCode = (body: Record<string, unknown>) => server.post('/run_code', { compile_timeout: 10, run_timeout: 10, files: {}, fetch_files: [], ...body });
+const runCode = (body: Record<string, unknown>) =>
+  server.post('/run_code', { compile_timeout: 10, run_timeout: 10, files: {}, fetch_files: [], ...body });
 
 describe('/run_code', () => {
   it('runs Python with stdin: Success, Finished, stdout', async () => {
@@ -32,7 +33,11 @@ describe('/run_code', () => {
   });
 
   it('runs nodejs and typescript programs reading stdin', async () => {
-    const js = await runCode({ language: 'nodejs', stdin: '4 5\n', code: 'const [a, b] = require("fs").readFileSync(0, "utf8").trim().split(" ").map(Number);\nconsole.log(a * b);' });
+    const js = await runCode({
+      language: 'nodejs',
+      stdin: '4 5\n',
+      code: 'const [a, b] = require("fs").readFileSync(0, "utf8").trim().split(" ").map(Number);\nconsole.log(a * b);',
+    });
     assert.equal(js.json.run_result.stdout, '20\n');
     const ts = await runCode({
       language: 'typescript',
@@ -99,7 +104,14 @@ describe('/submit', () => {
     completion,
     config: {
       language: 'python',
-      provided_data: { id: 17, content: '', test: [{ input: { stdin: '1 2\n' }, output: { stdout: '3\n' } }, { input: { stdin: '5 5\n' }, output: { stdout: '10\n' } }] },
+      provided_data: {
+        id: 17,
+        content: '',
+        test: [
+          { input: { stdin: '1 2\n' }, output: { stdout: '3\n' } },
+          { input: { stdin: '5 5\n' }, output: { stdout: '10\n' } },
+        ],
+      },
       extra,
     },
   });
@@ -137,7 +149,11 @@ describe('/v1/verify', () => {
   ];
 
   it('tests are hidden unless marked public; a program failing them all earns only the levels it passed, as an exact fraction', async () => {
-    const r = await server.post('/v1/verify', { language: 'python', candidates: ['print(4)'], tests: tests.map(({ stdin, expected_stdout }) => ({ stdin, expected_stdout })) });
+    const r = await server.post('/v1/verify', {
+      language: 'python',
+      candidates: ['print(4)'],
+      tests: tests.map(({ stdin, expected_stdout }) => ({ stdin, expected_stdout })),
+    });
     assert.equal(r.status, 200, r.text);
     const [v] = r.json.results;
     assert.equal(v.status, 'fail');
@@ -151,7 +167,12 @@ describe('/v1/verify', () => {
   it('judges many candidates × many tests: verdicts, failing inputs, pass rate and gated reward', async () => {
     const r = await server.post('/v1/verify', {
       language: 'python',
-      candidates: [SUM_RIGHT, { id: 'wrong', code: SUM_WRONG }, { id: 'syntax', code: 'def (' }, { id: 'crash', code: 'raise SystemExit(2)' }],
+      candidates: [
+        SUM_RIGHT,
+        { id: 'wrong', code: SUM_WRONG },
+        { id: 'syntax', code: 'def (' },
+        { id: 'crash', code: 'raise SystemExit(2)' },
+      ],
       tests,
     });
     assert.equal(r.status, 200, r.text);
@@ -168,7 +189,13 @@ describe('/v1/verify', () => {
     assert.equal(wrong.first_failure.input, '1 2\n');
     assert.equal(wrong.first_failure.actual, '-1\n');
     assert.equal(wrong.minimal_failure.input, '1 2\n', 'the shortest failing input');
-    const expected = gatedReward({ parses: 1, loads: { passed: 3, total: 3 }, runs: { passed: 3, total: 3 }, publicTests: { passed: 0, total: 2 }, hidden: { passed: 1, total: 1 } });
+    const expected = gatedReward({
+      parses: 1,
+      loads: { passed: 3, total: 3 },
+      runs: { passed: 3, total: 3 },
+      publicTests: { passed: 0, total: 2 },
+      hidden: { passed: 1, total: 1 },
+    });
     assert.equal(wrong.reward, expected.reward);
     assert.equal(wrong.first_failed_level, 'publicTests');
 
@@ -207,7 +234,10 @@ describe('/v1/verify', () => {
     });
     assert.equal(response.headers.get('content-type')?.split(';')[0], 'text/event-stream');
     const text = await response.text();
-    const events = [...text.matchAll(/event: (\w+)\ndata: (.*)\n/g)].map((m) => ({ event: m[1], data: JSON.parse(m[2]!) }));
+    const events = [...text.matchAll(/event: (\w+)\ndata: (.*)\n/g)].map((m) => ({
+      event: m[1],
+      data: JSON.parse(m[2]!),
+    }));
     const verdicts = events.filter((e) => e.event === 'verdict');
     assert.equal(verdicts.length, 2);
     assert.deepEqual(verdicts.map((v) => v.data.status).sort(), ['fail', 'pass']);
@@ -239,7 +269,10 @@ describe('/v1/rewards', () => {
   });
 
   it('a bad rollout is a 400 naming it', async () => {
-    const r = await server.post('/v1/rewards/advantages', { method: 'grpo', rollouts: [{ group: 'a', reward: 'high' }] });
+    const r = await server.post('/v1/rewards/advantages', {
+      method: 'grpo',
+      rollouts: [{ group: 'a', reward: 'high' }],
+    });
     assert.equal(r.status, 400);
     assert.match(r.json.error, /rollouts\.0\.reward/);
   });
@@ -261,7 +294,8 @@ describe('service endpoints', () => {
     assert.match(metrics.text, /crucible_queue_depth 0/);
     const doc = await server.get('/openapi.json');
     assert.equal(doc.json.openapi, '3.1.0');
-    for (const path of ['/run_code', '/submit', '/v1/verify', '/v1/rewards/advantages']) assert.ok(doc.json.paths[path]?.post?.requestBody, path);
+    for (const path of ['/run_code', '/submit', '/v1/verify', '/v1/rewards/advantages'])
+      assert.ok(doc.json.paths[path]?.post?.requestBody, path);
   });
 
   it('bearer token: required when configured, except /healthz', async () => {
@@ -280,7 +314,10 @@ describe('service endpoints', () => {
   });
 
   it('refuses to listen beyond loopback without a token', async () => {
-    await assert.rejects(checkExposure('0.0.0.0', undefined), /refusing to listen on 0\.0\.0\.0 without a bearer token/);
+    await assert.rejects(
+      checkExposure('0.0.0.0', undefined),
+      /refusing to listen on 0\.0\.0\.0 without a bearer token/,
+    );
     await assert.rejects(checkExposure('::', undefined), /without a bearer token/);
     assert.equal(await checkExposure('0.0.0.0', 'token'), '0.0.0.0');
     // Loopback needs no token, and the server listens on the address that was checked.
@@ -304,15 +341,25 @@ describe('service endpoints', () => {
       if (!table[host]) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
       return table[host]!.map((address) => ({ address }));
     };
-    await assert.rejects(checkExposure('127.0.0.1.example', undefined, dns), /^Error: refusing to listen on 127\.0\.0\.1\.example \(93\.184\.215\.14\) without a bearer token.*Pass --token/);
+    await assert.rejects(
+      checkExposure('127.0.0.1.example', undefined, dns),
+      /^Error: refusing to listen on 127\.0\.0\.1\.example \(93\.184\.215\.14\) without a bearer token.*Pass --token/,
+    );
     await assert.rejects(checkExposure('127.evil', undefined, dns), /refusing to listen on 127\.evil \(10\.1\.2\.3\)/);
-    await assert.rejects(checkExposure('half.example', undefined, dns), /refusing to listen on half\.example \(192\.0\.2\.7\)/);
+    await assert.rejects(
+      checkExposure('half.example', undefined, dns),
+      /refusing to listen on half\.example \(192\.0\.2\.7\)/,
+    );
     await assert.rejects(checkExposure('mapped.example', undefined, dns), /without a bearer token/);
     assert.equal(await checkExposure('loop.example', undefined, dns), '127.0.0.1');
     assert.equal(await checkExposure('127.0.0.1.example', 'token', dns), '93.184.215.14');
     // The system's resolver (dns.lookup, as listen() uses): these names do not resolve, or not to loopback.
     for (const host of ['127.0.0.1.example', '127.evil', 'localhost.invalid']) {
-      await assert.rejects(checkExposure(host, undefined), /does not resolve.*Give an IP address such as 127\.0\.0\.1|without a bearer token/, host);
+      await assert.rejects(
+        checkExposure(host, undefined),
+        /does not resolve.*Give an IP address such as 127\.0\.0\.1|without a bearer token/,
+        host,
+      );
     }
     // inet_aton spellings are judged by the address they mean, which is what the server binds.
     for (const host of ['0x7f.1', '127.1', '2130706433', '0x0a.1']) {
@@ -320,7 +367,8 @@ describe('service endpoints', () => {
         (a) => a.address,
         () => undefined,
       );
-      if (meant !== undefined && isLoopbackAddress(meant)) assert.equal(await checkExposure(host, undefined), meant, host);
+      if (meant !== undefined && isLoopbackAddress(meant))
+        assert.equal(await checkExposure(host, undefined), meant, host);
       else await assert.rejects(checkExposure(host, undefined), /without a bearer token|does not resolve/, host);
     }
   });
@@ -329,12 +377,18 @@ describe('service endpoints', () => {
     const env = { ...process.env };
     delete env.CRUCIBLE_TOKEN;
     const run = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      execFile(process.execPath, [BIN, 'serve', '--host', '127.0.0.1.invalid', '--port', '0'], { env, timeout: 60_000 }, (error, _stdout, stderr) =>
-        resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stderr }),
+      execFile(
+        process.execPath,
+        [BIN, 'serve', '--host', '127.0.0.1.invalid', '--port', '0'],
+        { env, timeout: 60_000 },
+        (error, _stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stderr }),
       );
     });
     assert.equal(run.code, 2, run.stderr);
-    assert.match(run.stderr, /crucible: cannot listen on 127\.0\.0\.1\.invalid: the name does not resolve \([A-Z_]+\)\. Give an IP address such as 127\.0\.0\.1/);
+    assert.match(
+      run.stderr,
+      /crucible: cannot listen on 127\.0\.0\.1\.invalid: the name does not resolve \([A-Z_]+\)\. Give an IP address such as 127\.0\.0\.1/,
+    );
   });
 
   it('body size and request time limits: 413 and 504 with what to do', async () => {
@@ -343,7 +397,11 @@ describe('service endpoints', () => {
       const big = await small.post('/run_code', { code: 'x'.repeat(5000), language: 'python' });
       assert.equal(big.status, 413);
       assert.match(big.json.error, /split the batch, or raise --max-body-mb/);
-      const slow = await small.post('/v1/verify', { language: 'python', candidates: ['import time\ntime.sleep(3)'], tests: [{ expected_stdout: '' }] });
+      const slow = await small.post('/v1/verify', {
+        language: 'python',
+        candidates: ['import time\ntime.sleep(3)'],
+        tests: [{ expected_stdout: '' }],
+      });
       assert.equal(slow.status, 504);
       assert.match(slow.json.error, /limit of 1s/);
     } finally {

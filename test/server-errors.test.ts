@@ -22,9 +22,20 @@ class Throwing extends TaskVerifier {
 
 const unused = new Proxy({}, { get: () => assert.fail('no program runs in this test') }) as Executor;
 const appThrowing = (error: Error) =>
-  createApp({ executor: unused, metrics: new Metrics(), maxBodyBytes: 1 << 20, requestTimeoutSeconds: 30, version: 'test', tasks: new Throwing(error) });
-const body = JSON.stringify({ task: { language: 'python', prompt: 'def f(x):\n', entry_point: 'f', tests: [{ input: '1', output: '1' }] }, candidates: ['def f(x):\n    return x\n'] });
-const post = (app: ReturnType<typeof createApp>) => app.request('/v1/verify', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  createApp({
+    executor: unused,
+    metrics: new Metrics(),
+    maxBodyBytes: 1 << 20,
+    requestTimeoutSeconds: 30,
+    version: 'test',
+    tasks: new Throwing(error),
+  });
+const body = JSON.stringify({
+  task: { language: 'python', prompt: 'def f(x):\n', entry_point: 'f', tests: [{ input: '1', output: '1' }] },
+  candidates: ['def f(x):\n    return x\n'],
+});
+const post = (app: ReturnType<typeof createApp>) =>
+  app.request('/v1/verify', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
 
 test("a user's mistake is a 400 with its message; an internal RangeError is a 500", async () => {
   const bad = await post(appThrowing(new BadRequestError('task.tests: give at least one test')));

@@ -8,12 +8,19 @@ test('a block in the language wins, then an untagged one, then the first; an unc
   assert.deepEqual(extractCode(text, 'python'), { code: 'print(1)\n', type: 'fenced' });
   assert.deepEqual(extractCode(text, 'cpp'), { code: 'untagged\n', type: 'fenced' });
   assert.deepEqual(extractCode('```js\nf()\n```', 'python'), { code: 'f()\n', type: 'fenced' });
-  assert.deepEqual(extractCode('Here:\n```python\nprint(2)', 'python'), { code: 'print(2)', type: 'incomplete_fenced' });
+  assert.deepEqual(extractCode('Here:\n```python\nprint(2)', 'python'), {
+    code: 'print(2)',
+    type: 'incomplete_fenced',
+  });
   assert.deepEqual(extractCode('print(3)', 'python'), { code: 'print(3)', type: 'heuristic' });
   // SandboxFusion reads the tag right after the fence: "``` python" is untagged.
   assert.deepEqual(extractCode('``` python\na\n```\n```js\nb\n```', 'python'), { code: 'a\n', type: 'fenced' });
 });
 
-test('a megabyte of fences without a newline is extracted at once (the regular expression backtracked for hours)', { timeout: 30_000 }, () => {
-  assert.equal(extractCode('```'.repeat(350_000), 'python').type, 'heuristic');
-});
+test(
+  'a megabyte of fences without a newline is extracted at once (the regular expression backtracked for hours)',
+  { timeout: 30_000 },
+  () => {
+    assert.equal(extractCode('```'.repeat(350_000), 'python').type, 'heuristic');
+  },
+);

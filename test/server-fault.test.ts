@@ -14,7 +14,10 @@ before(async () => {
 after(() => server.close());
 
 it('a worker killed mid-batch: every test still gets exactly one verdict', async () => {
-  const tests = Array.from({ length: 2000 }, (_, i) => ({ stdin: `${i} ${i + 1}\n`, expected_stdout: `${2 * i + 1}\n` }));
+  const tests = Array.from({ length: 2000 }, (_, i) => ({
+    stdin: `${i} ${i + 1}\n`,
+    expected_stdout: `${2 * i + 1}\n`,
+  }));
   const pool = server.executor.runner.pool('python');
   let killed = 0;
   const killer = setInterval(() => {
@@ -30,7 +33,10 @@ it('a worker killed mid-batch: every test still gets exactly one verdict', async
     const [verdict] = response.json.results;
     assert.ok(killed >= 1, 'a worker was killed during the batch');
     assert.equal(verdict.tests.length, tests.length);
-    assert.deepEqual(verdict.tests.map((t: { index: number }) => t.index).sort((a: number, b: number) => a - b), tests.map((_, i) => i));
+    assert.deepEqual(
+      verdict.tests.map((t: { index: number }) => t.index).sort((a: number, b: number) => a - b),
+      tests.map((_, i) => i),
+    );
     assert.equal(verdict.status, 'pass', JSON.stringify(verdict.first_failure));
     assert.equal(verdict.passed, tests.length);
     assert.equal(response.json.summary.executions, tests.length);

@@ -18,17 +18,48 @@ after(() => server.close());
 /** A function-style /v1/verify body (the fuzz mutates it like the others, under its own key). */
 const VERIFY_TASK = '/v1/verify#task';
 const VALID: Record<string, unknown> = {
-  '/run_code': { code: SUM_RIGHT, stdin: '1 2', language: 'python', compile_timeout: 10, run_timeout: 2, files: {}, fetch_files: [] },
-  '/submit': { dataset: 'd', id: 1, completion: '```python\nprint(1)\n```', config: { language: 'python', provided_data: { test: [{ input: { stdin: '' }, output: { stdout: '1' } }] } } },
-  '/v1/verify': { language: 'python', candidates: [SUM_RIGHT], tests: [{ stdin: '1 2', expected_stdout: '3' }], limits: { time_seconds: 2 } },
+  '/run_code': {
+    code: SUM_RIGHT,
+    stdin: '1 2',
+    language: 'python',
+    compile_timeout: 10,
+    run_timeout: 2,
+    files: {},
+    fetch_files: [],
+  },
+  '/submit': {
+    dataset: 'd',
+    id: 1,
+    completion: '```python\nprint(1)\n```',
+    config: { language: 'python', provided_data: { test: [{ input: { stdin: '' }, output: { stdout: '1' } }] } },
+  },
+  '/v1/verify': {
+    language: 'python',
+    candidates: [SUM_RIGHT],
+    tests: [{ stdin: '1 2', expected_stdout: '3' }],
+    limits: { time_seconds: 2 },
+  },
   [VERIFY_TASK]: {
-    task: { language: 'python', prompt: 'def f(x: int) -> int:\n', entry_point: 'f', reference: 'def f(x: int) -> int:\n    return x + 1\n', tests: [{ input: '1', output: '2', public: true }], test_code: 'assert f(2) == 3\n' },
+    task: {
+      language: 'python',
+      prompt: 'def f(x: int) -> int:\n',
+      entry_point: 'f',
+      reference: 'def f(x: int) -> int:\n    return x + 1\n',
+      tests: [{ input: '1', output: '2', public: true }],
+      test_code: 'assert f(2) == 3\n',
+    },
     candidates: ['def f(x):\n    return x + 1\n', { id: 'c', completion: '    return x\n' }],
     augment: { inputs: 5, seed: 1 },
     prompt_examples: false,
     stop_on_first_failure: false,
   },
-  '/v1/rewards/advantages': { method: 'grpo', rollouts: [{ group: 'a', reward: 1 }, { group: 'a', reward: 0 }] },
+  '/v1/rewards/advantages': {
+    method: 'grpo',
+    rollouts: [
+      { group: 'a', reward: 1 },
+      { group: 'a', reward: 0 },
+    ],
+  },
   '/v1/rewards/gated': { levels: { parses: 1, loads: 1, runs: 1, publicTests: 1, hidden: 1 } },
 };
 const POSTS = Object.keys(VALID);
@@ -41,10 +72,11 @@ const mutated = fc
     const body = structuredClone(VALID[path]) as Record<string, any>;
     const slots: Array<[Record<string, any>, string]> = [];
     const walk = (o: any) => {
-      if (o && typeof o === 'object') for (const k of Object.keys(o)) {
-        slots.push([o, k]);
-        walk(o[k]);
-      }
+      if (o && typeof o === 'object')
+        for (const k of Object.keys(o)) {
+          slots.push([o, k]);
+          walk(o[k]);
+        }
     };
     walk(body);
     const [owner, key] = slots[pick % slots.length]!;
@@ -94,10 +126,20 @@ it('malformed and mutated bodies at every endpoint: never a 5xx', async () => {
  */
 function statusOfUpload(path: string, body: string, chunked: boolean): Promise<number | 'reset'> {
   return new Promise((resolve) => {
-    const req = request(server.url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...(chunked ? { 'transfer-encoding': 'chunked' } : { 'content-length': Buffer.byteLength(body) }) } }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
+    const req = request(
+      server.url + path,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(chunked ? { 'transfer-encoding': 'chunked' } : { 'content-length': Buffer.byteLength(body) }),
+        },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
     req.on('error', () => resolve('reset'));
     // The client's own late write to a socket the server closed (EPIPE): not the server's doing.
     req.on('socket', (socket) => socket.on('error', () => resolve('reset')));
@@ -119,5 +161,8 @@ it('oversized bodies at every endpoint, declared or streamed: 413, and the serve
   assert.equal((await server.get('/healthz')).json.status, 'ok');
   const task = await server.post('/v1/verify', VALID[VERIFY_TASK]);
   assert.equal(task.status, 200, task.text);
-  assert.deepEqual(task.json.results.map((r: { status: string }) => r.status), ['pass', 'fail']);
+  assert.deepEqual(
+    task.json.results.map((r: { status: string }) => r.status),
+    ['pass', 'fail'],
+  );
 });

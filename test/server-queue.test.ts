@@ -33,18 +33,27 @@ let server: RunningServer;
 const workers: ChildProcess[] = [];
 
 function startWorker(): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'worker', '--queue', url, '--workers', '1'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli/main.ts', 'worker', '--queue', url, '--workers', '1'],
+    { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   child.once('exit', (code, signal) => {
-    if (code !== 0 && signal !== 'SIGKILL' && signal !== 'SIGTERM') process.stderr.write(`worker ${child.pid} exited ${code ?? signal}: ${stderr}\n`);
+    if (code !== 0 && signal !== 'SIGKILL' && signal !== 'SIGTERM')
+      process.stderr.write(`worker ${child.pid} exited ${code ?? signal}: ${stderr}\n`);
   });
   workers.push(child);
   return child;
 }
 
 async function post(path: string, body: unknown): Promise<{ status: number; json: any }> {
-  const response = await fetch(server.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(server.url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, json: await response.json() };
 }
 
@@ -76,7 +85,11 @@ it('/run_code goes through the queue to a crucible worker and back', async () =>
   const health = await healthz();
   assert.equal(health.status, 'ok');
   const before = executor.results;
-  const python = await post('/run_code', { code: 'import sys\nprint(sys.stdin.read().upper(), end="")', stdin: 'queued', language: 'python' });
+  const python = await post('/run_code', {
+    code: 'import sys\nprint(sys.stdin.read().upper(), end="")',
+    stdin: 'queued',
+    language: 'python',
+  });
   assert.equal(python.status, 200);
   assert.equal(python.json.status, 'Success', JSON.stringify(python.json));
   assert.equal(python.json.run_result.stdout, 'QUEUED');
@@ -90,11 +103,21 @@ it('/run_code goes through the queue to a crucible worker and back', async () =>
 
 it('a crucible worker SIGKILLed mid-batch: every test still gets exactly one verdict', async () => {
   const TESTS = 600;
-  const tests = Array.from({ length: TESTS }, (_, i) => ({ stdin: `${i} ${i + 1}\n`, expected_stdout: `${2 * i + 1}\n` }));
+  const tests = Array.from({ length: TESTS }, (_, i) => ({
+    stdin: `${i} ${i + 1}\n`,
+    expected_stdout: `${2 * i + 1}\n`,
+  }));
   const response = await fetch(server.url + '/v1/verify', {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-    body: JSON.stringify({ language: 'python', candidates: [{ id: 'right', code: SUM_RIGHT }, { id: 'wrong', code: SUM_WRONG }], tests }),
+    body: JSON.stringify({
+      language: 'python',
+      candidates: [
+        { id: 'right', code: SUM_RIGHT },
+        { id: 'wrong', code: SUM_WRONG },
+      ],
+      tests,
+    }),
   });
   assert.equal(response.status, 200);
   const verdicts = new Map<string, any>();
@@ -125,7 +148,10 @@ it('a crucible worker SIGKILLed mid-batch: every test still gets exactly one ver
   assert.ok(summary, 'the stream ended with its summary');
   assert.equal(summary.executions, 2 * TESTS);
   assert.equal(summary.interrupted, undefined);
-  for (const [id, passed, status] of [['right', TESTS, 'pass'], ['wrong', 0, 'fail']] as const) {
+  for (const [id, passed, status] of [
+    ['right', TESTS, 'pass'],
+    ['wrong', 0, 'fail'],
+  ] as const) {
     const v = verdicts.get(id);
     assert.ok(v, `a verdict for ${id}`);
     assert.equal(v.tests.length, TESTS, `${id}: one verdict per test`);
@@ -134,45 +160,72 @@ it('a crucible worker SIGKILLed mid-batch: every test still gets exactly one ver
       tests.map((_, i) => i),
       `${id}: every test exactly once`,
     );
-    assert.equal(v.tests.filter((t: { status: string }) => t.status === 'no-verdict').length, 0, `${id}: no test lost to the killed worker`);
+    assert.equal(
+      v.tests.filter((t: { status: string }) => t.status === 'no-verdict').length,
+      0,
+      `${id}: no test lost to the killed worker`,
+    );
     assert.equal(v.passed, passed);
     assert.equal(v.status, status);
   }
   // The killed worker's jobs ran again on the other one; nothing is left over.
   assert.equal(executor.waiting, 0);
   // Its registry entry is not renewed any more, and expires.
-  await waitUntil('the killed worker to drop out of the registry', async () => ((await healthz()).workers === 1 ? true : undefined), 30);
+  await waitUntil(
+    'the killed worker to drop out of the registry',
+    async () => ((await healthz()).workers === 1 ? true : undefined),
+    30,
+  );
 });
 
 /** Kills a worker that holds active jobs right now (seen in Redis), with SIGKILL. */
 async function killBusyWorker(done: number): Promise<{ done: number; victim: number; activeJobs: number }> {
-  return waitUntil('a worker holding jobs', async () => {
-    const active = await redis.lrange(`${PREFIX}:${QUEUE_NAME}:active`, 0, -1);
-    const holders = await Promise.all(active.map((id) => redis.hget(`${PREFIX}:${QUEUE_NAME}:${id}`, 'pb')));
-    for (const child of workers) {
-      if (child.exitCode !== null || child.signalCode !== null) continue;
-      const held = holders.filter((h) => h === `${hostname()}:${child.pid}`).length;
-      if (held === 0) continue;
-      child.kill('SIGKILL');
-      return { done, victim: child.pid!, activeJobs: held };
-    }
-    return undefined;
-  }, 30);
+  return waitUntil(
+    'a worker holding jobs',
+    async () => {
+      const active = await redis.lrange(`${PREFIX}:${QUEUE_NAME}:active`, 0, -1);
+      const holders = await Promise.all(active.map((id) => redis.hget(`${PREFIX}:${QUEUE_NAME}:${id}`, 'pb')));
+      for (const child of workers) {
+        if (child.exitCode !== null || child.signalCode !== null) continue;
+        const held = holders.filter((h) => h === `${hostname()}:${child.pid}`).length;
+        if (held === 0) continue;
+        child.kill('SIGKILL');
+        return { done, victim: child.pid!, activeJobs: held };
+      }
+      return undefined;
+    },
+    30,
+  );
 }
 
 it('two results for one job (a worker died after answering, and the retry answered too): the first counts, the second is dropped', async () => {
   await Promise.all(workers.map(stopChild));
   const before = { results: executor.results, duplicates: executor.duplicates };
   const pending = executor.run({ language: 'python', request: { code: 'print(1)' } });
-  const id = await waitUntil('the job on the queue', async () => (await redis.lrange(`${PREFIX}:${QUEUE_NAME}:wait`, 0, -1))[0]);
+  const id = await waitUntil(
+    'the job on the queue',
+    async () => (await redis.lrange(`${PREFIX}:${QUEUE_NAME}:wait`, 0, -1))[0],
+  );
   assert.match(id, /^[0-9a-f-]{36}\.0$/, 'job ids are <request id>.<index>');
-  const result = (stdout: string) => ({ status: 'ok', exitCode: 0, signal: null, stdout, stderr: '', wallSeconds: 0.01, files: {} });
+  const result = (stdout: string) => ({
+    status: 'ok',
+    exitCode: 0,
+    signal: null,
+    stdout,
+    stderr: '',
+    wallSeconds: 0.01,
+    files: {},
+  });
   // What two workers that both ran this job would push, in this order.
   await redis.lpush(resultsKey(executor.id), JSON.stringify({ id, result: result('first\n'), by: 'a' }));
   await redis.lpush(resultsKey(executor.id), JSON.stringify({ id, result: result('second\n'), by: 'b' }));
   const answer = await pending;
   assert.equal(answer.stdout, 'first\n');
-  await waitUntil('the second result to be read', () => (executor.results - before.results === 2 ? true : undefined), 10);
+  await waitUntil(
+    'the second result to be read',
+    () => (executor.results - before.results === 2 ? true : undefined),
+    10,
+  );
   assert.equal(executor.duplicates - before.duplicates, 1);
   const text = await (await fetch(server.url + '/metrics')).text();
   assert.match(text, /crucible_queue_duplicate_results_total [1-9]/);
@@ -184,7 +237,10 @@ it('an abandoned request withdraws its job if no worker took it: answered at onc
   // The workers are stopped (the test before): the job waits on the queue.
   const controller = new AbortController();
   const pending = executor.run({ language: 'python', request: { code: 'print(1)' } }, { signal: controller.signal });
-  const id = await waitUntil('the job on the queue', async () => (await redis.lrange(`${PREFIX}:${QUEUE_NAME}:wait`, 0, -1))[0]);
+  const id = await waitUntil(
+    'the job on the queue',
+    async () => (await redis.lrange(`${PREFIX}:${QUEUE_NAME}:wait`, 0, -1))[0],
+  );
   controller.abort();
   const answer = await Promise.race([pending, new Promise<undefined>((resolve) => setTimeout(resolve, 10_000))]);
   assert.equal(answer?.cancelled, true, `answered as abandoned: ${JSON.stringify(answer)}`);
@@ -197,7 +253,9 @@ it('Redis loses its data (restart without persistence) while a job waits: the jo
   const watched = await QueueExecutor.connect({ url, watch: { everyMs: 300, afterMs: 500 } });
   try {
     const pending = watched.run({ language: 'python', request: { code: 'print(6 * 7)' } });
-    await waitUntil('the job on the queue', async () => ((await redis.llen(`${PREFIX}:${QUEUE_NAME}:wait`)) > 0 ? true : undefined));
+    await waitUntil('the job on the queue', async () =>
+      (await redis.llen(`${PREFIX}:${QUEUE_NAME}:wait`)) > 0 ? true : undefined,
+    );
     await redis.flushall();
     const worker = startWorker();
     const answer = await pending;

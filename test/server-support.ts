@@ -6,7 +6,11 @@ import { startServer, type RunningServer, type ServeOptions } from '../src/serve
 export interface TestServer extends RunningServer {
   readonly executor: LocalExecutor;
   readonly metrics: Metrics;
-  post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; json: any; text: string }>;
+  post(
+    path: string,
+    body: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; json: any; text: string }>;
   get(path: string, headers?: Record<string, string>): Promise<{ status: number; json: any; text: string }>;
 }
 

@@ -27,12 +27,20 @@ const CLIP_TASK = {
     { input: '[]', output: '0' },
   ],
 };
-const CLIP_RIGHT = 'def clip_sum(xs):\n    total = 0\n    for x in xs:\n        total += x if x >= 0 else -x\n    return total\n';
+const CLIP_RIGHT =
+  'def clip_sum(xs):\n    total = 0\n    for x in xs:\n        total += x if x >= 0 else -x\n    return total\n';
 const CLIP_WRONG = 'def clip_sum(xs):\n    return sum(xs)\n';
 
 describe('/v1/verify with a task', () => {
   it('a right and a wrong Python candidate, with generated inputs: the wrong one gets a shrunk counterexample and a lower reward', async () => {
-    const r = await server.post('/v1/verify', { task: CLIP_TASK, candidates: [{ id: 'right', code: CLIP_RIGHT }, { id: 'wrong', code: CLIP_WRONG }], augment: { inputs: 60, seed: 7 } });
+    const r = await server.post('/v1/verify', {
+      task: CLIP_TASK,
+      candidates: [
+        { id: 'right', code: CLIP_RIGHT },
+        { id: 'wrong', code: CLIP_WRONG },
+      ],
+      augment: { inputs: 60, seed: 7 },
+    });
     assert.equal(r.status, 200, r.text);
     const [right, wrong] = r.json.results;
     assert.equal(right.id, 'right');
@@ -43,24 +51,38 @@ describe('/v1/verify with a task', () => {
     assert.ok(r.json.summary.task.generated.inputs > 0, JSON.stringify(r.json.summary.task));
     assert.deepEqual(
       right.suites.map((s: { name: string; public: boolean }) => [s.name, s.public]),
-      [['public/1', true], ['hidden/2', false], ['generated', false]],
+      [
+        ['public/1', true],
+        ['hidden/2', false],
+        ['generated', false],
+      ],
     );
 
     assert.equal(wrong.status, 'fail', JSON.stringify(wrong));
     assert.equal(wrong.first_failure.suite, 'generated');
     assert.equal(wrong.minimal_failure.suite, 'generated');
     assert.ok(wrong.minimal_failure.arguments, 'the shrunk argument list');
-    assert.ok(wrong.minimal_failure.input.length <= wrong.first_failure.input.length, `${wrong.minimal_failure.input} vs ${wrong.first_failure.input}`);
+    assert.ok(
+      wrong.minimal_failure.input.length <= wrong.first_failure.input.length,
+      `${wrong.minimal_failure.input} vs ${wrong.first_failure.input}`,
+    );
     // The shrunk input still shows the fault: a negative item.
     const items = JSON.parse(wrong.minimal_failure.arguments)[0] as number[];
-    assert.ok(items.some((x) => x < 0), wrong.minimal_failure.arguments);
+    assert.ok(
+      items.some((x) => x < 0),
+      wrong.minimal_failure.arguments,
+    );
     assert.ok(wrong.reward < right.reward);
     assert.equal(wrong.first_failed_level, 'hidden');
     assert.equal(wrong.gates.publicTests, 1);
     assert.ok(wrong.pass_rate < 1);
 
     // The same task again: prepared once, the reference's outputs reused.
-    const again = await server.post('/v1/verify', { task: CLIP_TASK, candidates: [CLIP_WRONG], augment: { inputs: 60, seed: 7 } });
+    const again = await server.post('/v1/verify', {
+      task: CLIP_TASK,
+      candidates: [CLIP_WRONG],
+      augment: { inputs: 60, seed: 7 },
+    });
     assert.equal(again.status, 200, again.text);
     assert.equal(again.json.summary.task.cached, true);
     assert.equal(r.json.summary.task.cached, false);
@@ -71,7 +93,10 @@ describe('/v1/verify with a task', () => {
     const memory = 'def clip_sum(xs):\n    return len(bytearray(10 ** 12))\n';
     const output = "def clip_sum(xs):\n    print('x' * (3 << 20))\n    return 3\n";
     const broken = 'def clip_sum(xs)\n    return 0\n';
-    const r = await server.post('/v1/verify', { task: { ...CLIP_TASK, reference: undefined }, candidates: [memory, output, broken, CLIP_RIGHT] });
+    const r = await server.post('/v1/verify', {
+      task: { ...CLIP_TASK, reference: undefined },
+      candidates: [memory, output, broken, CLIP_RIGHT],
+    });
     assert.equal(r.status, 200, r.text);
     const [m, o, b, ok] = r.json.results;
     assert.equal(m.status, 'memory', JSON.stringify(m));
@@ -92,16 +117,26 @@ describe('/v1/verify with a task', () => {
       name: 'HumanEval_53_add',
       language: 'js',
       prompt: '//Add two numbers x and y\nfunction add(x, y){\n',
-      tests: "const assert = require('node:assert');\n\n\nfunction test() {\n  let candidate = add;\n  assert.deepEqual(candidate(0, 1),1);\n  assert.deepEqual(candidate(5, 7),12);\n}\n\ntest();\n",
+      tests:
+        "const assert = require('node:assert');\n\n\nfunction test() {\n  let candidate = add;\n  assert.deepEqual(candidate(0, 1),1);\n  assert.deepEqual(candidate(5, 7),12);\n}\n\ntest();\n",
     };
     const response = await fetch(server.url + '/v1/verify', {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-      body: JSON.stringify({ dataset_record: record, candidates: [{ id: 'ok', completion: '  return x + y;\n}\n' }, { id: 'bad', completion: '  return x - y;\n}\n' }] }),
+      body: JSON.stringify({
+        dataset_record: record,
+        candidates: [
+          { id: 'ok', completion: '  return x + y;\n}\n' },
+          { id: 'bad', completion: '  return x - y;\n}\n' },
+        ],
+      }),
     });
     assert.equal(response.headers.get('content-type')?.split(';')[0], 'text/event-stream');
     const text = await response.text();
-    const events = [...text.matchAll(/event: (\w+)\ndata: (.*)\n/g)].map((m) => ({ event: m[1], data: JSON.parse(m[2]!) }));
+    const events = [...text.matchAll(/event: (\w+)\ndata: (.*)\n/g)].map((m) => ({
+      event: m[1],
+      data: JSON.parse(m[2]!),
+    }));
     const verdicts = Object.fromEntries(events.filter((e) => e.event === 'verdict').map((e) => [e.data.id, e.data]));
     assert.equal(verdicts.ok?.status, 'pass', text);
     assert.equal(verdicts.ok.reward, 1);
@@ -143,7 +178,11 @@ describe('/v1/verify with a task', () => {
   });
 
   it('the gated reward of the stdin form is unchanged beside it', async () => {
-    const r = await server.post('/v1/verify', { language: 'python', candidates: [SUM_RIGHT], tests: [{ stdin: '1 2', expected_stdout: '3' }] });
+    const r = await server.post('/v1/verify', {
+      language: 'python',
+      candidates: [SUM_RIGHT],
+      tests: [{ stdin: '1 2', expected_stdout: '3' }],
+    });
     assert.equal(r.status, 200);
     assert.equal(r.json.results[0].reward, 1);
   });
@@ -161,7 +200,13 @@ describe('/v1/verify with a task', () => {
       [{ task: CLIP_TASK, candidates: [CLIP_RIGHT], augment: { inputs: 0 } }, /augment\.inputs/],
       [{ dataset_record: { foo: 1 }, candidates: [CLIP_RIGHT] }, /dataset_record: unknown dataset format/],
       [{ dataset_record: '{"task_id": ', candidates: [CLIP_RIGHT] }, /dataset_record: .*expected a value/],
-      [{ dataset_record: { name: 'x', language: 'cobol', prompt: 'function f(){', tests: '' }, candidates: [CLIP_RIGHT] }, /dataset_record: .*language/],
+      [
+        {
+          dataset_record: { name: 'x', language: 'cobol', prompt: 'function f(){', tests: '' },
+          candidates: [CLIP_RIGHT],
+        },
+        /dataset_record: .*language/,
+      ],
     ];
     for (const [body, message] of cases) {
       const r = await server.post('/v1/verify', body);

@@ -16,7 +16,15 @@ after(() => server.close());
 
 /** verl's payload, byte for byte the keys and order of json.dumps in call_sandbox_api. */
 function verlPayload(code: string, stdin: string, timeout: number, language: string): string {
-  return JSON.stringify({ compile_timeout: timeout, run_timeout: timeout, code, stdin, language, files: {}, fetch_files: [] });
+  return JSON.stringify({
+    compile_timeout: timeout,
+    run_timeout: timeout,
+    code,
+    stdin,
+    language,
+    files: {},
+    fetch_files: [],
+  });
 }
 
 /** verl's _process_single_case after a response arrived: True / False / -1 / -2 / -3 / -4. */
@@ -26,7 +34,10 @@ function verlVerdict(api: any, expected: string): boolean | number {
   const status = api.status;
   if (status === 'SandboxError') return -1;
   if (status === 'Failed') {
-    const compileError = compile && (['Error', 'TimeLimitExceeded'].includes(compile.status) || (compile.status === 'Finished' && compile.return_code !== 0));
+    const compileError =
+      compile &&
+      (['Error', 'TimeLimitExceeded'].includes(compile.status) ||
+        (compile.status === 'Finished' && compile.return_code !== 0));
     if (compileError) return -4;
     if (run) {
       if (run.status === 'TimeLimitExceeded') return -3;
@@ -36,7 +47,8 @@ function verlVerdict(api: any, expected: string): boolean | number {
     return -1;
   }
   if (status === 'Success') {
-    if (run && run.status === 'Finished') return String(run.stdout ?? '').replace(/\n+$/, '') === expected.replace(/\n+$/, '');
+    if (run && run.status === 'Finished')
+      return String(run.stdout ?? '').replace(/\n+$/, '') === expected.replace(/\n+$/, '');
     return -1;
   }
   return -1;
@@ -44,7 +56,11 @@ function verlVerdict(api: any, expected: string): boolean | number {
 
 async function send(payload: string) {
   // verl: requests.post(url, headers={"Content-Type": "application/json", "Accept": "application/json"}, data=payload)
-  const response = await fetch(server.url + '/run_code', { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: payload });
+  const response = await fetch(server.url + '/run_code', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: payload,
+  });
   // verl retries only on 504 and raises on any other non-2xx: every outcome of a program must be 200.
   assert.equal(response.status, 200);
   return (await response.json()) as any;
@@ -70,9 +86,30 @@ const cases: Array<[string, string, string, string, number, boolean | number]> =
   ['a runtime error', 'python', 'a, b = map(int, input().split())\nprint(a // 0)', '3', 10, -2],
   ['a syntax error (no compile step in Python: a runtime error, as SandboxFusion)', 'python', 'print(', '3', 10, -2],
   ['a timeout', 'python', 'while True:\n    pass', '3', 1, -3],
-  ['a right nodejs answer', 'nodejs', 'const [a, b] = require("fs").readFileSync(0, "utf8").split(" ").map(Number);\nconsole.log(a + b);', '3', 10, true],
-  ['a right typescript answer', 'typescript', 'const [a, b]: number[] = require("fs").readFileSync(0, "utf8").split(" ").map(Number);\nconsole.log(a + b);', '3', 10, true],
-  ['a language not run here (verl lists it): sandbox error, not a verdict on the code', 'go', 'package main', '3', 10, -1],
+  [
+    'a right nodejs answer',
+    'nodejs',
+    'const [a, b] = require("fs").readFileSync(0, "utf8").split(" ").map(Number);\nconsole.log(a + b);',
+    '3',
+    10,
+    true,
+  ],
+  [
+    'a right typescript answer',
+    'typescript',
+    'const [a, b]: number[] = require("fs").readFileSync(0, "utf8").split(" ").map(Number);\nconsole.log(a + b);',
+    '3',
+    10,
+    true,
+  ],
+  [
+    'a language not run here (verl lists it): sandbox error, not a verdict on the code',
+    'go',
+    'package main',
+    '3',
+    10,
+    -1,
+  ],
 ];
 
 for (const [label, language, code, expected, timeout, verdict] of cases) {

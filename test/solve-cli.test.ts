@@ -40,49 +40,77 @@ writeFileSync(
   taskFile,
   JSON.stringify({
     language: 'python',
-    prompt: 'def second_largest(xs: list[int]):\n    """The second largest distinct value of xs, or None when there is none.\n    >>> second_largest([3, 1, 3, 2])\n    2\n    """\n',
+    prompt:
+      'def second_largest(xs: list[int]):\n    """The second largest distinct value of xs, or None when there is none.\n    >>> second_largest([3, 1, 3, 2])\n    2\n    """\n',
     entry_point: 'second_largest',
     tests: [{ input: '[5, 5]', output: 'None' }],
-    reference: 'def second_largest(xs):\n    d = sorted(set(xs), reverse=True)\n    return d[1] if len(d) > 1 else None\n',
+    reference:
+      'def second_largest(xs):\n    d = sorted(set(xs), reverse=True)\n    return d[1] if len(d) > 1 else None\n',
   }),
 );
 
-const common = ['--task', taskFile, '--strategy', 'repair', '--budget', 'calls=6,wall=2min', '--seed', '11', '--no-model-tests', '--db', join(dir, 'runs.db'), '--cache-dir', join(dir, 'cache'), '--workers', '1'];
+const common = [
+  '--task',
+  taskFile,
+  '--strategy',
+  'repair',
+  '--budget',
+  'calls=6,wall=2min',
+  '--seed',
+  '11',
+  '--no-model-tests',
+  '--db',
+  join(dir, 'runs.db'),
+  '--cache-dir',
+  join(dir, 'cache'),
+  '--workers',
+  '1',
+];
 
-test('solve repairs a program from a task file and prints it with the cost; the run is in the store; --offline replays it', { timeout: 120_000 }, async () => {
-  const json = join(dir, 'result.json');
-  const first = await crucible(['solve', ...common, '--model', `${f.server.url}#fake-model`, '--json', json]);
-  assert.equal(first.code, 0, first.stderr + first.stdout);
-  assert.match(first.stdout, /return s\[-2\] if len\(s\) >= 2 else None/);
-  assert.match(first.stdout, /^verified: passes all/m);
-  assert.match(first.stdout, /^cost: 2 model calls, \d+ tokens .* 2 programs judged/m);
-  assert.equal(f.server.requests.length, 2);
-  // The second prompt shows the smallest failing input: the task states no contract, so
-  // generated lists are no shorter than its examples': two equal items, as in the test's [5, 5].
-  assert.match(f.lastUserMessages()[1]!, /Input: second_largest\(\[(\d), ?\1\]\)/);
-  const result = JSON.parse(readFileSync(json, 'utf8'));
-  assert.equal(result.status, 'verified');
-  assert.equal(result.attempts, 2);
-  assert.equal(result.usage.calls, 2);
+test(
+  'solve repairs a program from a task file and prints it with the cost; the run is in the store; --offline replays it',
+  { timeout: 120_000 },
+  async () => {
+    const json = join(dir, 'result.json');
+    const first = await crucible(['solve', ...common, '--model', `${f.server.url}#fake-model`, '--json', json]);
+    assert.equal(first.code, 0, first.stderr + first.stdout);
+    assert.match(first.stdout, /return s\[-2\] if len\(s\) >= 2 else None/);
+    assert.match(first.stdout, /^verified: passes all/m);
+    assert.match(first.stdout, /^cost: 2 model calls, \d+ tokens .* 2 programs judged/m);
+    assert.equal(f.server.requests.length, 2);
+    // The second prompt shows the smallest failing input: the task states no contract, so
+    // generated lists are no shorter than its examples': two equal items, as in the test's [5, 5].
+    assert.match(f.lastUserMessages()[1]!, /Input: second_largest\(\[(\d), ?\1\]\)/);
+    const result = JSON.parse(readFileSync(json, 'utf8'));
+    assert.equal(result.status, 'verified');
+    assert.equal(result.attempts, 2);
+    assert.equal(result.usage.calls, 2);
 
-  const runId = /run (\S+) \(crucible show/.exec(first.stdout)![1]!;
-  const shown = await crucible(['show', runId, '--db', join(dir, 'runs.db')]);
-  assert.equal(shown.code, 0, shown.stderr);
-  assert.match(shown.stdout, /verified {2}strategy repair/);
-  assert.match(shown.stdout, /feedback \[feedback 1\]/);
+    const runId = /run (\S+) \(crucible show/.exec(first.stdout)![1]!;
+    const shown = await crucible(['show', runId, '--db', join(dir, 'runs.db')]);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match(shown.stdout, /verified {2}strategy repair/);
+    assert.match(shown.stdout, /feedback \[feedback 1\]/);
 
-  // Offline: every reply comes from the cache, and the server sees no request.
-  const replay = await crucible(['solve', ...common, '--model', `${f.server.url}#fake-model`, '--offline']);
-  assert.equal(replay.code, 0, replay.stderr + replay.stdout);
-  assert.equal(f.server.requests.length, 2, 'no request reached the server');
-  const program = (out: string) => out.split(/^verified:/m)[0];
-  assert.equal(program(replay.stdout), program(first.stdout));
-  assert.match(replay.stdout, /2 model calls \(2 from the cache\)/);
-});
+    // Offline: every reply comes from the cache, and the server sees no request.
+    const replay = await crucible(['solve', ...common, '--model', `${f.server.url}#fake-model`, '--offline']);
+    assert.equal(replay.code, 0, replay.stderr + replay.stdout);
+    assert.equal(f.server.requests.length, 2, 'no request reached the server');
+    const program = (out: string) => out.split(/^verified:/m)[0];
+    assert.equal(program(replay.stdout), program(first.stdout));
+    assert.match(replay.stdout, /2 model calls \(2 from the cache\)/);
+  },
+);
 
 test('solve abstains when the budget is spent, says why, and exits 1', { timeout: 60_000 }, async () => {
   // Offline: the first call of the recorded run replays, the budget stops the second.
-  const replay = await crucible(['solve', ...common.map((a) => (a === 'calls=6,wall=2min' ? 'calls=1' : a)), '--model', `${f.server.url}#fake-model`, '--offline']);
+  const replay = await crucible([
+    'solve',
+    ...common.map((a) => (a === 'calls=6,wall=2min' ? 'calls=1' : a)),
+    '--model',
+    `${f.server.url}#fake-model`,
+    '--offline',
+  ]);
   assert.equal(replay.code, 1, replay.stderr);
   assert.match(replay.stdout, /^abstained: budget spent: 1 of 1 model calls/m);
   assert.match(replay.stdout, /^cost: 1 model call \(1 from the cache\)/m);

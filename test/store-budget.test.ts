@@ -4,7 +4,13 @@ import { test } from 'node:test';
 import { BudgetTracker, describeExhaustion, exhaustion, fits, NO_USAGE, parseBudget } from '../src/core/budget.js';
 
 test('--budget text: units and errors', () => {
-  assert.deepEqual(parseBudget('calls=20,tokens=50k,cost=$0.5,wall=2min,sandbox=90s'), { modelCalls: 20, tokens: 50_000, costUsd: 0.5, wallSeconds: 120, sandboxSeconds: 90 });
+  assert.deepEqual(parseBudget('calls=20,tokens=50k,cost=$0.5,wall=2min,sandbox=90s'), {
+    modelCalls: 20,
+    tokens: 50_000,
+    costUsd: 0.5,
+    wallSeconds: 120,
+    sandboxSeconds: 90,
+  });
   assert.deepEqual(parseBudget('tokens=1.5m, wall=1h'), { tokens: 1_500_000, wallSeconds: 3600 });
   assert.throws(() => parseBudget('calls=0'), /too_small|>0|greater/i);
   assert.throws(() => parseBudget('steps=3'), /not understood/);
@@ -28,12 +34,19 @@ test('the tracker reports the first resource that runs out, wall time from its c
   assert.equal(tracker.usage().wallSeconds, 4);
   assert.equal(tracker.usage().costUsd, 0.01);
   now += 7_000;
-  assert.equal(new BudgetTracker({ wallSeconds: 10 }, () => now).exhausted(), null, 'a new tracker starts its own clock');
+  assert.equal(
+    new BudgetTracker({ wallSeconds: 10 }, () => now).exhausted(),
+    null,
+    'a new tracker starts its own clock',
+  );
 });
 
 test('no limit means unbounded; the order of checks is calls, tokens, cost, wall, sandbox', () => {
   assert.equal(exhaustion({}, { ...NO_USAGE, tokens: 1e12 }), null);
-  assert.equal(exhaustion({ tokens: 10, modelCalls: 1 }, { ...NO_USAGE, tokens: 10, modelCalls: 1 })!.resource, 'modelCalls');
+  assert.equal(
+    exhaustion({ tokens: 10, modelCalls: 1 }, { ...NO_USAGE, tokens: 10, modelCalls: 1 })!.resource,
+    'modelCalls',
+  );
   assert.equal(fits({ costUsd: 1 }, NO_USAGE, { costUsd: 1 }), true);
   assert.equal(fits({ costUsd: 1 }, NO_USAGE, { costUsd: 1.01 }), false);
 });

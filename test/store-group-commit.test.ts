@@ -17,7 +17,18 @@ test('writes are grouped: another connection sees a run and its events right aft
   const run = writer.startRun({ task: 't', strategy: 'repair', model: 'm' });
   const prompt = writer.appendEvent(run.id, { kind: 'prompt', data: { model: 'm', messages } });
   await new Promise(setImmediate); // the queued inserts run, uncommitted
-  const response = writer.appendEvent(run.id, { kind: 'response', parentId: prompt.id, data: { model: 'm', texts: ['x'], usage: { inputTokens: 1, outputTokens: 1 }, costUsd: 0, latencyMs: 0, cached: false } });
+  const response = writer.appendEvent(run.id, {
+    kind: 'response',
+    parentId: prompt.id,
+    data: {
+      model: 'm',
+      texts: ['x'],
+      usage: { inputTokens: 1, outputTokens: 1 },
+      costUsd: 0,
+      latencyMs: 0,
+      cached: false,
+    },
+  });
   assert.deepEqual([prompt.seq, response.seq], [0, 1]);
   // The writer reads its own uncommitted events.
   assert.equal(writer.getRun(run.id)!.events.length, 2);
@@ -32,7 +43,13 @@ test('writes are grouped: another connection sees a run and its events right aft
   const reader = new Store(path);
   const seen = reader.getRun(run.id)!;
   assert.equal(seen.run.status, 'verified');
-  assert.deepEqual(seen.events.map((e) => [e.kind, e.seq, e.parentId]), [['prompt', 0, null], ['response', 1, prompt.id]]);
+  assert.deepEqual(
+    seen.events.map((e) => [e.kind, e.seq, e.parentId]),
+    [
+      ['prompt', 0, null],
+      ['response', 1, prompt.id],
+    ],
+  );
   reader.close();
   writer.close();
 });
@@ -44,7 +61,10 @@ test('a running run and its events are committed within the group window without
   writer.appendEvent(run.id, { kind: 'feedback', data: { text: 'one' } });
   await new Promise((resolve) => setTimeout(resolve, 400)); // GROUP_COMMIT_MS is 200
   const reader = new Store(path);
-  assert.deepEqual(reader.listRuns().map((r) => [r.id, r.status, r.events]), [[run.id, 'running', 1]]);
+  assert.deepEqual(
+    reader.listRuns().map((r) => [r.id, r.status, r.events]),
+    [[run.id, 'running', 1]],
+  );
   reader.close();
   writer.close();
 });
@@ -67,7 +87,10 @@ test('a rejected event leaves the group intact; a parent from another run is ref
   const a = store.startRun({ task: 'a', strategy: 's', model: 'm' });
   const b = store.startRun({ task: 'b', strategy: 's', model: 'm' });
   const first = store.appendEvent(a.id, { kind: 'feedback', data: { text: 'one' } });
-  assert.throws(() => store.appendEvent(b.id, { kind: 'feedback', parentId: first.id, data: { text: 'x' } }), /not an event of run/);
+  assert.throws(
+    () => store.appendEvent(b.id, { kind: 'feedback', parentId: first.id, data: { text: 'x' } }),
+    /not an event of run/,
+  );
   assert.throws(() => store.appendEvent('no-such-run', { kind: 'feedback', data: { text: 'x' } }), UnknownRunError);
   const second = store.appendEvent(a.id, { kind: 'feedback', parentId: first.id, data: { text: 'two' } });
   assert.equal(second.seq, 1);
@@ -76,10 +99,16 @@ test('a rejected event leaves the group intact; a parent from another run is ref
   const other = new Store(path);
   const third = other.appendEvent(a.id, { kind: 'feedback', parentId: second.id, data: { text: 'three' } });
   assert.equal(third.seq, 2);
-  assert.throws(() => other.appendEvent(b.id, { kind: 'feedback', parentId: second.id, data: { text: 'x' } }), /not an event of run/);
+  assert.throws(
+    () => other.appendEvent(b.id, { kind: 'feedback', parentId: second.id, data: { text: 'x' } }),
+    /not an event of run/,
+  );
   other.close();
   const reader = new Store(path);
-  assert.deepEqual(reader.getRun(a.id)!.events.map((e) => (e.data as { text: string }).text), ['one', 'two', 'three']);
+  assert.deepEqual(
+    reader.getRun(a.id)!.events.map((e) => (e.data as { text: string }).text),
+    ['one', 'two', 'three'],
+  );
   assert.equal(reader.getRun(b.id)!.events.length, 0);
   reader.close();
 });
@@ -112,14 +141,25 @@ test('event ids numbered by two writers in turn never clash (each group numbers 
   const run = a.startRun({ task: 't', strategy: 's', model: 'm' });
   a.commit();
   const ids: number[] = [];
-  for (const [writer, text] of [[a, 'a1'], [b, 'b1'], [a, 'a2'], [b, 'b2']] as const) {
+  for (const [writer, text] of [
+    [a, 'a1'],
+    [b, 'b1'],
+    [a, 'a2'],
+    [b, 'b2'],
+  ] as const) {
     ids.push(writer.appendEvent(run.id, { kind: 'feedback', data: { text } }).id);
     writer.commit();
   }
   assert.equal(new Set(ids).size, 4);
-  assert.deepEqual([...ids].sort((x, y) => x - y), ids);
+  assert.deepEqual(
+    [...ids].sort((x, y) => x - y),
+    ids,
+  );
   const seen = a.getRun(run.id)!.events;
-  assert.deepEqual(seen.map((e) => [e.id, e.seq, (e.data as { text: string }).text]), ids.map((id, i) => [id, i, ['a1', 'b1', 'a2', 'b2'][i]]));
+  assert.deepEqual(
+    seen.map((e) => [e.id, e.seq, (e.data as { text: string }).text]),
+    ids.map((id, i) => [id, i, ['a1', 'b1', 'a2', 'b2'][i]]),
+  );
   a.close();
   b.close();
 });

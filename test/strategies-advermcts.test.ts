@@ -8,7 +8,16 @@ import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import { divergenceReward } from '../src/strategies/advermcts/filter.js';
 import { advermcts } from '../src/strategies/advermcts/index.js';
-import { backup, bestChild, createRoot, expand, EXPLORATION, penalize, pucb, value } from '../src/strategies/advermcts/tree.js';
+import {
+  backup,
+  bestChild,
+  createRoot,
+  expand,
+  EXPLORATION,
+  penalize,
+  pucb,
+  value,
+} from '../src/strategies/advermcts/tree.js';
 import { prepareCodeChecks, memoryTrace } from '../src/strategies/index.js';
 import { inMemoryHarness } from '../src/testing/index.js';
 import type { Harness } from '../src/verify/harness.js';
@@ -27,16 +36,24 @@ test('divergence reward: 0 when the outputs agree, 1 when all differ, unknown ou
   assert.equal(divergenceReward(['=1', '=2', '!ValueError']), 1);
   assert.equal(divergenceReward(['=1', '=1', '=2']), 0.5);
   fc.assert(
-    fc.property(fc.array(fc.option(fc.constantFrom('=a', '=b', '=c', '!E'), { nil: undefined }), { maxLength: 8 }), (outputs) => {
-      const reward = divergenceReward(outputs);
-      const known = outputs.filter((o) => o !== undefined);
-      assert.ok(reward >= 0 && reward <= 1);
-      assert.equal(reward === 0, new Set(known).size <= 1);
-    }),
+    fc.property(
+      fc.array(fc.option(fc.constantFrom('=a', '=b', '=c', '!E'), { nil: undefined }), { maxLength: 8 }),
+      (outputs) => {
+        const reward = divergenceReward(outputs);
+        const known = outputs.filter((o) => o !== undefined);
+        assert.ok(reward >= 0 && reward <= 1);
+        assert.equal(reward === 0, new Set(known).size <= 1);
+      },
+    ),
   );
 });
 
-const child = fc.record({ visits: fc.nat({ max: 50 }), best: fc.double({ min: 0, max: 1, noNaN: true }), penalty: fc.constantFrom(0, 0.1, 0.2), prior: fc.double({ min: 0.01, max: 1, noNaN: true }) });
+const child = fc.record({
+  visits: fc.nat({ max: 50 }),
+  best: fc.double({ min: 0, max: 1, noNaN: true }),
+  penalty: fc.constantFrom(0, 0.1, 0.2),
+  prior: fc.double({ min: 0.01, max: 1, noNaN: true }),
+});
 
 test('P-UCB (c = 4): the exploration term shrinks as a child is visited more, and selection takes the highest score', () => {
   assert.equal(EXPLORATION, 4);
@@ -44,16 +61,22 @@ test('P-UCB (c = 4): the exploration term shrinks as a child is visited more, an
     fc.property(child, fc.integer({ min: 2, max: 10_000 }), (c, parentVisits) => {
       const explore = (visits: number) => pucb({ ...c, visits }, parentVisits) - value({ ...c, visits });
       assert.ok(explore(c.visits + 1) < explore(c.visits));
-      assert.ok(Math.abs(explore(c.visits) - (4 * c.prior * Math.sqrt(Math.log(parentVisits))) / (1 + c.visits)) < 1e-9);
+      assert.ok(
+        Math.abs(explore(c.visits) - (4 * c.prior * Math.sqrt(Math.log(parentVisits))) / (1 + c.visits)) < 1e-9,
+      );
     }),
   );
   fc.assert(
-    fc.property(fc.array(child, { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 1000 }), (children, parentVisits) => {
-      const i = bestChild(children, parentVisits);
-      const scores = children.map((c) => pucb(c, parentVisits));
-      assert.equal(scores[i], Math.max(...scores));
-      assert.equal(i, scores.indexOf(Math.max(...scores)), 'ties go to the first');
-    }),
+    fc.property(
+      fc.array(child, { minLength: 1, maxLength: 6 }),
+      fc.integer({ min: 1, max: 1000 }),
+      (children, parentVisits) => {
+        const i = bestChild(children, parentVisits);
+        const scores = children.map((c) => pucb(c, parentVisits));
+        assert.equal(scores[i], Math.max(...scores));
+        assert.equal(i, scores.indexOf(Math.max(...scores)), 'ties go to the first');
+      },
+    ),
   );
   // Same value and visits: the step the model scored higher is explored first.
   const a = { visits: 1, best: 0.5, penalty: 0, prior: 0.3 };
@@ -62,9 +85,15 @@ test('P-UCB (c = 4): the exploration term shrinks as a child is visited more, an
 
 test('max backups keep the best return on every ancestor; penalties land on the node and its ancestors, not the root', () => {
   const root = createRoot();
-  const [c1, c2] = expand(root, [{ thought: 'a', score: 3 }, { thought: 'b', score: 1 }]);
+  const [c1, c2] = expand(root, [
+    { thought: 'a', score: 3 },
+    { thought: 'b', score: 1 },
+  ]);
   assert.equal(c1!.prior, 0.75);
-  const [g1] = expand(c1!, [{ thought: 'a1', score: 0 }, { thought: 'a2', score: 0 }]);
+  const [g1] = expand(c1!, [
+    { thought: 'a1', score: 0 },
+    { thought: 'a2', score: 0 },
+  ]);
   assert.equal(g1!.prior, 0.5, 'all-zero scores give uniform priors');
   backup(g1!, 0.5);
   backup(g1!, 1);
@@ -82,8 +111,18 @@ test('a scripted run: the attacker splits the pool, the model arbitrates, and th
   const right = brackets.program('pair-removal');
   const model = scriptedInMemoryModel({
     structured: [
-      JSON.stringify({ steps: [{ thought: 'use a stack of open brackets', score: 0.6 }, { thought: 'remove matched pairs until none is left', score: 0.4 }] }),
-      JSON.stringify({ steps: [{ thought: 'at the end, the stack must be empty', score: 0.5 }, { thought: 'reject a closing bracket on an empty stack', score: 0.5 }] }),
+      JSON.stringify({
+        steps: [
+          { thought: 'use a stack of open brackets', score: 0.6 },
+          { thought: 'remove matched pairs until none is left', score: 0.4 },
+        ],
+      }),
+      JSON.stringify({
+        steps: [
+          { thought: 'at the end, the stack must be empty', score: 0.5 },
+          { thought: 'reject a closing bracket on an empty stack', score: 0.5 },
+        ],
+      }),
       JSON.stringify({ inputs: ['"("', '"()"', 'not a literal ('] }),
       JSON.stringify({ valid: true, output: 'false' }),
     ],
@@ -92,13 +131,28 @@ test('a scripted run: the attacker splits the pool, the model arbitrates, and th
   // No reference as oracle: only the model can say what is_balanced("(") must be.
   const view = await prepareCodeChecks(harness, brackets.task, { audience: 'solver', seed: 2, oracle: false });
   const trace = memoryTrace();
-  const result = await advermcts(brackets.task, { model, harness, budget: { modelCalls: 20 }, trace, seed: 2, view, options: { rollouts: 3 } });
+  const result = await advermcts(brackets.task, {
+    model,
+    harness,
+    budget: { modelCalls: 20 },
+    trace,
+    seed: 2,
+    view,
+    options: { rollouts: 3 },
+  });
   assert.equal(result.status, 'verified', result.reason);
   assert.equal(result.program, right);
   assert.match(result.reason, /1\/1 adversarial tests/);
   assert.equal(model.requests.length, 7, '2 expansions, 3 programs, 1 attack, 1 arbitration');
-  const decisions = trace.events.filter((e) => e.kind === 'decision').map((e) => `${(e.data as { action: string }).action}: ${(e.data as { reason: string }).reason}`);
-  assert.ok(decisions.some((d) => /^attack: .*is_balanced\("\("\) splits the pool into 2 behaviours \(divergence 1\.00\)/.test(d)), decisions.join('\n'));
+  const decisions = trace.events
+    .filter((e) => e.kind === 'decision')
+    .map((e) => `${(e.data as { action: string }).action}: ${(e.data as { reason: string }).reason}`);
+  assert.ok(
+    decisions.some((d) =>
+      /^attack: .*is_balanced\("\("\) splits the pool into 2 behaviours \(divergence 1\.00\)/.test(d),
+    ),
+    decisions.join('\n'),
+  );
   assert.ok(decisions.includes('arbitrate: the model says false'));
   assert.ok(decisions.some((d) => /^evict: fails the adversarial test/.test(d)));
   const rejections = decisions.filter((d) => d.startsWith('reject: '));
@@ -121,7 +175,14 @@ test('with a reference, the reference arbitrates: no arbiter call is made', asyn
     programs: [fenced(brackets.program('ignores-unclosed')), fenced(brackets.program('pair-removal'))],
   });
   const trace = memoryTrace();
-  const result = await advermcts(brackets.task, { model, harness, budget: { modelCalls: 20 }, trace, seed: 2, options: { rollouts: 2 } });
+  const result = await advermcts(brackets.task, {
+    model,
+    harness,
+    budget: { modelCalls: 20 },
+    trace,
+    seed: 2,
+    options: { rollouts: 2 },
+  });
   assert.equal(result.status, 'verified', result.reason);
   assert.equal(result.program, brackets.program('pair-removal'));
   assert.equal(model.requests.length, 5, '2 expansions, 2 programs, 1 attack');

@@ -40,26 +40,43 @@ test('dccd: the final answer is the structured code, decoded after (and conditio
   assert.equal(candidate.label, 'final');
 });
 
-test('dccd on a local GGUF model: the final answer is decoded under the {"code": ...} grammar', { timeout: 120_000 }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'crucible-dccd-'));
-  const path = join(dir, 'tiny.gguf');
-  writeTinyGguf(path);
-  const config = { models: { tiny: { spec: `gguf:${path}`, gpu: false, threads: 1, contextSize: 2048 } }, prices: {} };
-  const model = await createModel('tiny', { config, env: {}, cache: 'off' });
-  try {
-    const trace = memoryTrace();
-    const runsBefore = runtime.runs.length;
-    // Random weights write nonsense, which the stand-in runtime does not load; what is checked is that the decoder kept to the grammar.
-    const result = await dccd(lru.task, { model, harness, budget: { modelCalls: 4 }, trace, seed: 3, options: { maxTokens: 24 } });
-    assert.notEqual(result.status, 'verified');
-    const prompts = trace.events.filter((e) => e.kind === 'prompt');
-    assert.equal((prompts[1]!.data as unknown as { settings: { grammar?: string } }).settings.grammar, CODE_JSON_GBNF);
-    const finals = trace.events.filter((e) => e.kind === 'response' && e.label === 'final');
-    const text = (finals[0]!.data as { texts: string[] }).texts[0]!;
-    assert.ok(text.startsWith('{"code": "'), `grammar-decoded text: ${JSON.stringify(text)}`);
-    assert.ok(runtime.runs.length > runsBefore, 'the checks ran on the in-memory runtime');
-  } finally {
-    await model.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+test(
+  'dccd on a local GGUF model: the final answer is decoded under the {"code": ...} grammar',
+  { timeout: 120_000 },
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'crucible-dccd-'));
+    const path = join(dir, 'tiny.gguf');
+    writeTinyGguf(path);
+    const config = {
+      models: { tiny: { spec: `gguf:${path}`, gpu: false, threads: 1, contextSize: 2048 } },
+      prices: {},
+    };
+    const model = await createModel('tiny', { config, env: {}, cache: 'off' });
+    try {
+      const trace = memoryTrace();
+      const runsBefore = runtime.runs.length;
+      // Random weights write nonsense, which the stand-in runtime does not load; what is checked is that the decoder kept to the grammar.
+      const result = await dccd(lru.task, {
+        model,
+        harness,
+        budget: { modelCalls: 4 },
+        trace,
+        seed: 3,
+        options: { maxTokens: 24 },
+      });
+      assert.notEqual(result.status, 'verified');
+      const prompts = trace.events.filter((e) => e.kind === 'prompt');
+      assert.equal(
+        (prompts[1]!.data as unknown as { settings: { grammar?: string } }).settings.grammar,
+        CODE_JSON_GBNF,
+      );
+      const finals = trace.events.filter((e) => e.kind === 'response' && e.label === 'final');
+      const text = (finals[0]!.data as { texts: string[] }).texts[0]!;
+      assert.ok(text.startsWith('{"code": "'), `grammar-decoded text: ${JSON.stringify(text)}`);
+      assert.ok(runtime.runs.length > runsBefore, 'the checks ran on the in-memory runtime');
+    } finally {
+      await model.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);

@@ -13,11 +13,25 @@ import fc from 'fast-check';
 import { pickMinimal, renderFeedback, tokenCount, type FailureFact } from '../src/feedback/index.js';
 import type { Model } from '../src/models/index.js';
 import { Store, formatRunTree } from '../src/store/index.js';
-import { extractProgram, prepareCodeChecks, solveTask, validateModelTests, verifyProgram } from '../src/strategies/index.js';
+import {
+  extractProgram,
+  prepareCodeChecks,
+  solveTask,
+  validateModelTests,
+  verifyProgram,
+} from '../src/strategies/index.js';
 import { inMemoryHarness } from '../src/testing/index.js';
 import { depthStrict, depthTask } from './plain-task-support.js';
 import { Harness } from '../src/verify/harness.js';
-import { builtin, depthCounting, fenced, scriptedInMemoryModel, scriptedModel, standInRuntime, type MemoryScript } from './strategies-support.js';
+import {
+  builtin,
+  depthCounting,
+  fenced,
+  scriptedInMemoryModel,
+  scriptedModel,
+  standInRuntime,
+  type MemoryScript,
+} from './strategies-support.js';
 
 let harness: Harness;
 before(() => {
@@ -38,16 +52,39 @@ interface Scripted {
 
 const inMemory = async (script: MemoryScript): Promise<Scripted> => {
   const model = scriptedInMemoryModel(script);
-  return { model, requestCount: () => model.requests.length, structured: (i) => model.requests[i]!.responseFormat !== undefined, lastUserMessages: () => model.lastUserMessages() };
+  return {
+    model,
+    requestCount: () => model.requests.length,
+    structured: (i) => model.requests[i]!.responseFormat !== undefined,
+    lastUserMessages: () => model.lastUserMessages(),
+  };
 };
 
-async function repairFeedsBackTheCounterexample(scripted: (script: MemoryScript) => Promise<Scripted>, judge: Harness): Promise<void> {
+async function repairFeedsBackTheCounterexample(
+  scripted: (script: MemoryScript) => Promise<Scripted>,
+  judge: Harness,
+): Promise<void> {
   const f = await scripted({
     // SPADA tests: one right, one the reference disagrees with (dropped), one not a literal (dropped).
-    structured: [JSON.stringify({ tests: [{ input: '"()[]"', output: 'True' }, { input: '"(]"', output: 'True' }, { input: 'oops(', output: 'False' }] })],
+    structured: [
+      JSON.stringify({
+        tests: [
+          { input: '"()[]"', output: 'True' },
+          { input: '"(]"', output: 'True' },
+          { input: 'oops(', output: 'False' },
+        ],
+      }),
+    ],
     programs: [fenced(brackets.program('ignores-unclosed')), fenced(brackets.program('pair-removal'))],
   });
-  const { result } = await solveTask({ task: brackets.task, strategy: 'repair', model: f.model, harness: judge, budget: { modelCalls: 10 }, seed: 7 });
+  const { result } = await solveTask({
+    task: brackets.task,
+    strategy: 'repair',
+    model: f.model,
+    harness: judge,
+    budget: { modelCalls: 10 },
+    seed: 7,
+  });
   assert.equal(result.status, 'verified', result.reason);
   assert.equal(result.program, brackets.program('pair-removal'));
   assert.equal(result.attempts, 2);
@@ -63,16 +100,25 @@ async function repairFeedsBackTheCounterexample(scripted: (script: MemoryScript)
   assert.ok(result.usage.tokens > 0);
 }
 
-test('repair: the second prompt carries the minimal counterexample, and the run stops once verified', () => repairFeedsBackTheCounterexample(inMemory, harness));
+test('repair: the second prompt carries the minimal counterexample, and the run stops once verified', () =>
+  repairFeedsBackTheCounterexample(inMemory, harness));
 
 test('end to end: repair on the real sandbox and a fake OpenAI-compatible server feeds back the same counterexample', async () => {
   const sandboxed = new Harness({ workers: 1 });
   const servers: Array<{ close(): Promise<void> }> = [];
   try {
     await repairFeedsBackTheCounterexample(async (script) => {
-      const f = await scriptedModel({ ...(script.structured ? { structured: script.structured as string[] } : {}), ...(script.programs ? { programs: script.programs as string[] } : {}) });
+      const f = await scriptedModel({
+        ...(script.structured ? { structured: script.structured as string[] } : {}),
+        ...(script.programs ? { programs: script.programs as string[] } : {}),
+      });
       servers.push(f);
-      return { model: await f.model({ cache: 'off' }), requestCount: () => f.server.requests.length, structured: (i) => Boolean(f.server.requests[i]!.body.response_format), lastUserMessages: () => f.lastUserMessages() };
+      return {
+        model: await f.model({ cache: 'off' }),
+        requestCount: () => f.server.requests.length,
+        structured: (i) => Boolean(f.server.requests[i]!.body.response_format),
+        lastUserMessages: () => f.lastUserMessages(),
+      };
     }, sandboxed);
   } finally {
     await Promise.all(servers.map((s) => s.close()));
@@ -81,8 +127,18 @@ test('end to end: repair on the real sandbox and a fake OpenAI-compatible server
 });
 
 test('repair: a spent call budget stops the loop with "abstained: budget spent"', async () => {
-  const model = scriptedInMemoryModel({ programs: [fenced(brackets.program('ignores-unclosed')), fenced(brackets.program('pair-removal'))] });
-  const { result } = await solveTask({ task: brackets.task, strategy: 'repair', model, harness, budget: { modelCalls: 1 }, seed: 7, options: { modelTests: false } });
+  const model = scriptedInMemoryModel({
+    programs: [fenced(brackets.program('ignores-unclosed')), fenced(brackets.program('pair-removal'))],
+  });
+  const { result } = await solveTask({
+    task: brackets.task,
+    strategy: 'repair',
+    model,
+    harness,
+    budget: { modelCalls: 1 },
+    seed: 7,
+    options: { modelTests: false },
+  });
   assert.equal(result.status, 'abstained');
   assert.match(result.reason, /^budget spent: 1 of 1 model calls/);
   assert.equal(result.program, undefined);
@@ -93,9 +149,20 @@ test('repair: a spent call budget stops the loop with "abstained: budget spent"'
 test('repair records a tree in the store: feedback under the verdict it explains, the next prompt under the feedback', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'crucible-store-'));
   const store = new Store(join(dir, 'crucible.db'));
-  const model = scriptedInMemoryModel({ programs: [fenced(brackets.program('ignores-unclosed')), fenced(brackets.program('pair-removal'))] });
+  const model = scriptedInMemoryModel({
+    programs: [fenced(brackets.program('ignores-unclosed')), fenced(brackets.program('pair-removal'))],
+  });
   try {
-    const { result, runId } = await solveTask({ task: brackets.task, strategy: 'repair', model, harness, budget: { modelCalls: 4 }, seed: 7, store, options: { modelTests: false } });
+    const { result, runId } = await solveTask({
+      task: brackets.task,
+      strategy: 'repair',
+      model,
+      harness,
+      budget: { modelCalls: 4 },
+      seed: 7,
+      store,
+      options: { modelTests: false },
+    });
     assert.equal(result.status, 'verified');
     const { run, events } = store.getRun(runId!)!;
     assert.equal(run.status, 'verified');
@@ -121,20 +188,30 @@ test('SPADA: model tests that contradict the examples or a property are dropped 
     { argsText: '"abc"', outputText: 'False' }, // breaks "text without brackets is balanced"
     { argsText: '"{[}]"', outputText: 'True' }, // wrong, but nothing visible contradicts it
   ]);
-  assert.deepEqual(kept.map((t) => t.argsText), ['"([]{})"', '"{[}]"']);
+  assert.deepEqual(
+    kept.map((t) => t.argsText),
+    ['"([]{})"', '"{[}]"'],
+  );
   assert.equal(dropped.length, 1);
   assert.match(dropped[0]!.why, /property/);
 });
 
 test('PGS: the fact fed back has the fewest input tokens of the pool (ties: shorter, then earlier)', () => {
-  const fact = fc.record({ input: fc.oneof(fc.string({ maxLength: 30 }), fc.constant(null)), check: fc.constantFrom('example 1', 'property: p') });
+  const fact = fc.record({
+    input: fc.oneof(fc.string({ maxLength: 30 }), fc.constant(null)),
+    check: fc.constantFrom('example 1', 'property: p'),
+  });
   fc.assert(
     fc.property(fc.array(fact, { minLength: 1, maxLength: 12 }), (pool) => {
       const facts: FailureFact[] = pool.map((p) => ({ ...p, expected: null, actual: null, message: 'm' }));
       const chosen = pickMinimal(facts)!;
       const cost = (f: FailureFact) => (f.input === null ? -1 : tokenCount(f.input));
       assert.equal(cost(chosen), Math.min(...facts.map(cost)));
-      assert.equal(pickMinimal([...facts].reverse())!.input, chosen.input, 'the choice does not depend on the order, only ties do');
+      assert.equal(
+        pickMinimal([...facts].reverse())!.input,
+        chosen.input,
+        'the choice does not depend on the order, only ties do',
+      );
     }),
   );
 });
@@ -154,13 +231,27 @@ test('code extraction: a fenced whole function, or a body appended to the prompt
 test('repair on a task without a contract: a right program that differs from the reference only on inputs unlike the examples is verified, and the feedback names the inferred domain', async () => {
   // First a wrong program (counts the opening parentheses), then the right one that refuses other characters.
   const model = scriptedInMemoryModel({ programs: [fenced(depthCounting), fenced(depthStrict)] });
-  const { result } = await solveTask({ task: depthTask, strategy: 'repair', model, harness, budget: { modelCalls: 5 }, seed: 7, options: { modelTests: false } });
+  const { result } = await solveTask({
+    task: depthTask,
+    strategy: 'repair',
+    model,
+    harness,
+    budget: { modelCalls: 5 },
+    seed: 7,
+    options: { modelTests: false },
+  });
   assert.equal(result.status, 'verified', result.reason);
   assert.equal(result.attempts, 2);
   // The feedback says where the failing input came from.
-  assert.match(model.lastUserMessages()[1]!, /a generated input like the prompt's examples \(the task states no contract\)/);
+  assert.match(
+    model.lastUserMessages()[1]!,
+    /a generated input like the prompt's examples \(the task states no contract\)/,
+  );
   const view = await prepareCodeChecks(harness, depthTask, { audience: 'solver', seed: 7 });
-  assert.match(view.description, /generated inputs against the reference \(like the prompt's examples: the task states no contract\)/);
+  assert.match(
+    view.description,
+    /generated inputs against the reference \(like the prompt's examples: the task states no contract\)/,
+  );
 });
 
 test('a failing example is fed back as the call the prompt shows', async () => {

@@ -6,8 +6,21 @@ import { builtinTasks } from '../src/bench/builtin/index.js';
 import type { Task } from '../src/core/task.js';
 import { EMPTY_CONFIG } from '../src/models/config.js';
 import { createModel, type Model, type ModelOptions } from '../src/models/index.js';
-import { startFakeOpenAIServer, type FakeChatRequest, type FakeOpenAIServer, type FakeReply } from '../src/models/testing/index.js';
-import { createInMemoryRuntime, inMemoryModel, ProgramError, type InMemoryModel, type InMemoryRuntime, type ProgramEntry, type ScriptedReply } from '../src/testing/index.js';
+import {
+  startFakeOpenAIServer,
+  type FakeChatRequest,
+  type FakeOpenAIServer,
+  type FakeReply,
+} from '../src/models/testing/index.js';
+import {
+  createInMemoryRuntime,
+  inMemoryModel,
+  ProgramError,
+  type InMemoryModel,
+  type InMemoryRuntime,
+  type ProgramEntry,
+  type ScriptedReply,
+} from '../src/testing/index.js';
 import { depthStrict, depthTask } from './plain-task-support.js';
 
 export function builtin(id: string): { task: Task; program: (label: string) => string; reference: string } {
@@ -24,7 +37,8 @@ export function builtin(id: string): { task: Task; program: (label: string) => s
   };
 }
 
-export const fenced = (program: string, lang = 'python') => `Here you go:\n\n\`\`\`${lang}\n${program.trimEnd()}\n\`\`\`\n`;
+export const fenced = (program: string, lang = 'python') =>
+  `Here you go:\n\n\`\`\`${lang}\n${program.trimEnd()}\n\`\`\`\n`;
 
 /** What a scripted model answers: structured requests (response_format) and program requests, each in order. */
 export interface Script {
@@ -53,7 +67,8 @@ export async function scriptedModel(script: Script): Promise<ModelFixture> {
     script: (request: FakeChatRequest) => {
       const queue = request.body.response_format ? structured : programs;
       const replies = queue.splice(0, request.n);
-      if (replies.length < request.n) return { status: 500, message: `fake server: no scripted reply left for request #${request.seq}` };
+      if (replies.length < request.n)
+        return { status: 500, message: `fake server: no scripted reply left for request #${request.seq}` };
       return replies.length === 1 ? replies[0]! : replies;
     },
   });
@@ -61,8 +76,18 @@ export async function scriptedModel(script: Script): Promise<ModelFixture> {
   return {
     server,
     cacheDir,
-    model: (options = {}) => createModel(`${server.url}#fake-model`, { config: EMPTY_CONFIG, env: {}, cacheDir, retry: { retries: 0, baseDelayMs: 1 }, ...options }),
-    lastUserMessages: () => server.requests.map((r) => String([...r.messages].reverse().find((m: { role: string }) => m.role === 'user')?.content ?? '')),
+    model: (options = {}) =>
+      createModel(`${server.url}#fake-model`, {
+        config: EMPTY_CONFIG,
+        env: {},
+        cacheDir,
+        retry: { retries: 0, baseDelayMs: 1 },
+        ...options,
+      }),
+    lastUserMessages: () =>
+      server.requests.map((r) =>
+        String([...r.messages].reverse().find((m: { role: string }) => m.role === 'user')?.content ?? ''),
+      ),
     close: async () => {
       await server.close();
       rmSync(cacheDir, { recursive: true, force: true });
@@ -136,7 +161,10 @@ export function standIns(): ProgramEntry[] {
     [lruTask.reference, { count_misses: (c: number, r: number[]) => lruMisses(c, r) }],
     [lruTask.program('recency-list'), { count_misses: (c: number, r: number[]) => lruMisses(c, r) }],
     [lruTask.program('fifo-not-lru'), { count_misses: (c: number, r: number[]) => lruMisses(c, r, false) }],
-    [lruTask.program('capacity-zero-crash'), { count_misses: (c: number, r: number[]) => lruMisses(c, r, true, false) }],
+    [
+      lruTask.program('capacity-zero-crash'),
+      { count_misses: (c: number, r: number[]) => lruMisses(c, r, true, false) },
+    ],
     [brackets.reference, { is_balanced: (s: string) => balanced(s) }],
     [brackets.program('pair-removal'), { is_balanced: (s: string) => balanced(s) }],
     [brackets.program('ignores-unclosed'), { is_balanced: (s: string) => balanced(s, false) }],
@@ -153,7 +181,11 @@ export function standIns(): ProgramEntry[] {
  * passes by accident (a test adds what else it needs with `runtime.add`).
  */
 export function standInRuntime(): InMemoryRuntime {
-  return createInMemoryRuntime({ language: 'python', programs: standIns(), otherwise: { loadError: 'SyntaxError: not a program this test models' } });
+  return createInMemoryRuntime({
+    language: 'python',
+    programs: standIns(),
+    otherwise: { loadError: 'SyntaxError: not a program this test models' },
+  });
 }
 
 /** What the scripted in-memory model answers: structured requests (a response format) and program requests, each in order. */
@@ -174,7 +206,8 @@ export function scriptedInMemoryModel(script: MemoryScript, options: ModelOption
     script: (request) => {
       const queue = request.responseFormat ? structured : programs;
       const replies = queue.splice(0, request.n);
-      if (replies.length < request.n) return { status: 400, message: `no scripted reply left for request #${request.seq}` };
+      if (replies.length < request.n)
+        return { status: 400, message: `no scripted reply left for request #${request.seq}` };
       return replies.length === 1 ? replies[0]! : replies;
     },
     retry: { retries: 0 },

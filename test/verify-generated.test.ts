@@ -16,7 +16,8 @@ import { DEPTH_BODY, DEPTH_PROMPT, depthStrict, depthTask } from './plain-task-s
 const harness = new Harness({ workers: 2 });
 after(() => harness.close());
 
-const PROMPT = 'def f(xs: list[int], s: str) -> int:\n    """Sum of xs plus the length of s.\n    >>> f([1, 2], "ab")\n    5\n    """\n';
+const PROMPT =
+  'def f(xs: list[int], s: str) -> int:\n    """Sum of xs plus the length of s.\n    >>> f([1, 2], "ab")\n    5\n    """\n';
 
 function taskWith(examples: string): Task {
   return {
@@ -46,12 +47,18 @@ test('on generated buggy programs, every shrunk counterexample is no larger than
         const verdict = await harness.judge(augmentation.augmented, bug);
         const suite = verdict.suites.find((s) => s.name === GENERATED_SUITE)!;
         if (suite.status !== 'fail') return; // the bug hides from these inputs
-        const original = splitJsonArray(augmentation.augmented.suites[1]!.kind === 'io' ? augmentation.augmented.suites[1]!.inputsJson : '[]')[suite.failedAt!]!;
+        const original = splitJsonArray(
+          augmentation.augmented.suites[1]!.kind === 'io' ? augmentation.augmented.suites[1]!.inputsJson : '[]',
+        )[suite.failedAt!]!;
         const counterexample = (await minimalCounterexample(harness, augmentation, bug, verdict))!;
         assert.ok(counterexample, 'a counterexample is found');
         assert.ok(counterexample.shrunk.length <= original.length, `${counterexample.shrunk} vs ${original}`);
         // Judge the shrunk input on its own, from scratch: the reference gives the expected output.
-        const alone: Task = { ...task, id: `gen/f/${checked}`, suites: [{ kind: 'io', name: 'one', entry: 'f', inputsJson: `[${counterexample.shrunk}]` }] };
+        const alone: Task = {
+          ...task,
+          id: `gen/f/${checked}`,
+          suites: [{ kind: 'io', name: 'one', entry: 'f', inputsJson: `[${counterexample.shrunk}]` }],
+        };
         assert.equal((await harness.judge(alone, bug)).status, 'fail', `${counterexample.shrunk} must still fail`);
         assert.equal((await harness.judge(alone, task.reference!)).status, 'pass');
         checked++;
@@ -63,7 +70,10 @@ test('on generated buggy programs, every shrunk counterexample is no larger than
 });
 
 test('a contract keeps invalid inputs out: the contracted reference rejects them', async () => {
-  const task = { ...taskWith('[[[1, 2], "ab"], [[3], "b"]]'), contract: '\n    assert all(x >= 0 for x in xs), "invalid inputs"\n' };
+  const task = {
+    ...taskWith('[[[1, 2], "ab"], [[3], "b"]]'),
+    contract: '\n    assert all(x >= 0 for x in xs), "invalid inputs"\n',
+  };
   const augmentation = await augmentTask(harness, task, { seed: 2, count: 60 });
   const generated = augmentation.inputs!.args;
   assert.ok(generated.length > 10);
@@ -75,13 +85,21 @@ test('built-in properties and preconditions are sound: the references keep every
   for (const { task } of builtinTasks) {
     const io = task.suites.find((s) => s.kind === 'io');
     if (io?.kind === 'io') {
-      for (const text of splitJsonArray(io.inputsJson)) assert.ok(task.precondition!(decodeWire(JSON.parse(text))), `${task.id}: precondition rejects its own test input ${text}`);
+      for (const text of splitJsonArray(io.inputsJson))
+        assert.ok(
+          task.precondition!(decodeWire(JSON.parse(text))),
+          `${task.id}: precondition rejects its own test input ${text}`,
+        );
     }
     assert.deepEqual(soundProperties(task).dropped, [], `${task.id}: a prompt example breaks a property`);
     const augmentation = await augmentTask(harness, task, { seed: 1, count: 60 });
     assert.ok(augmentation.kept > 0, `${task.id}: ${augmentation.reason}`);
     const verdict = await checkProperties(harness, task, task.reference!, task.properties!, augmentation.inputs!);
-    assert.equal(verdict.status, 'pass', `${task.id}: ${verdict.firstFailure?.message} on ${verdict.firstFailure?.input}`);
+    assert.equal(
+      verdict.status,
+      'pass',
+      `${task.id}: ${verdict.firstFailure?.message} on ${verdict.firstFailure?.input}`,
+    );
     assert.ok(verdict.total > 0);
   }
 });
@@ -108,7 +126,10 @@ test('a property that a prompt example contradicts is dropped before use', () =>
     ],
   };
   const sound = soundProperties(task);
-  assert.deepEqual(sound.kept.map((p) => p.name), ['output is at least the length of s']);
+  assert.deepEqual(
+    sound.kept.map((p) => p.name),
+    ['output is at least the length of s'],
+  );
   assert.equal(sound.dropped[0]!.property, 'output is even');
   assert.match(sound.dropped[0]!.example, /f\(\[1, 2\], "ab"\) -> 5/);
 });
@@ -121,11 +142,19 @@ test('an MBPP+-style contract goes after the signature of a whole-function refer
     completionPrefix: '"""\nWrite a function.\nassert g(2) == 4\n"""\n',
     entryPoint: 'g',
     reference: '"""\nWrite a function.\nassert g(2) == 4\n"""\ndef g(n):\n  return n * 2\n',
-    contract: '\n    assert isinstance(n, int), "invalid inputs" # $_CONTRACT_$\n    assert n > 0, "invalid inputs" # $_CONTRACT_$\n',
+    contract:
+      '\n    assert isinstance(n, int), "invalid inputs" # $_CONTRACT_$\n    assert n > 0, "invalid inputs" # $_CONTRACT_$\n',
   };
   const program = contractedReference(task)!;
-  assert.match(program, /def g\(n\):\n {2}assert isinstance\(n, int\), "invalid inputs" # \$_CONTRACT_\$\n {2}assert n > 0, "invalid inputs" # \$_CONTRACT_\$\n {2}return n \* 2\n/);
-  const augmentation = await augmentTask(harness, { ...task, suites: [{ kind: 'io', name: 'base', entry: 'g', inputsJson: '[[2], [5]]' }] }, { seed: 3, count: 30 });
+  assert.match(
+    program,
+    /def g\(n\):\n {2}assert isinstance\(n, int\), "invalid inputs" # \$_CONTRACT_\$\n {2}assert n > 0, "invalid inputs" # \$_CONTRACT_\$\n {2}return n \* 2\n/,
+  );
+  const augmentation = await augmentTask(
+    harness,
+    { ...task, suites: [{ kind: 'io', name: 'base', entry: 'g', inputsJson: '[[2], [5]]' }] },
+    { seed: 3, count: 30 },
+  );
   assert.ok(augmentation.kept > 5, augmentation.reason);
   assert.ok(augmentation.inputs!.args.every(([n]) => (n as number) > 0));
 });
@@ -134,7 +163,9 @@ test('without a contract, generated inputs look like the examples: a right progr
   const augmentation = await augmentTask(harness, depthTask, { seed: 3, count: 60 });
   assert.ok(augmentation.kept >= 30, `${augmentation.kept} generated inputs kept`);
   assert.match(augmentation.inferredDomain ?? '', /argument 1: string, at least 2 long, of "\(" "\)" " "/);
-  for (const text of splitJsonArray((augmentation.augmented.suites.find((s) => s.name === GENERATED_SUITE) as { inputsJson: string }).inputsJson))
+  for (const text of splitJsonArray(
+    (augmentation.augmented.suites.find((s) => s.name === GENERATED_SUITE) as { inputsJson: string }).inputsJson,
+  ))
     assert.match(text, /^\["[() ]*"\]$/, `generated ${text}`);
   const strict = await harness.judge(augmentation.augmented, depthStrict);
   assert.equal(strict.status, 'pass', JSON.stringify(strict.firstFailure));
@@ -144,12 +175,20 @@ test('without a contract, generated inputs look like the examples: a right progr
   assert.equal(wrong.status, 'fail');
   const counterexample = await minimalCounterexample(harness, augmentation, counting, wrong);
   assert.ok(counterexample, 'a counterexample');
-  assert.match(counterexample.shrunk, /^\["[() ]+"\]$/, `the shrunk input stays in the domain: ${counterexample.shrunk}`);
+  assert.match(
+    counterexample.shrunk,
+    /^\["[() ]+"\]$/,
+    `the shrunk input stays in the domain: ${counterexample.shrunk}`,
+  );
 });
 
 test('without a contract or examples, nothing says which inputs are valid: no generated inputs', async () => {
   const prompt = 'def depth(s: str) -> int:\n    """The deepest nesting of the parentheses in s."""\n';
-  const augmentation = await augmentTask(harness, { ...depthTask, prompt, completionPrefix: prompt, reference: prompt + DEPTH_BODY + '    return m\n' }, { seed: 3, count: 20 });
+  const augmentation = await augmentTask(
+    harness,
+    { ...depthTask, prompt, completionPrefix: prompt, reference: prompt + DEPTH_BODY + '    return m\n' },
+    { seed: 3, count: 20 },
+  );
   assert.equal(augmentation.kept, 0);
   assert.match(augmentation.reason ?? '', /states no contract and shows no examples/);
 });

@@ -3,7 +3,14 @@ import type { Task } from '../core/task.js';
 import type { Failure, Status } from '../core/verdict.js';
 import { codePack, taskChecks, verifyProgram, type CodeChecks } from '../domains/code/index.js';
 import type { Harness } from '../verify/harness.js';
-import { DEFAULT_MUTANTS_PER_TASK, formatMutationReport, generateMutants, scoreMutants, type MutationOptions, type MutationReport } from '../verify/mutation.js';
+import {
+  DEFAULT_MUTANTS_PER_TASK,
+  formatMutationReport,
+  generateMutants,
+  scoreMutants,
+  type MutationOptions,
+  type MutationReport,
+} from '../verify/mutation.js';
 
 export interface AuditEntry {
   readonly task_id: string;
@@ -39,8 +46,10 @@ export async function auditDataset(
   for (const task of tasks) {
     // Judged through the code pack on the task's own suites, as `eval` scores a sample.
     const checks = taskChecks(task);
-    if (task.reference !== undefined) jobs.push({ checks, kind: 'reference', label: 'reference', program: task.reference });
-    for (const wrong of task.knownWrong) jobs.push({ checks, kind: 'known-wrong', label: wrong.label, program: wrong.program });
+    if (task.reference !== undefined)
+      jobs.push({ checks, kind: 'reference', label: 'reference', program: task.reference });
+    for (const wrong of task.knownWrong)
+      jobs.push({ checks, kind: 'known-wrong', label: wrong.label, program: wrong.program });
   }
   const entries: AuditEntry[] = new Array(jobs.length);
   let done = 0;
@@ -48,7 +57,13 @@ export async function auditDataset(
     jobs,
     async (job, i) => {
       const { verdict } = await verifyProgram(harness, job.checks, job.program);
-      entries[i] = { task_id: job.checks.task.id, kind: job.kind, label: job.label, status: verdict.status, first_failure: verdict.firstFailure };
+      entries[i] = {
+        task_id: job.checks.task.id,
+        kind: job.kind,
+        label: job.label,
+        status: verdict.status,
+        first_failure: verdict.firstFailure,
+      };
       onProgress?.(++done, jobs.length);
     },
     { concurrency: 8 },
@@ -70,7 +85,9 @@ export async function auditDataset(
     },
     false_negative_rate: rate(judgedReferences.filter((e) => e.status !== 'pass').length, judgedReferences.length),
     false_positive_rate: rate(judgedWrongs.filter((e) => e.status === 'pass').length, judgedWrongs.length),
-    disagreements: entries.filter((e) => (e.kind === 'reference' ? e.status !== 'pass' : e.status === 'pass' || e.status === 'no-verdict')),
+    disagreements: entries.filter((e) =>
+      e.kind === 'reference' ? e.status !== 'pass' : e.status === 'pass' || e.status === 'no-verdict',
+    ),
   };
 }
 
@@ -88,11 +105,21 @@ export async function auditMutants(
   onProgress?: (done: number, total: number) => void,
 ): Promise<MutationReport> {
   const failing = options.failingReferences ?? new Set<string>();
-  const generated = await generateMutants(tasks.filter((task) => !failing.has(task.id)), options);
+  const generated = await generateMutants(
+    tasks.filter((task) => !failing.has(task.id)),
+    options,
+  );
   const byTask = new Map(generated.map((entry) => [entry.task, entry]));
   const problem = 'the reference does not pass its own tests';
-  const all = tasks.map((task) => byTask.get(task) ?? { task, mutants: [], found: 0, invalid: 0, duplicates: 0, problem });
-  return scoreMutants(codePack(harness), all, { max: options.max ?? DEFAULT_MUTANTS_PER_TASK, seed: options.seed ?? 0 }, onProgress);
+  const all = tasks.map(
+    (task) => byTask.get(task) ?? { task, mutants: [], found: 0, invalid: 0, duplicates: 0, problem },
+  );
+  return scoreMutants(
+    codePack(harness),
+    all,
+    { max: options.max ?? DEFAULT_MUTANTS_PER_TASK, seed: options.seed ?? 0 },
+    onProgress,
+  );
 }
 
 /** Ids of the tasks whose reference the audit saw fail (or could not judge). */
@@ -114,7 +141,9 @@ export function formatAudit(name: string, report: AuditReport): string {
   if (report.disagreements.length > 0) {
     lines.push('', 'disagreements:');
     for (const d of report.disagreements) {
-      lines.push(`  ${d.task_id} ${d.kind}${d.kind === 'known-wrong' ? ` (${d.label})` : ''}: ${d.status} — ${d.first_failure?.message ?? 'passed'}`);
+      lines.push(
+        `  ${d.task_id} ${d.kind}${d.kind === 'known-wrong' ? ` (${d.label})` : ''}: ${d.status} — ${d.first_failure?.message ?? 'passed'}`,
+      );
     }
   }
   if (report.mutation) lines.push('', ...formatMutationReport(report.mutation));

@@ -41,7 +41,11 @@ export function evalDocument(
     samples_path: source.samplesPath,
     settings,
     ...(source.augment ? { augment: source.augment } : {}),
-    summary: { ...summary, ...(source.interrupted ? { interrupted: true } : {}), ...(source.labels ? { labels: source.labels } : {}) },
+    summary: {
+      ...summary,
+      ...(source.interrupted ? { interrupted: true } : {}),
+      ...(source.labels ? { labels: source.labels } : {}),
+    },
     samples,
   };
 }

@@ -99,7 +99,19 @@ export function toSampleResult(candidate: Candidate, report: CodeReport): Sample
     time_ms: Math.round(verdict.timeMs * 10) / 10,
     ...(verdict.typeErrors?.length ? { type_errors: verdict.typeErrors } : {}),
     ...(verdict.typeCheckNotDone ? { type_check_not_done: verdict.typeCheckNotDone } : {}),
-    ...(counterexample ? { counterexample: { input: counterexample.input, expected: counterexample.expected, actual: counterexample.actual, message: counterexample.message, original: counterexample.original, shrunk: counterexample.shrunk, rounds: counterexample.rounds } } : {}),
+    ...(counterexample
+      ? {
+          counterexample: {
+            input: counterexample.input,
+            expected: counterexample.expected,
+            actual: counterexample.actual,
+            message: counterexample.message,
+            original: counterexample.original,
+            shrunk: counterexample.shrunk,
+            rounds: counterexample.rounds,
+          },
+        }
+      : {}),
     reward: report.reward.reward,
   };
 }
@@ -109,14 +121,21 @@ export function summarize(tasks: readonly Task[], results: readonly SampleResult
   for (const result of results) byTask.set(result.task_id, [...(byTask.get(result.task_id) ?? []), result]);
   // The tasks' suites in order, then checks that are not suites (generated properties).
   const suiteNames = [
-    ...new Set([...tasks.filter((task) => byTask.has(task.id)).flatMap((task) => task.suites.map((s) => s.name)), ...results.flatMap((r) => Object.keys(r.suites))]),
+    ...new Set([
+      ...tasks.filter((task) => byTask.has(task.id)).flatMap((task) => task.suites.map((s) => s.name)),
+      ...results.flatMap((r) => Object.keys(r.suites)),
+    ]),
   ];
   const ks = reportableKs([...byTask.values()].map((list) => list.length));
   const pass_at_k: Record<string, Record<string, number>> = {};
   suiteNames.forEach((suite, position) => {
     const upTo = suiteNames.slice(0, position + 1);
     const counts = [...byTask.values()].map(
-      (list) => [list.length, list.filter((r) => upTo.every((name) => (r.suites[name]?.status ?? 'pass') === 'pass')).length] as const,
+      (list) =>
+        [
+          list.length,
+          list.filter((r) => upTo.every((name) => (r.suites[name]?.status ?? 'pass') === 'pass')).length,
+        ] as const,
     );
     pass_at_k[suite] = Object.fromEntries(ks.map((k) => [String(k), meanPassAtK(counts, k)]));
   });

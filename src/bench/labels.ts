@@ -30,7 +30,31 @@ export interface Agreement {
   readonly disagreements: readonly Disagreement[];
 }
 
-const STANDARD_MODULES = new Set(['math', 're', 'collections', 'itertools', 'functools', 'heapq', 'string', 'random', 'bisect', 'sys', 'hashlib', 'numpy', 'np', 'statistics', 'fractions', 'decimal', 'datetime', 'typing', 'List', 'Tuple', 'Dict', 'Optional', 'Any']);
+const STANDARD_MODULES = new Set([
+  'math',
+  're',
+  'collections',
+  'itertools',
+  'functools',
+  'heapq',
+  'string',
+  'random',
+  'bisect',
+  'sys',
+  'hashlib',
+  'numpy',
+  'np',
+  'statistics',
+  'fractions',
+  'decimal',
+  'datetime',
+  'typing',
+  'List',
+  'Tuple',
+  'Dict',
+  'Optional',
+  'Any',
+]);
 
 /** Why our verdict and the label differ, as far as the verdict alone can tell. */
 function explain(label: Label, result: SampleResult, program: string): string {
@@ -48,13 +72,18 @@ function explain(label: Label, result: SampleResult, program: string): string {
       return `uses the module ${undefinedName} without importing it; the labelling harness must have imported it for every program`;
     if (undefinedName)
       return `calls ${undefinedName}, which the program never defines; the labelling harness must have run it next to other code`;
-    if (result.status === 'timeout') return `labelled as passing; here it exceeds the time limit, which follows the reference (${failure})`;
+    if (result.status === 'timeout')
+      return `labelled as passing; here it exceeds the time limit, which follows the reference (${failure})`;
     return `labelled as passing, but a test fails here: ${failure}${result.first_failure?.input ? ` (last call: ${result.first_failure.input})` : ''}; ${likely}`;
   }
   return `labelled as failing, but every test passes here; ${likely}${label.testSuite ? '' : ' (the labelling run may have failed it on time, environment or code extraction)'}`;
 }
 
-export function compareWithLabels(candidates: readonly Candidate[], labels: readonly Label[], results: readonly SampleResult[]): Agreement {
+export function compareWithLabels(
+  candidates: readonly Candidate[],
+  labels: readonly Label[],
+  results: readonly SampleResult[],
+): Agreement {
   const disagreements: Disagreement[] = [];
   let agreeing = 0;
   results.forEach((result, i) => {

@@ -35,5 +35,15 @@ test('reportable ks are those every task allows; the mean averages tasks', () =>
   assert.deepEqual(reportableKs([1, 30]), [1]);
   assert.deepEqual(reportableKs([25, 30]), [1, 2, 5, 10, 20]);
   assert.deepEqual(reportableKs([]), []);
-  assert.ok(Math.abs(meanPassAtK([[2, 1], [2, 2]], 1) - 0.75) < 1e-12);
+  assert.ok(
+    Math.abs(
+      meanPassAtK(
+        [
+          [2, 1],
+          [2, 2],
+        ],
+        1,
+      ) - 0.75,
+    ) < 1e-12,
+  );
 });

@@ -4,13 +4,17 @@ const percent = (x: number) => `${(100 * x).toFixed(1)}%`;
 
 /** The summary as a small plain-text table for the terminal. */
 export function formatSummary(title: string, summary: Summary): string {
-  const lines = [`${title}: ${summary.tasks} tasks, ${summary.samples} samples, ${summary.seconds}s (${summary.samples_per_second} samples/s)`];
+  const lines = [
+    `${title}: ${summary.tasks} tasks, ${summary.samples} samples, ${summary.seconds}s (${summary.samples_per_second} samples/s)`,
+  ];
   const ks = [...new Set(Object.values(summary.pass_at_k).flatMap((byK) => Object.keys(byK)))];
   if (ks.length > 0) {
     const width = Math.max(8, ...Object.keys(summary.pass_at_k).map((s) => s.length + 2));
     lines.push('', 'suite'.padEnd(width) + ks.map((k) => `pass@${k}`.padStart(10)).join(''));
     for (const [suite, byK] of Object.entries(summary.pass_at_k)) {
-      lines.push(suite.padEnd(width) + ks.map((k) => (byK[k] === undefined ? '-' : percent(byK[k]!)).padStart(10)).join(''));
+      lines.push(
+        suite.padEnd(width) + ks.map((k) => (byK[k] === undefined ? '-' : percent(byK[k]!)).padStart(10)).join(''),
+      );
     }
   }
   const counts = Object.entries(summary.status_counts).filter(([, n]) => n > 0);
@@ -49,7 +53,10 @@ export function formatSamples(results: readonly SampleResult[]): string {
           ].filter(Boolean)
         : [];
       // Type errors never change a status without --strict-types, so they are said here.
-      if (r.type_errors?.length) details.push(`${r.type_errors.length} type error${r.type_errors.length > 1 ? 's' : ''}: ${clip(r.type_errors[0]!)}`);
+      if (r.type_errors?.length)
+        details.push(
+          `${r.type_errors.length} type error${r.type_errors.length > 1 ? 's' : ''}: ${clip(r.type_errors[0]!)}`,
+        );
       if (r.type_check_not_done) details.push(`type check not done: ${clip(r.type_check_not_done)}`);
       const line = `${name}  ${r.status.padEnd(12)}${details.length ? ` ${details.join(' | ')}` : ''}`.trimEnd();
       const c = r.counterexample;

@@ -36,7 +36,9 @@ for (const name of ['s.jsonl', 's.jsonl.gz']) {
       { task_id: 't_zero', completion: '' },
     ]);
     const { candidates, warnings } = await loadSamples(path, DATASET);
-    assert.deepEqual(warnings, ["read 1 task id of the samples as toy's (t_zero → T/0); results use the dataset's ids"]);
+    assert.deepEqual(warnings, [
+      "read 1 task id of the samples as toy's (t_zero → T/0); results use the dataset's ids",
+    ]);
     assert.deepEqual(candidates, [
       { taskId: 'T/0', index: 0, program: 'def f():\n    return 1\n' },
       { taskId: 'T/1', index: 0, program: 'def g():\n    return 2\n' },
@@ -59,9 +61,16 @@ test('unknown task ids are skipped with one warning that counts them', async () 
 });
 
 test('malformed lines and lines without a program are errors naming the line', async () => {
-  const malformed = await files.write('malformed.jsonl', [{ task_id: 'T/0', solution: 'a' }, '', '{"task_id": "T/0", "solution": ']);
+  const malformed = await files.write('malformed.jsonl', [
+    { task_id: 'T/0', solution: 'a' },
+    '',
+    '{"task_id": "T/0", "solution": ',
+  ]);
   await assert.rejects(loadSamples(malformed, DATASET), /malformed\.jsonl:3: malformed JSON line/);
-  const empty = await files.write('noprogram.jsonl', [{ task_id: 'T/0', solution: 'a' }, { task_id: 'T/1', answer: 'x' }]);
+  const empty = await files.write('noprogram.jsonl', [
+    { task_id: 'T/0', solution: 'a' },
+    { task_id: 'T/1', answer: 'x' },
+  ]);
   await assert.rejects(
     loadSamples(empty, DATASET),
     /noprogram\.jsonl:2: sample for "T\/1" has no program: expected "solution" \(a whole program\) or "completion" \(appended to the prompt\); fields: task_id, answer/,
@@ -72,7 +81,14 @@ test('malformed lines and lines without a program are errors naming the line', a
   await assert.rejects(loadSamples(noId, DATASET), /noid\.jsonl:1: invalid sample: task_id/);
 });
 
-const normalized = (taskId: string, code: string, form: 'body' | 'full', passed: unknown, suite: string, model = 'm1') => ({
+const normalized = (
+  taskId: string,
+  code: string,
+  form: 'body' | 'full',
+  passed: unknown,
+  suite: string,
+  model = 'm1',
+) => ({
   source: 'mapcoder',
   task_id: taskId,
   model,
@@ -112,8 +128,22 @@ test('normalized llm-samples records: code_form, labels, filters; index is the p
     ],
   );
   assert.deepEqual(original.labels, [
-    { passed: false, source: 'mapcoder', model: 'm1', method: 'CoT', testSuite: 'original hidden tests (field test)', run: 'r' },
-    { passed: true, source: 'mapcoder', model: 'gpt-4', method: 'CoT', testSuite: 'original hidden tests (field test)', run: 'r' },
+    {
+      passed: false,
+      source: 'mapcoder',
+      model: 'm1',
+      method: 'CoT',
+      testSuite: 'original hidden tests (field test)',
+      run: 'r',
+    },
+    {
+      passed: true,
+      source: 'mapcoder',
+      model: 'gpt-4',
+      method: 'CoT',
+      testSuite: 'original hidden tests (field test)',
+      run: 'r',
+    },
   ]);
   assert.deepEqual(original.warnings, ['skipped 1 sample for 1 task id not in toy: MBPP/9']);
 
@@ -132,11 +162,17 @@ test('normalized llm-samples records: code_form, labels, filters; index is the p
 
   const none = await loadLabelledSamples(path, DATASET, { testSuite: 'nothing like it' });
   assert.equal(none.candidates.length, 0);
-  assert.match(none.warnings.join('\n'), /no sample of 4 matches the filter \{"testSuite":"nothing like it"\}; values seen: .*testSuite: "HumanEval-ET extended tests"/);
+  assert.match(
+    none.warnings.join('\n'),
+    /no sample of 4 matches the filter \{"testSuite":"nothing like it"\}; values seen: .*testSuite: "HumanEval-ET extended tests"/,
+  );
 });
 
 test('labelled samples need a label on every line', async () => {
-  const path = await files.write('nolabel.jsonl', [{ task_id: 'T/0', solution: 'a', passed: true }, { task_id: 'T/0', solution: 'b' }]);
+  const path = await files.write('nolabel.jsonl', [
+    { task_id: 'T/0', solution: 'a', passed: true },
+    { task_id: 'T/0', solution: 'b' },
+  ]);
   await assert.rejects(loadLabelledSamples(path, DATASET), /nolabel\.jsonl:2: sample has no label: expected "passed"/);
   const bad = await files.write('badlabel.jsonl', [{ task_id: 'T/0', solution: 'a', passed: 'yes' }]);
   await assert.rejects(loadLabelledSamples(bad, DATASET), /badlabel\.jsonl:1: invalid label fields: passed/);
@@ -159,7 +195,9 @@ test('MultiPL-E samples resolve by either id', async () => {
     { task_id: 'HumanEval/23', completion: '  return 0;\n}\n' },
   ]);
   const { candidates, warnings } = await loadSamples(samples, dataset);
-  assert.deepEqual(warnings, ["read 1 task id of the samples as humaneval-js's (HumanEval_23_strlen → HumanEval/23); results use the dataset's ids"]);
+  assert.deepEqual(warnings, [
+    "read 1 task id of the samples as humaneval-js's (HumanEval_23_strlen → HumanEval/23); results use the dataset's ids",
+  ]);
   assert.deepEqual(candidates, [
     { taskId: 'HumanEval/23', index: 0, program: 'function strlen(string) {\n  return string.length;\n}\n' },
     { taskId: 'HumanEval/23', index: 1, program: 'function strlen(string) {\n  return 0;\n}\n' },
@@ -167,21 +205,27 @@ test('MultiPL-E samples resolve by either id', async () => {
 });
 
 const humaneval = realFile('humaneval/HumanEval.jsonl.gz');
-const completions = realFile('llm-samples/mapcoder/final-results/ChatGPT/HumanEvalPlus/ChatGPT-Reflexion-10-Python3-0-1.jsonl.gz');
+const completions = realFile(
+  'llm-samples/mapcoder/final-results/ChatGPT/HumanEvalPlus/ChatGPT-Reflexion-10-Python3-0-1.jsonl.gz',
+);
 const solutions = realFile('llm-samples/mapcoder/final-results/ChatGPT/HumanEvalPlus/ChatGPT-CoT-Python3-0-1.jsonl.gz');
 const labelled = realFile('llm-samples/samples_normalized.jsonl.gz');
 
-test('real EvalPlus sample files (completion and solution)', { skip: humaneval.skip || completions.skip || solutions.skip }, async () => {
-  const dataset = await loadDataset(humaneval.path);
-  const prompts = new Map(dataset.tasks.map((t) => [t.id, t.prompt]));
-  const byCompletion = await loadSamples(completions.path, dataset);
-  assert.equal(byCompletion.candidates.length, 164);
-  assert.deepEqual(byCompletion.warnings, []);
-  for (const c of byCompletion.candidates) assert.ok(c.program.startsWith(prompts.get(c.taskId)!) && c.index === 0);
-  const bySolution = await loadSamples(solutions.path, dataset);
-  assert.equal(bySolution.candidates.length, 164);
-  assert.ok(bySolution.candidates.some((c) => !c.program.startsWith(prompts.get(c.taskId)!)));
-});
+test(
+  'real EvalPlus sample files (completion and solution)',
+  { skip: humaneval.skip || completions.skip || solutions.skip },
+  async () => {
+    const dataset = await loadDataset(humaneval.path);
+    const prompts = new Map(dataset.tasks.map((t) => [t.id, t.prompt]));
+    const byCompletion = await loadSamples(completions.path, dataset);
+    assert.equal(byCompletion.candidates.length, 164);
+    assert.deepEqual(byCompletion.warnings, []);
+    for (const c of byCompletion.candidates) assert.ok(c.program.startsWith(prompts.get(c.taskId)!) && c.index === 0);
+    const bySolution = await loadSamples(solutions.path, dataset);
+    assert.equal(bySolution.candidates.length, 164);
+    assert.ok(bySolution.candidates.some((c) => !c.program.startsWith(prompts.get(c.taskId)!)));
+  },
+);
 
 test('real normalized samples against HumanEval and MBPP+', { skip: humaneval.skip || labelled.skip }, async () => {
   const dataset = await loadDataset(humaneval.path);

@@ -25,7 +25,13 @@ export interface SampleLabel {
 
 /** Keep only labels whose fields start with these values (case-insensitive), or a predicate. */
 export type LabelFilter =
-  | { readonly source?: string; readonly model?: string; readonly method?: string; readonly testSuite?: string; readonly run?: string }
+  | {
+      readonly source?: string;
+      readonly model?: string;
+      readonly method?: string;
+      readonly testSuite?: string;
+      readonly run?: string;
+    }
   | ((label: SampleLabel, taskId: string) => boolean);
 
 export interface LoadedSamples {
@@ -40,7 +46,10 @@ export interface LabelledSamples extends LoadedSamples {
   readonly labels: SampleLabel[];
 }
 
-const pythonBool = z.union([z.boolean(), z.enum(['True', 'False', 'true', 'false']).transform((s) => s.toLowerCase() === 'true')]);
+const pythonBool = z.union([
+  z.boolean(),
+  z.enum(['True', 'False', 'true', 'false']).transform((s) => s.toLowerCase() === 'true'),
+]);
 
 const SampleLine = z.object({
   task_id: z.string().min(1),
@@ -83,7 +92,8 @@ async function readSampleLines(path: string): Promise<Line[]> {
     if (s.solution !== undefined) body = (task) => withPromptImports(task, s.solution!);
     else if (s.completion !== undefined) body = (task) => task.completionPrefix + s.completion!;
     else if (s.code !== undefined)
-      body = s.code_form === 'body' ? (task) => task.completionPrefix + s.code! : (task) => withPromptImports(task, s.code!);
+      body =
+        s.code_form === 'body' ? (task) => task.completionPrefix + s.code! : (task) => withPromptImports(task, s.code!);
     else {
       throw new Error(
         `${where}: sample for ${JSON.stringify(s.task_id)} has no program: expected "solution" (a whole program) or "completion" (appended to the prompt); fields: ${keys.join(', ')}`,
@@ -102,8 +112,13 @@ function resolver(dataset: Dataset): (id: string) => Task | undefined {
 /** Samples whose task ids are another spelling of the dataset's (MultiPL-E's names): said, so results join back. */
 function renameNotice(renamed: Map<string, string>, dataset: Dataset): string[] {
   if (renamed.size === 0) return [];
-  const shown = [...renamed].slice(0, 3).map(([from, to]) => `${from} → ${to}`).join(', ');
-  return [`read ${renamed.size} task id${renamed.size === 1 ? '' : 's'} of the samples as ${dataset.name}'s (${shown}${renamed.size > 3 ? ', …' : ''}); results use the dataset's ids`];
+  const shown = [...renamed]
+    .slice(0, 3)
+    .map(([from, to]) => `${from} → ${to}`)
+    .join(', ');
+  return [
+    `read ${renamed.size} task id${renamed.size === 1 ? '' : 's'} of the samples as ${dataset.name}'s (${shown}${renamed.size > 3 ? ', …' : ''}); results use the dataset's ids`,
+  ];
 }
 
 function unknownWarning(unknown: Map<string, number>, dataset: Dataset): string[] {
@@ -111,7 +126,9 @@ function unknownWarning(unknown: Map<string, number>, dataset: Dataset): string[
   const lines = [...unknown.values()].reduce((a, b) => a + b, 0);
   const ids = [...unknown.keys()];
   const shown = ids.slice(0, 5).join(', ') + (ids.length > 5 ? `, … (${ids.length - 5} more)` : '');
-  return [`skipped ${lines} sample${lines === 1 ? '' : 's'} for ${ids.length} task id${ids.length === 1 ? '' : 's'} not in ${dataset.name}: ${shown}`];
+  return [
+    `skipped ${lines} sample${lines === 1 ? '' : 's'} for ${ids.length} task id${ids.length === 1 ? '' : 's'} not in ${dataset.name}: ${shown}`,
+  ];
 }
 
 /**
@@ -140,7 +157,11 @@ function numberSamples<T extends Line>(
     next.set(task.id, index + 1);
     if (keep(line)) kept.push({ line, candidate: { taskId: task.id, index, program: line.body(task) } });
   }
-  return { kept, warnings: [...unknownWarning(unknown, dataset), ...renameNotice(renamed, dataset)], unknownTaskIds: [...unknown.keys()] };
+  return {
+    kept,
+    warnings: [...unknownWarning(unknown, dataset), ...renameNotice(renamed, dataset)],
+    unknownTaskIds: [...unknown.keys()],
+  };
 }
 
 export async function loadSamples(path: string, dataset: Dataset): Promise<LoadedSamples> {
@@ -180,7 +201,11 @@ function matcher(filter: LabelFilter | undefined): (label: SampleLabel, taskId: 
  * theirs. Every line must carry `passed` (or `is_solved`). `filter` selects lines; `index`
  * stays each line's position among its task's lines in the file.
  */
-export async function loadLabelledSamples(path: string, dataset: Dataset, filter?: LabelFilter): Promise<LabelledSamples> {
+export async function loadLabelledSamples(
+  path: string,
+  dataset: Dataset,
+  filter?: LabelFilter,
+): Promise<LabelledSamples> {
   const keep = matcher(filter);
   const lines: (Line & { label: SampleLabel; matches: boolean })[] = [];
   const seen = new Map<string, Set<string>>();
@@ -196,8 +221,16 @@ export async function loadLabelledSamples(path: string, dataset: Dataset, filter
   }
   const { kept, warnings, unknownTaskIds } = numberSamples(lines, dataset, (line) => line.matches);
   if (total > 0 && !lines.some((line) => line.matches) && filter !== undefined && typeof filter !== 'function') {
-    const values = [...seen].map(([key, set]) => `${key}: ${[...set].slice(0, 10).map((v) => JSON.stringify(v)).join(', ')}`);
-    warnings.push(`no sample of ${total} matches the filter ${JSON.stringify(filter)}; values seen: ${values.join('; ') || 'none'}`);
+    const values = [...seen].map(
+      ([key, set]) =>
+        `${key}: ${[...set]
+          .slice(0, 10)
+          .map((v) => JSON.stringify(v))
+          .join(', ')}`,
+    );
+    warnings.push(
+      `no sample of ${total} matches the filter ${JSON.stringify(filter)}; values seen: ${values.join('; ') || 'none'}`,
+    );
   }
   return { candidates: kept.map((k) => k.candidate), labels: kept.map((k) => k.line.label), warnings, unknownTaskIds };
 }

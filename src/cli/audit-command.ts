@@ -22,12 +22,22 @@ export interface AuditFlags extends HarnessFlags, RecordFlags {
 
 export async function runAudit(flags: AuditFlags): Promise<void> {
   const all = flags.dataset ? await loadDataset(flags.dataset) : builtinDataset();
-  const dataset = flags.limit === undefined ? all : { ...all, name: `${all.name}, its first ${Math.min(flags.limit, all.tasks.length)} tasks (--limit)`, tasks: all.tasks.slice(0, flags.limit) };
+  const dataset =
+    flags.limit === undefined
+      ? all
+      : {
+          ...all,
+          name: `${all.name}, its first ${Math.min(flags.limit, all.tasks.length)} tasks (--limit)`,
+          tasks: all.tasks.slice(0, flags.limit),
+        };
   const judged = flags.mutants ? 'references, known-wrong, mutants' : 'references, known-wrong';
   await recorded(flags, { command: 'audit', dataset: datasetLabel(flags), judged, flags }, () => audit(flags, dataset));
 }
 
-async function audit(flags: AuditFlags, dataset: { readonly name: string; readonly tasks: readonly Task[] }): Promise<CommandResult> {
+async function audit(
+  flags: AuditFlags,
+  dataset: { readonly name: string; readonly tasks: readonly Task[] },
+): Promise<CommandResult> {
   const harness = harnessFromFlags(flags);
   let report: AuditReport;
   try {
@@ -41,8 +51,11 @@ async function audit(flags: AuditFlags, dataset: { readonly name: string; readon
       const max = flags.mutants === true ? DEFAULT_MUTANTS_PER_TASK : flags.mutants;
       const mutantProgress = createProgress('mutants');
       try {
-        const mutation = await auditMutants(harness, dataset.tasks, { max, failingReferences: failingReferences(report) }, (done, total) =>
-          mutantProgress.update(done, total),
+        const mutation = await auditMutants(
+          harness,
+          dataset.tasks,
+          { max, failingReferences: failingReferences(report) },
+          (done, total) => mutantProgress.update(done, total),
         );
         report = { ...report, mutation };
       } finally {

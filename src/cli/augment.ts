@@ -22,19 +22,34 @@ export interface EvalChecks {
 }
 
 /** `sampled`: the tasks that have samples; only they get generated inputs. */
-export async function evalChecks(harness: Harness, tasks: readonly Task[], sampled: ReadonlySet<string>, flags: AugmentFlags): Promise<EvalChecks> {
+export async function evalChecks(
+  harness: Harness,
+  tasks: readonly Task[],
+  sampled: ReadonlySet<string>,
+  flags: AugmentFlags,
+): Promise<EvalChecks> {
   const checks = new Map(tasks.map((task) => [task.id, taskChecks(task)]));
   if (!flags.augment) return { checks };
   const seed = chooseSeed(flags.seed);
   const count = flags.augmentInputs ?? 100;
-  process.stderr.write(`crucible: generating ${count} inputs per task with seed ${seed} (replay with --seed ${seed})\n`);
+  process.stderr.write(
+    `crucible: generating ${count} inputs per task with seed ${seed} (replay with --seed ${seed})\n`,
+  );
   const progress = createProgress('generate');
   const augmented: CodeChecks[] = [];
   try {
     // Tasks one after another: each runs its reference on the whole pool.
     for (const task of tasks.filter((t) => sampled.has(t.id))) {
-      const prepared = await prepareCodeChecks(harness, task, { audience: 'scorer', seed, probes: count, promptExamples: false });
-      for (const d of prepared.droppedProperties) process.stderr.write(`crucible: ${task.id}: property "${d.property}" dropped: the prompt's example ${d.example} breaks it\n`);
+      const prepared = await prepareCodeChecks(harness, task, {
+        audience: 'scorer',
+        seed,
+        probes: count,
+        promptExamples: false,
+      });
+      for (const d of prepared.droppedProperties)
+        process.stderr.write(
+          `crucible: ${task.id}: property "${d.property}" dropped: the prompt's example ${d.example} breaks it\n`,
+        );
       checks.set(task.id, prepared);
       augmented.push(prepared);
       progress.update(augmented.length, sampled.size);
@@ -68,7 +83,9 @@ export async function evalChecks(harness: Harness, tasks: readonly Task[], sampl
       },
       footer:
         `generated inputs: seed ${seed}, ${augmented.reduce((n, c) => n + summaries.get(c)!.kept, 0)} inputs over ${augmented.length - skipped.length} tasks` +
-        (skipped.length ? `; ${skipped.length} tasks without (${why(skipped[0]!)}${skipped.length > 1 ? ', ...' : ''})` : ''),
+        (skipped.length
+          ? `; ${skipped.length} tasks without (${why(skipped[0]!)}${skipped.length > 1 ? ', ...' : ''})`
+          : ''),
     },
   };
 }

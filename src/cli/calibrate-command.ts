@@ -22,7 +22,11 @@ export async function runCalibrate(flags: CalibrateFlags): Promise<void> {
   const inputs = await readInputs(flags);
   const seed = chooseSeed(flags.seed);
   process.stderr.write(`crucible: seed ${seed} (replay with --seed ${seed})\n`);
-  await recorded(flags, { command: 'calibrate', dataset: datasetLabel(flags), judged: judgedLabel(flags), seed, flags }, () => calibrateOn(flags, inputs, seed));
+  await recorded(
+    flags,
+    { command: 'calibrate', dataset: datasetLabel(flags), judged: judgedLabel(flags), seed, flags },
+    () => calibrateOn(flags, inputs, seed),
+  );
 }
 
 async function calibrateOn(flags: CalibrateFlags, inputs: Inputs, seed: number): Promise<CommandResult> {

@@ -30,7 +30,9 @@ export async function runEval(flags: EvalFlags): Promise<void> {
   // With --model, a strategy generates the samples (eval-model.ts).
   if ('model' in flags && flags.model) return (await import('./eval-model.js')).runModelEval(flags as ModelEvalFlags);
   const inputs = await readInputs(flags);
-  await recorded(flags, { command: 'eval', dataset: datasetLabel(flags), judged: judgedLabel(flags), flags }, () => judgeSamples(flags, inputs));
+  await recorded(flags, { command: 'eval', dataset: datasetLabel(flags), judged: judgedLabel(flags), flags }, () =>
+    judgeSamples(flags, inputs),
+  );
 }
 
 async function judgeSamples(flags: EvalFlags, inputs: Inputs): Promise<CommandResult> {
@@ -57,21 +59,36 @@ async function judgeSamples(flags: EvalFlags, inputs: Inputs): Promise<CommandRe
   }
   const interrupted = interrupt.signal.aborted;
   if (interrupted) process.exitCode = 130;
-  const summary = summarize([...checks.values()].map((c) => c.task), results, (performance.now() - started) / 1000);
+  const summary = summarize(
+    [...checks.values()].map((c) => c.task),
+    results,
+    (performance.now() - started) / 1000,
+  );
   if (results.length <= SAMPLE_LINES_UP_TO) process.stdout.write(formatSamples(results) + '\n\n');
-  else if (results.some((r) => r.status !== 'pass')) process.stdout.write(formatFirstFailures(results, FAILURES_PER_STATUS) + '\n\n');
+  else if (results.some((r) => r.status !== 'pass'))
+    process.stdout.write(formatFirstFailures(results, FAILURES_PER_STATUS) + '\n\n');
   process.stdout.write(formatSummary(inputs.name, summary) + '\n');
   if (augment) process.stdout.write(augment.footer + '\n');
-  if (interrupted) process.stdout.write(`interrupted: ${results.length} of ${inputs.candidates.length} samples judged\n`);
-  reportNoVerdicts(summary.status_counts['no-verdict'], results.find((r) => r.status === 'no-verdict')?.first_failure?.message);
+  if (interrupted)
+    process.stdout.write(`interrupted: ${results.length} of ${inputs.candidates.length} samples judged\n`);
+  reportNoVerdicts(
+    summary.status_counts['no-verdict'],
+    results.find((r) => r.status === 'no-verdict')?.first_failure?.message,
+  );
   let agreement: ReturnType<typeof compareWithLabels> | undefined;
   if (inputs.labels) {
     const judged = judgedOnly(inputs, results);
     agreement = compareWithLabels(judged.candidates, judged.labels!, results);
-    const file = flags.disagreements ?? (flags.json ? flags.json.replace(/\.json$/, '') + '.disagreements.jsonl' : 'crucible-disagreements.jsonl');
+    const file =
+      flags.disagreements ??
+      (flags.json ? flags.json.replace(/\.json$/, '') + '.disagreements.jsonl' : 'crucible-disagreements.jsonl');
     // A file asked for is always written; the default one only when there is something in it.
     const write = agreement.disagreements.length > 0 || flags.disagreements !== undefined || flags.json !== undefined;
-    if (write) await writeFile(file, agreement.disagreements.map((d) => JSON.stringify(d)).join('\n') + (agreement.disagreements.length ? '\n' : ''));
+    if (write)
+      await writeFile(
+        file,
+        agreement.disagreements.map((d) => JSON.stringify(d)).join('\n') + (agreement.disagreements.length ? '\n' : ''),
+      );
     process.stdout.write('\n' + formatAgreement(agreement, write ? file : undefined) + '\n');
   }
   const document = evalDocument(
@@ -82,7 +99,15 @@ async function judgeSamples(flags: EvalFlags, inputs: Inputs): Promise<CommandRe
       sandbox: flags.sandbox,
       interrupted,
       ...(augment ? { augment: augment.report } : {}),
-      ...(agreement ? { labels: { compared: agreement.compared, agreement: agreement.rate, disagreements: agreement.disagreements.length } } : {}),
+      ...(agreement
+        ? {
+            labels: {
+              compared: agreement.compared,
+              agreement: agreement.rate,
+              disagreements: agreement.disagreements.length,
+            },
+          }
+        : {}),
     },
     summary,
     results,
@@ -93,7 +118,8 @@ async function judgeSamples(flags: EvalFlags, inputs: Inputs): Promise<CommandRe
 
 /** The candidates (and labels) that have a result, in the results' order. */
 function judgedOnly(inputs: Inputs, results: readonly SampleResult[]): { candidates: Candidate[]; labels?: Label[] } {
-  if (results.length === inputs.candidates.length) return { candidates: [...inputs.candidates], ...(inputs.labels ? { labels: [...inputs.labels] } : {}) };
+  if (results.length === inputs.candidates.length)
+    return { candidates: [...inputs.candidates], ...(inputs.labels ? { labels: [...inputs.labels] } : {}) };
   const position = new Map(inputs.candidates.map((c, i) => [`${c.taskId}\u0000${c.index}`, i]));
   const kept = results.map((r) => position.get(`${r.task_id}\u0000${r.index}`)!);
   return {

@@ -12,7 +12,10 @@ export interface ModelEvalFlags extends EvalFlags, StrategyFlags {
 export function withModelEvalOptions(command: Command): Command {
   return withStrategyOptions(
     command
-      .option('--model <spec>', 'generate the samples: solve each task with this model and --strategy (instead of --samples)')
+      .option(
+        '--model <spec>',
+        'generate the samples: solve each task with this model and --strategy (instead of --samples)',
+      )
       .option('--limit <n>', 'only the first n tasks (with --samples: the first n that have samples)', positiveInt),
     { oracleDefault: false, seed: false },
   );

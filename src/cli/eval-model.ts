@@ -12,7 +12,13 @@ import { formatSamples, formatSummary } from '../bench/report.js';
 import type { ScriptSuite, Task } from '../core/task.js';
 import { parseBudget, type Budget } from '../core/budget.js';
 import { Store, type RunUsage } from '../store/index.js';
-import { prepareCodeChecks, solveTask, verifyProgram, type StrategyOptions, type StrategyResult } from '../strategies/index.js';
+import {
+  prepareCodeChecks,
+  solveTask,
+  verifyProgram,
+  type StrategyOptions,
+  type StrategyResult,
+} from '../strategies/index.js';
 import { suiteSize } from '../verify/harness.js';
 import { chooseSeed } from '../core/seed.js';
 import { taskChecks } from '../domains/code/index.js';
@@ -37,14 +43,21 @@ const TASK_LINES_UP_TO = 100;
 
 export async function runModelEval(flags: ModelEvalFlags): Promise<void> {
   if (flags.samples) throw new Error('--samples and --model are two ways to get samples: give one of them');
-  if (flags.augment) throw new Error('--augment judges recorded samples; with --model the strategy generates its own inputs (use --oracle to let it check against the references)');
+  if (flags.augment)
+    throw new Error(
+      '--augment judges recorded samples; with --model the strategy generates its own inputs (use --oracle to let it check against the references)',
+    );
   const dataset = flags.dataset ? await loadDataset(flags.dataset) : builtinDataset();
   const tasks = dataset.tasks.slice(0, flags.limit ?? dataset.tasks.length);
   const budget = parseBudget(flags.budget);
   const options = await strategyOptions(flags);
   const seed = chooseSeed(flags.seed);
-  process.stderr.write(`crucible: ${flags.strategy} with ${flags.model} on ${tasks.length} tasks of ${dataset.name}, budget ${flags.budget} per task, seed ${seed} (replay with --seed ${seed} --offline)\n`);
-  await recorded(flags, { command: 'eval', dataset: datasetLabel(flags), judged: flags.model, seed, flags }, () => solveAndScore(flags, { dataset, tasks, budget, options, seed }));
+  process.stderr.write(
+    `crucible: ${flags.strategy} with ${flags.model} on ${tasks.length} tasks of ${dataset.name}, budget ${flags.budget} per task, seed ${seed} (replay with --seed ${seed} --offline)\n`,
+  );
+  await recorded(flags, { command: 'eval', dataset: datasetLabel(flags), judged: flags.model, seed, flags }, () =>
+    solveAndScore(flags, { dataset, tasks, budget, options, seed }),
+  );
 }
 
 interface Generation {
@@ -55,7 +68,10 @@ interface Generation {
   readonly seed: number;
 }
 
-async function solveAndScore(flags: ModelEvalFlags, { dataset, tasks, budget, options, seed }: Generation): Promise<CommandResult> {
+async function solveAndScore(
+  flags: ModelEvalFlags,
+  { dataset, tasks, budget, options, seed }: Generation,
+): Promise<CommandResult> {
   const model = await openModel(flags);
   const harness = harnessFromFlags(flags);
   // Each task's solve run, with its events, beside the eval's own run (unless --no-record).
@@ -69,10 +85,33 @@ async function solveAndScore(flags: ModelEvalFlags, { dataset, tasks, budget, op
     for (const task of tasks) {
       if (interrupt.signal.aborted) break;
       const publicTest: ScriptSuite | undefined = publicTests?.get(task.id);
-      const view = await prepareCodeChecks(harness, task, { audience: 'solver', seed, ...(flags.oracle ? {} : { oracle: false }), ...(publicTest ? { publicTests: [publicTest] } : {}) });
-      const { result, runId } = await solveTask({ task, strategy: flags.strategy, model, harness, budget, seed, ...(store ? { store } : {}), options, view, signal: interrupt.signal, taskLabel: `${dataset.name}:${task.id}` });
+      const view = await prepareCodeChecks(harness, task, {
+        audience: 'solver',
+        seed,
+        ...(flags.oracle ? {} : { oracle: false }),
+        ...(publicTest ? { publicTests: [publicTest] } : {}),
+      });
+      const { result, runId } = await solveTask({
+        task,
+        strategy: flags.strategy,
+        model,
+        harness,
+        budget,
+        seed,
+        ...(store ? { store } : {}),
+        options,
+        view,
+        signal: interrupt.signal,
+        taskLabel: `${dataset.name}:${task.id}`,
+      });
       // Scoring: the dataset's own (hidden) tests, which the strategy never saw.
-      const sample = result.program !== undefined ? toSampleResult({ taskId: task.id, index: 0, program: result.program }, await verifyProgram(harness, taskChecks(task), result.program)) : abstainedSample(task, result);
+      const sample =
+        result.program !== undefined
+          ? toSampleResult(
+              { taskId: task.id, index: 0, program: result.program },
+              await verifyProgram(harness, taskChecks(task), result.program),
+            )
+          : abstainedSample(task, result);
       outcomes.push({ task, result, ...(runId ? { runId } : {}), sample });
       progress.update(outcomes.length, tasks.length);
     }
@@ -83,7 +122,11 @@ async function solveAndScore(flags: ModelEvalFlags, { dataset, tasks, budget, op
     await Promise.all([harness.close(), model.close()]);
   }
   const results = outcomes.map((o) => o.sample);
-  const summary = summarize(tasks.filter((t) => outcomes.some((o) => o.task === t)), results, (performance.now() - started) / 1000);
+  const summary = summarize(
+    tasks.filter((t) => outcomes.some((o) => o.task === t)),
+    results,
+    (performance.now() - started) / 1000,
+  );
   if (results.length <= TASK_LINES_UP_TO) process.stdout.write(formatSamples(results) + '\n\n');
   process.stdout.write(formatSummary(`${dataset.name} (${flags.strategy}, ${model.spec})`, summary) + '\n');
   const selective = selectiveSummary(outcomes);
@@ -102,7 +145,16 @@ async function solveAndScore(flags: ModelEvalFlags, { dataset, tasks, budget, op
       interrupted,
     },
     { ...summary, strategy: selective },
-    outcomes.map((o) => ({ ...o.sample, strategy: { status: o.result.status, reason: o.result.reason, attempts: o.result.attempts, usage: o.result.usage, run: o.runId ?? null } })),
+    outcomes.map((o) => ({
+      ...o.sample,
+      strategy: {
+        status: o.result.status,
+        reason: o.result.reason,
+        attempts: o.result.attempts,
+        usage: o.result.usage,
+        run: o.runId ?? null,
+      },
+    })),
   );
   await writeJsonDocument(flags.json, document);
   return { interrupted, document, headline: document.summary, usage: totalUsage(outcomes) };
@@ -111,18 +163,37 @@ async function solveAndScore(flags: ModelEvalFlags, { dataset, tasks, budget, op
 /** What the strategy spent on all tasks, as the run store keeps it. */
 function totalUsage(outcomes: readonly TaskOutcome[]): RunUsage {
   const sum = (of: (usage: StrategyResult['usage']) => number) => outcomes.reduce((n, o) => n + of(o.result.usage), 0);
-  return { modelCalls: sum((u) => u.calls), inputTokens: sum((u) => u.inputTokens), outputTokens: sum((u) => u.outputTokens), costUsd: totalCost(outcomes), sandboxSeconds: sum((u) => u.sandboxSeconds) };
+  return {
+    modelCalls: sum((u) => u.calls),
+    inputTokens: sum((u) => u.inputTokens),
+    outputTokens: sum((u) => u.outputTokens),
+    costUsd: totalCost(outcomes),
+    sandboxSeconds: sum((u) => u.sandboxSeconds),
+  };
 }
 
 /** Dollars spent on all tasks; null when any task's cost is unknown. */
 function totalCost(outcomes: readonly TaskOutcome[]): number | null {
-  return outcomes.reduce<number | null>((sum, o) => (sum === null || o.result.usage.costUsd === null ? null : sum + o.result.usage.costUsd), 0);
+  return outcomes.reduce<number | null>(
+    (sum, o) => (sum === null || o.result.usage.costUsd === null ? null : sum + o.result.usage.costUsd),
+    0,
+  );
 }
 
 /** An abstention, scored: it fails every suite (it returned no program). */
 function abstainedSample(task: Task, result: StrategyResult): SampleResult {
-  const suites = Object.fromEntries(task.suites.map((s) => [s.name, { status: 'fail' as const, passed: 0, total: suiteSize(s) }]));
-  return { task_id: task.id, index: 0, status: 'fail', suites, first_failure: { input: null, expected: null, actual: null, message: `${result.status}: ${result.reason}` }, time_ms: 0, reward: 0 };
+  const suites = Object.fromEntries(
+    task.suites.map((s) => [s.name, { status: 'fail' as const, passed: 0, total: suiteSize(s) }]),
+  );
+  return {
+    task_id: task.id,
+    index: 0,
+    status: 'fail',
+    suites,
+    first_failure: { input: null, expected: null, actual: null, message: `${result.status}: ${result.reason}` },
+    time_ms: 0,
+    reward: 0,
+  };
 }
 
 export interface SelectiveSummary {

@@ -5,7 +5,9 @@ import type { HarnessFlags } from './shared-options.js';
 
 export function harnessFromFlags(flags: HarnessFlags): Harness {
   if (flags.sandbox === 'none') {
-    process.stderr.write('crucible: warning: --sandbox none runs candidate programs without isolation; use it only for code you trust.\n');
+    process.stderr.write(
+      'crucible: warning: --sandbox none runs candidate programs without isolation; use it only for code you trust.\n',
+    );
   }
   return new Harness({
     sandbox: flags.sandbox,

@@ -30,7 +30,12 @@ export async function readInputs(flags: InputFlags): Promise<Inputs> {
 function limitTasks(inputs: Inputs, limit: number | undefined): Inputs {
   if (limit === undefined) return inputs;
   const sampled = new Set(inputs.candidates.map((c) => c.taskId));
-  const kept = new Set(inputs.tasks.filter((t) => sampled.has(t.id)).slice(0, limit).map((t) => t.id));
+  const kept = new Set(
+    inputs.tasks
+      .filter((t) => sampled.has(t.id))
+      .slice(0, limit)
+      .map((t) => t.id),
+  );
   if (kept.size === sampled.size) return inputs;
   const at = inputs.candidates.flatMap((c, i) => (kept.has(c.taskId) ? [i] : []));
   return {
@@ -56,9 +61,11 @@ async function readAllInputs(flags: InputFlags): Promise<Inputs> {
     const candidates = withReference.map((task) => ({ taskId: task.id, index: 0, program: task.reference! }));
     return { name: `${dataset.name} (reference solutions)`, tasks: dataset.tasks, candidates };
   }
-  const labelled = await loadLabelledSamples(flags.samples, dataset, flags.labelSuite ? { testSuite: flags.labelSuite } : undefined).catch(
-    () => undefined,
-  );
+  const labelled = await loadLabelledSamples(
+    flags.samples,
+    dataset,
+    flags.labelSuite ? { testSuite: flags.labelSuite } : undefined,
+  ).catch(() => undefined);
   if (labelled && labelled.candidates.length > 0) {
     refuseUnknown(labelled.unknownTaskIds, dataset.tasks, dataset.name, flags);
     for (const warning of labelled.warnings) process.stderr.write(`crucible: ${warning}\n`);
@@ -71,12 +78,16 @@ async function readAllInputs(flags: InputFlags): Promise<Inputs> {
   return { name: dataset.name, tasks: dataset.tasks, candidates };
 }
 
-
 /**
  * Samples for tasks the dataset does not have would leave pass@k averaged over what matched:
  * an error naming them and the nearest real ids, unless --allow-missing.
  */
-function refuseUnknown(unknown: readonly string[], tasks: readonly Task[], datasetName: string, flags: InputFlags): void {
+function refuseUnknown(
+  unknown: readonly string[],
+  tasks: readonly Task[],
+  datasetName: string,
+  flags: InputFlags,
+): void {
   if (unknown.length === 0 || flags.allowMissing) return;
   const ids = tasks.map((t) => t.id);
   const shown = unknown.slice(0, 5).map((id) => {
@@ -111,7 +122,8 @@ function editDistance(a: string, b: string, cap: number): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     previous = row;
   }
   return previous[b.length]!;

@@ -29,7 +29,9 @@ const STARTED_BY = process.ppid;
 export function untilStopped(): Promise<string> {
   return new Promise((resolve) => {
     const parent = STARTED_BY;
-    const watch = process.env.npm_command ? setInterval(() => process.ppid !== parent && done('its parent process is gone'), 500) : undefined;
+    const watch = process.env.npm_command
+      ? setInterval(() => process.ppid !== parent && done('its parent process is gone'), 500)
+      : undefined;
     const onSignal = (signal: NodeJS.Signals) => done(signal);
     function done(why: string) {
       clearInterval(watch);

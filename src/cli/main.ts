@@ -18,32 +18,54 @@ export function createCli(): Command {
     .version(VERSION, '-V, --version', 'print the version')
     .showHelpAfterError();
 
-  withModelEvalOptions(withHarnessOptions(
-    program
-      .command('eval')
-      .description('score samples on a benchmark (without --dataset: the built-in suite; without --samples: the references)')
-      .option('--dataset <file>', 'HumanEval, HumanEval+/MBPP+, MultiPL-E, HumanEvalPack or QuixBugs JSONL (.gz ok)')
-      .option('--samples <file>', 'JSONL of {task_id, solution | completion}; labelled samples are compared with their labels')
-      .option('--label-suite <text>', 'with labelled samples: use only labels whose test_suite starts with this text')
-      .option('--allow-missing', 'skip samples whose task id is not in the dataset (default: an error that names them)')
-      .option('--json <file>', 'write all results as JSON (schema in README)')
-      .option('--disagreements <file>', 'with labelled samples: where to write each disagreement (default: next to --json)')
-      .option('--augment', 'add generated inputs to each task with a reference (judged against the reference); failures are shrunk to a minimal input')
-      .option('--augment-inputs <n>', 'generated inputs per task with --augment (default 100)', positiveInt)
-      .option('--seed <n>', 'seed for generated inputs (printed on every run; replays it)', seedNumber),
-  ))
+  withModelEvalOptions(
+    withHarnessOptions(
+      program
+        .command('eval')
+        .description(
+          'score samples on a benchmark (without --dataset: the built-in suite; without --samples: the references)',
+        )
+        .option('--dataset <file>', 'HumanEval, HumanEval+/MBPP+, MultiPL-E, HumanEvalPack or QuixBugs JSONL (.gz ok)')
+        .option(
+          '--samples <file>',
+          'JSONL of {task_id, solution | completion}; labelled samples are compared with their labels',
+        )
+        .option('--label-suite <text>', 'with labelled samples: use only labels whose test_suite starts with this text')
+        .option(
+          '--allow-missing',
+          'skip samples whose task id is not in the dataset (default: an error that names them)',
+        )
+        .option('--json <file>', 'write all results as JSON (schema in README)')
+        .option(
+          '--disagreements <file>',
+          'with labelled samples: where to write each disagreement (default: next to --json)',
+        )
+        .option(
+          '--augment',
+          'add generated inputs to each task with a reference (judged against the reference); failures are shrunk to a minimal input',
+        )
+        .option('--augment-inputs <n>', 'generated inputs per task with --augment (default 100)', positiveInt)
+        .option('--seed <n>', 'seed for generated inputs (printed on every run; replays it)', seedNumber),
+    ),
+  )
     .addOption(noRecordOption())
     .action(async (flags) => (await import('./eval-command.js')).runEval(flags));
 
   withHarnessOptions(
     program
       .command('select')
-      .description('pick one program per task from several samples, or abstain; uses only the prompt, its examples, generated inputs and the samples')
+      .description(
+        'pick one program per task from several samples, or abstain; uses only the prompt, its examples, generated inputs and the samples',
+      )
       .requiredOption('--dataset <file>', 'the tasks (their hidden tests and references are not used)')
       .requiredOption('--samples <file>', 'JSONL of {task_id, solution | completion}, several per task')
       .option('--threshold <file>', 'a threshold from crucible calibrate: abstain below it')
       .option('--allow-missing', 'skip samples whose task id is not in the dataset (default: an error that names them)')
-      .option('--inputs <n>', 'generated inputs per task (default 100, plus 50 from the disagreement hunt)', positiveInt)
+      .option(
+        '--inputs <n>',
+        'generated inputs per task (default 100, plus 50 from the disagreement hunt)',
+        positiveInt,
+      )
       .option('--seed <n>', 'seed for generated inputs (printed on every run; replays it)', seedNumber)
       .option('--json <file>', 'write every decision as JSON (schema in README)')
       .addOption(storeOption())
@@ -53,7 +75,9 @@ export function createCli(): Command {
   withHarnessOptions(
     program
       .command('calibrate')
-      .description('choose the abstention threshold on labelled tasks: among answered tasks, wrong programs stay under α with probability ≥ 1-δ')
+      .description(
+        'choose the abstention threshold on labelled tasks: among answered tasks, wrong programs stay under α with probability ≥ 1-δ',
+      )
       .requiredOption('--dataset <file>', 'calibration tasks with tests (used to label each selection right or wrong)')
       .requiredOption('--samples <file>', 'JSONL of {task_id, solution | completion}, several per task')
       .requiredOption('--out <file>', 'where to write the threshold (read by select --threshold)')
@@ -69,11 +93,15 @@ export function createCli(): Command {
   withHarnessOptions(
     program
       .command('audit')
-      .description("measure the harness itself: references must pass, known-wrong programs must fail")
+      .description('measure the harness itself: references must pass, known-wrong programs must fail')
       .option('--dataset <file>', 'a dataset with references (and known-wrong programs); default: the built-in suite')
       .option('--limit <n>', 'audit only the first n tasks', positiveInt)
       .option('--json <file>', 'write the audit as JSON')
-      .option('--mutants [n]', 'also score each task\'s tests by the mutants of its reference they kill (n per task, default 30; judges up to n more programs per task: about 30 s for the built-in suite, 2 min for HumanEval, 7 min for HumanEval+ on 2 cores)', positiveInt)
+      .option(
+        '--mutants [n]',
+        "also score each task's tests by the mutants of its reference they kill (n per task, default 30; judges up to n more programs per task: about 30 s for the built-in suite, 2 min for HumanEval, 7 min for HumanEval+ on 2 cores)",
+        positiveInt,
+      )
       .addOption(storeOption())
       .addOption(noRecordOption()),
   ).action(async (flags) => (await import('./audit-command.js')).runAudit(flags));
@@ -85,7 +113,13 @@ export function createCli(): Command {
   // Further commands register here, one line each.
   registerRunsCommands(program);
   registerSolveCommand(program);
-  withServeOptions(program.command('serve').description('verification as an HTTP service: SandboxFusion-compatible /run_code and /submit, /v1/verify, rewards')).action(runServe);
+  withServeOptions(
+    program
+      .command('serve')
+      .description(
+        'verification as an HTTP service: SandboxFusion-compatible /run_code and /submit, /v1/verify, rewards',
+      ),
+  ).action(runServe);
   registerWorkerCommand(program);
 
   return program;
@@ -102,7 +136,8 @@ export function checkOutputPaths(options: Record<string, unknown>): void {
     if (!existsSync(folder) || !statSync(folder).isDirectory()) {
       throw new Error(`${flag} ${path}: the folder ${folder} does not exist (create it first: mkdir -p ${folder})`);
     }
-    if (existsSync(path) && statSync(path).isDirectory()) throw new Error(`${flag} ${path}: that is a folder; give a file name`);
+    if (existsSync(path) && statSync(path).isDirectory())
+      throw new Error(`${flag} ${path}: that is a folder; give a file name`);
   }
 }
 

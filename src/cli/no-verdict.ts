@@ -8,6 +8,8 @@ export const INCOMPLETE_EXIT_CODE = 3;
 export function reportNoVerdicts(count: number, firstReason: string | undefined): void {
   if (count === 0) return;
   const reason = firstReason ? ` The first says: ${firstReason}` : '';
-  process.stderr.write(`crucible: ${count} samples got no verdict; they count as neither pass nor fail, and the results are incomplete (exit code ${INCOMPLETE_EXIT_CODE}).${reason}\n`);
+  process.stderr.write(
+    `crucible: ${count} samples got no verdict; they count as neither pass nor fail, and the results are incomplete (exit code ${INCOMPLETE_EXIT_CODE}).${reason}\n`,
+  );
   if (!process.exitCode) process.exitCode = INCOMPLETE_EXIT_CODE;
 }

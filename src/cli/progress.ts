@@ -12,7 +12,11 @@ export interface Progress {
 export function createProgress(label: string, stream: NodeJS.WriteStream = process.stderr): Progress {
   if (stream.isTTY) {
     const bar = new cliProgress.SingleBar(
-      { format: `${label} [{bar}] {value}/{total} {percentage}% | {rate}/s | eta {eta_formatted}`, stream, hideCursor: true },
+      {
+        format: `${label} [{bar}] {value}/{total} {percentage}% | {rate}/s | eta {eta_formatted}`,
+        stream,
+        hideCursor: true,
+      },
       cliProgress.Presets.shades_classic,
     );
     let started = false;
@@ -39,7 +43,9 @@ export function createProgress(label: string, stream: NodeJS.WriteStream = proce
       if (done !== 1 && done !== total && now - last < 5000) return; // the first line shows work has started
       last = now;
       const seconds = (now - t0) / 1000;
-      stream.write(`${label}: ${done}/${total} (${((100 * done) / total).toFixed(0)}%) ${(done / Math.max(seconds, 1e-9)).toFixed(1)}/s\n`);
+      stream.write(
+        `${label}: ${done}/${total} (${((100 * done) / total).toFixed(0)}%) ${(done / Math.max(seconds, 1e-9)).toFixed(1)}/s\n`,
+      );
     },
     stop() {},
   };

@@ -13,4 +13,5 @@ export interface RecordFlags {
 export const storeOption = () => new Option('--db <file>', 'the run store').default(DEFAULT_STORE_PATH);
 
 /** `--no-record`, for the commands that record each run as a whole (eval, select, calibrate, audit). */
-export const noRecordOption = () => new Option('--no-record', 'do not record this run in the run store (`crucible runs` lists the recorded ones)');
+export const noRecordOption = () =>
+  new Option('--no-record', 'do not record this run in the run store (`crucible runs` lists the recorded ones)');

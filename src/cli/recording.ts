@@ -55,7 +55,13 @@ export async function recorded(flags: RecordFlags, run: CommandRun, work: () => 
     task: run.dataset,
     strategy: run.command,
     model: run.judged,
-    meta: { command: run.command, crucible: VERSION, node: process.version, ...(run.seed !== undefined ? { seed: run.seed } : {}), flags: run.flags },
+    meta: {
+      command: run.command,
+      crucible: VERSION,
+      node: process.version,
+      ...(run.seed !== undefined ? { seed: run.seed } : {}),
+      flags: run.flags,
+    },
   });
   store.commit(); // at once: `crucible runs` shows the run while it works
   let open = true;
@@ -68,7 +74,10 @@ export async function recorded(flags: RecordFlags, run: CommandRun, work: () => 
     store.close();
   };
   const onExit = (code: number) =>
-    end({ status: code === 130 ? 'interrupted' : 'error', summary: { reason: `the process exited (code ${code}${code === 130 ? ': Ctrl-C' : ''}) before the run finished` } });
+    end({
+      status: code === 130 ? 'interrupted' : 'error',
+      summary: { reason: `the process exited (code ${code}${code === 130 ? ': Ctrl-C' : ''}) before the run finished` },
+    });
   // Ctrl-C quits as it would without this listener, unless the command listens itself (and
   // finishes its work in flight); either way the exit is recorded.
   const onSigint = () => {
@@ -78,7 +87,12 @@ export async function recorded(flags: RecordFlags, run: CommandRun, work: () => 
   process.on('SIGINT', onSigint);
   try {
     const result = await work();
-    end({ status: result.interrupted ? 'interrupted' : 'finished', summary: result.document, headline: result.headline, ...(result.usage ? { usage: result.usage } : {}) });
+    end({
+      status: result.interrupted ? 'interrupted' : 'finished',
+      summary: result.document,
+      headline: result.headline,
+      ...(result.usage ? { usage: result.usage } : {}),
+    });
     process.stderr.write(`crucible: recorded as run ${id} (crucible show ${id}; --no-record to skip)\n`);
   } catch (error) {
     end({ status: 'error', summary: { reason: error instanceof Error ? error.message : String(error) } });

@@ -49,7 +49,9 @@ export function registerRunsCommands(program: Command): void {
     .action(runRuns);
   program
     .command('show')
-    .description('print one run as a tree of its events (prompts, responses, candidates, verdicts, feedback, decisions)')
+    .description(
+      'print one run as a tree of its events (prompts, responses, candidates, verdicts, feedback, decisions)',
+    )
     .argument('<run>', 'a run id, or the start of one')
     .addOption(storeOption())
     .option('--json', 'print the run and its events as JSON')

@@ -27,10 +27,19 @@ export async function runSelect(flags: SelectFlags): Promise<void> {
   const inputs = await readInputs(flags);
   const seed = chooseSeed(flags.seed);
   process.stderr.write(`crucible: seed ${seed} (replay with --seed ${seed})\n`);
-  await recorded(flags, { command: 'select', dataset: datasetLabel(flags), judged: judgedLabel(flags), seed, flags }, () => selectOnTasks(flags, inputs, seed, threshold));
+  await recorded(
+    flags,
+    { command: 'select', dataset: datasetLabel(flags), judged: judgedLabel(flags), seed, flags },
+    () => selectOnTasks(flags, inputs, seed, threshold),
+  );
 }
 
-async function selectOnTasks(flags: SelectFlags, inputs: Inputs, seed: number, threshold: Threshold | undefined): Promise<CommandResult> {
+async function selectOnTasks(
+  flags: SelectFlags,
+  inputs: Inputs,
+  seed: number,
+  threshold: Threshold | undefined,
+): Promise<CommandResult> {
   const harness = harnessFromFlags(flags);
   const progress = createProgress('select');
   let run: Awaited<ReturnType<typeof selectAll>>;
@@ -85,8 +94,14 @@ function toJson(t: TaskDecision) {
   };
 }
 
-function formatSelections(name: string, tasks: readonly TaskDecision[], summary: { tasks: number; answered: number; abstained: number }, threshold?: Threshold): string {
-  const shown = tasks.length <= TASK_LINES_UP_TO ? tasks : tasks.filter((t) => t.decision === 'abstain').slice(0, TASK_LINES_UP_TO);
+function formatSelections(
+  name: string,
+  tasks: readonly TaskDecision[],
+  summary: { tasks: number; answered: number; abstained: number },
+  threshold?: Threshold,
+): string {
+  const shown =
+    tasks.length <= TASK_LINES_UP_TO ? tasks : tasks.filter((t) => t.decision === 'abstain').slice(0, TASK_LINES_UP_TO);
   const width = Math.max(8, ...shown.map((t) => t.taskId.length));
   const lines = shown.map((t) => {
     const pick = t.selectedIndex === null ? '-' : `#${t.selectedIndex}`;
@@ -94,7 +109,8 @@ function formatSelections(name: string, tasks: readonly TaskDecision[], summary:
     return `${t.taskId.padEnd(width)}  ${pick.padStart(4)}  ${t.confidence.toFixed(3)}  ${what}`;
   });
   const header = `${'task'.padEnd(width)}  pick  conf.  decision`;
-  const more = tasks.length > shown.length ? [`(${tasks.length} tasks; only the abstentions are listed, all are in --json)`] : [];
+  const more =
+    tasks.length > shown.length ? [`(${tasks.length} tasks; only the abstentions are listed, all are in --json)`] : [];
   const rule = threshold
     ? threshold.threshold === null
       ? `threshold: none meets α=${threshold.alpha} (δ=${threshold.delta}) on ${threshold.calibrationTasks} calibration tasks`

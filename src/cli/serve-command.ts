@@ -24,20 +24,36 @@ const port = (value: string) => {
 
 export function withServeOptions(command: Command): Command {
   return command
-    .option('--host <address>', 'address or name to listen on (without a token, everything it resolves to must be loopback: 127.0.0.0/8, ::1)', '127.0.0.1')
+    .option(
+      '--host <address>',
+      'address or name to listen on (without a token, everything it resolves to must be loopback: 127.0.0.0/8, ::1)',
+      '127.0.0.1',
+    )
     .option('--port <n>', 'port to listen on', port, 8080)
     .option('--token <secret>', 'bearer token required on every request (default: $CRUCIBLE_TOKEN)')
     .option('--workers <n>', 'warm sandboxed workers per language (default: one per core)', positiveInt)
-    .addOption(new Option('--sandbox <mode>', 'isolation for untrusted code').choices(['bwrap', 'none']).default('bwrap'))
+    .addOption(
+      new Option('--sandbox <mode>', 'isolation for untrusted code').choices(['bwrap', 'none']).default('bwrap'),
+    )
     .option('--max-body-mb <mb>', 'largest request body in MiB', positiveNumber, 64)
     .option('--request-timeout <seconds>', 'longest a request may take before it is answered 504', positiveNumber, 600)
-    .option('--queue <url>', 'put the work on BullMQ queues on this Redis server (redis://host:port[/db]) for `crucible worker` processes to run, instead of running it here');
+    .option(
+      '--queue <url>',
+      'put the work on BullMQ queues on this Redis server (redis://host:port[/db]) for `crucible worker` processes to run, instead of running it here',
+    );
 }
 
 export async function runServe(flags: ServeFlags): Promise<void> {
   // Loaded here, not with the command line: the server's modules take a second to load, which
   // `crucible --help` and every other command would pay.
-  const [{ LocalExecutor, warmPython }, { Metrics }, { describeRedisUrl }, { QueueExecutor }, { startServer }, { assertSandboxUsable }] = await Promise.all([
+  const [
+    { LocalExecutor, warmPython },
+    { Metrics },
+    { describeRedisUrl },
+    { QueueExecutor },
+    { startServer },
+    { assertSandboxUsable },
+  ] = await Promise.all([
     import('../server/executor.js'),
     import('../server/metrics.js'),
     import('../server/queue/protocol.js'),
@@ -53,8 +69,14 @@ export async function runServe(flags: ServeFlags): Promise<void> {
     executor = await QueueExecutor.connect({ url: flags.queue, metrics });
   } else {
     assertSandboxUsable(flags.sandbox);
-    if (flags.sandbox === 'none') process.stderr.write('crucible: warning: --sandbox none runs programs without isolation; use it only for code you trust.\n');
-    local = new LocalExecutor({ sandbox: flags.sandbox, ...(flags.workers ? { workers: flags.workers } : {}) }, metrics);
+    if (flags.sandbox === 'none')
+      process.stderr.write(
+        'crucible: warning: --sandbox none runs programs without isolation; use it only for code you trust.\n',
+      );
+    local = new LocalExecutor(
+      { sandbox: flags.sandbox, ...(flags.workers ? { workers: flags.workers } : {}) },
+      metrics,
+    );
     executor = local;
   }
   const token = flags.token ?? process.env.CRUCIBLE_TOKEN ?? undefined;
@@ -76,7 +98,9 @@ export async function runServe(flags: ServeFlags): Promise<void> {
     throw error;
   }
   const where = flags.queue ? `; programs run by crucible worker processes on ${describeRedisUrl(flags.queue)}` : '';
-  process.stderr.write(`crucible serve: listening on ${server.url} (${token ? 'bearer token required' : 'no token: loopback only'}; POST /run_code, /submit, /v1/verify; GET /healthz, /metrics, /openapi.json${where})\n`);
+  process.stderr.write(
+    `crucible serve: listening on ${server.url} (${token ? 'bearer token required' : 'no token: loopback only'}; POST /run_code, /submit, /v1/verify; GET /healthz, /metrics, /openapi.json${where})\n`,
+  );
   // Warm the Python workers now so that the first requests do not pay for starting them.
   // A failed warm-up is not fatal: the first request starts the workers again.
   if (local) void warmPython(local.runner).catch(() => {});

@@ -31,10 +31,16 @@ export const positiveNumber = (value: string) => {
 export function withHarnessOptions(command: Command): Command {
   return command
     .option('--workers <n>', 'sandboxed worker pairs per language (default: one per core)', positiveInt)
-    .addOption(new Option('--sandbox <mode>', 'isolation for untrusted code').choices(['bwrap', 'none']).default('bwrap'))
+    .addOption(
+      new Option('--sandbox <mode>', 'isolation for untrusted code').choices(['bwrap', 'none']).default('bwrap'),
+    )
     .option('--time-floor <seconds>', 'smallest time limit for one test call', positiveNumber)
     .option('--time-factor <x>', 'time limit = max(floor, x × the reference time)', positiveNumber)
-    .option('--memory-mb <mb>', 'memory limit per candidate in MiB (default: 4096 Python, 512 JavaScript/TypeScript)', positiveInt)
+    .option(
+      '--memory-mb <mb>',
+      'memory limit per candidate in MiB (default: 4096 Python, 512 JavaScript/TypeScript)',
+      positiveInt,
+    )
     .option('--no-type-check', 'do not type-check TypeScript candidates')
     .option('--strict-types', 'TypeScript type errors fail a candidate (default: reported only)')
     .option(
@@ -44,15 +50,16 @@ export function withHarnessOptions(command: Command): Command {
     );
 }
 
-
 export const probability = (value: string) => {
   const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0 || n >= 1) throw new InvalidArgumentError('expected a number between 0 and 1 (exclusive)');
+  if (!Number.isFinite(n) || n <= 0 || n >= 1)
+    throw new InvalidArgumentError('expected a number between 0 and 1 (exclusive)');
   return n;
 };
 
 export const seedNumber = (value: string) => {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 2 ** 32 - 1) throw new InvalidArgumentError('expected a whole number from 0 to 4294967295');
+  if (!Number.isInteger(n) || n < 0 || n > 2 ** 32 - 1)
+    throw new InvalidArgumentError('expected a whole number from 0 to 4294967295');
   return n;
 };

@@ -14,7 +14,9 @@ export async function runSolve(flags: SolveFlags): Promise<void> {
   const source = await readTaskSource(flags.task);
   const options = await strategyOptions(flags);
   const seed = chooseSeed(flags.seed);
-  process.stderr.write(`crucible: ${flags.strategy} on ${source.task.id} with ${flags.model}, seed ${seed} (replay with --seed ${seed}${flags.offline ? '' : ' --offline'})\n`);
+  process.stderr.write(
+    `crucible: ${flags.strategy} on ${source.task.id} with ${flags.model}, seed ${seed} (replay with --seed ${seed}${flags.offline ? '' : ' --offline'})\n`,
+  );
   const model = await openModel(flags);
   const harness = harnessFromFlags(flags);
   const store = new Store(flags.db);
@@ -31,11 +33,35 @@ export async function runSolve(flags: SolveFlags): Promise<void> {
       ...(flags.inputs ? { probes: flags.inputs } : {}),
     });
     process.stderr.write(`crucible: checks: ${view.description}\n`);
-    const { result, runId } = await solveTask({ task: source.task, strategy: flags.strategy, model, harness, budget, seed, store, options, view, signal: interrupt.signal, taskLabel: source.label });
+    const { result, runId } = await solveTask({
+      task: source.task,
+      strategy: flags.strategy,
+      model,
+      harness,
+      budget,
+      seed,
+      store,
+      options,
+      view,
+      signal: interrupt.signal,
+      taskLabel: source.label,
+    });
     process.stdout.write(formatResult(result, runId) + '\n');
     if (flags.out && result.program !== undefined) await writeFile(flags.out, result.program);
     if (flags.json) {
-      const document = { status: result.status, program: result.program ?? null, reward: result.reward ?? null, reason: result.reason, attempts: result.attempts, usage: result.usage, run: runId ?? null, task: source.label, strategy: flags.strategy, model: model.spec, seed };
+      const document = {
+        status: result.status,
+        program: result.program ?? null,
+        reward: result.reward ?? null,
+        reason: result.reason,
+        attempts: result.attempts,
+        usage: result.usage,
+        run: runId ?? null,
+        task: source.label,
+        strategy: flags.strategy,
+        model: model.spec,
+        seed,
+      };
       await writeFile(flags.json, JSON.stringify(document, null, 1) + '\n');
     }
     if (result.status !== 'verified') process.exitCode = 1;

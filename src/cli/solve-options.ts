@@ -40,16 +40,26 @@ export function withStrategyOptions(command: Command, settings: { oracleDefault:
   const oracleDefault = settings.oracleDefault;
   command
     .addOption(new Option('--strategy <name>', 'how to search').choices(STRATEGY_NAMES).default('repair'))
-    .option('--budget <limits>', 'what the strategy may spend per task: calls, tokens, cost (USD), wall, sandbox (seconds)', DEFAULT_BUDGET)
+    .option(
+      '--budget <limits>',
+      'what the strategy may spend per task: calls, tokens, cost (USD), wall, sandbox (seconds)',
+      DEFAULT_BUDGET,
+    )
     .option('--offline', 'replay model replies from the cache only; a request never recorded is an error');
-  if (settings.seed) command.option('--seed <n>', 'seed for model sampling and generated inputs (printed; replays a run)', seedNumber);
+  if (settings.seed)
+    command.option('--seed <n>', 'seed for model sampling and generated inputs (printed; replays a run)', seedNumber);
   return command
     .option('--candidates <n>', 'sample, best-of-n: programs sampled (default 4)', positiveInt)
     .option('--attempts <n>', 'repair: most attempts (default 5)', positiveInt)
     .option('--rollouts <n>', 'advermcts: solver rollouts (default 16)', positiveInt)
     .option('--threshold <file>', 'best-of-n: a threshold from crucible calibrate; abstain below it')
     .option('--no-model-tests', 'repair: do not ask the model for tests of its own')
-    .option(oracleDefault ? '--no-oracle' : '--oracle', oracleDefault ? "do not use the task's reference solution as an oracle on generated inputs" : "use each task's reference solution as an oracle on generated inputs (it is otherwise kept for scoring only)")
+    .option(
+      oracleDefault ? '--no-oracle' : '--oracle',
+      oracleDefault
+        ? "do not use the task's reference solution as an oracle on generated inputs"
+        : "use each task's reference solution as an oracle on generated inputs (it is otherwise kept for scoring only)",
+    )
     .addOption(storeOption())
     .option('--cache-dir <dir>', 'model response cache', DEFAULT_CACHE_DIR)
     .option('--config <file>', 'crucible.config.json with model entries and prices');
@@ -60,11 +70,22 @@ export function registerSolveCommand(program: Command): void {
     withStrategyOptions(
       program
         .command('solve')
-        .description('write a program for one task with a model, verify it on what the task shows, and return it only when verified')
-        .requiredOption('--task <task>', 'a task file (JSON: language, prompt, entry_point, optional tests and reference), DATASET_FILE:TASK_ID, or a built-in task id')
-        .requiredOption('--model <spec>', 'e.g. http://127.0.0.1:8000/v1#qwen, openai:gpt-4o-mini, anthropic:claude-..., ollama:qwen2.5-coder, gguf:./model.gguf, replay:samples.jsonl?dataset=DATASET (recorded solutions), or a config name')
+        .description(
+          'write a program for one task with a model, verify it on what the task shows, and return it only when verified',
+        )
+        .requiredOption(
+          '--task <task>',
+          'a task file (JSON: language, prompt, entry_point, optional tests and reference), DATASET_FILE:TASK_ID, or a built-in task id',
+        )
+        .requiredOption(
+          '--model <spec>',
+          'e.g. http://127.0.0.1:8000/v1#qwen, openai:gpt-4o-mini, anthropic:claude-..., ollama:qwen2.5-coder, gguf:./model.gguf, replay:samples.jsonl?dataset=DATASET (recorded solutions), or a config name',
+        )
         .option('--inputs <n>', 'generated inputs for the checks (default 50)', positiveInt)
-        .option('--json <file>', 'write status, program, reward (gated, on the visible checks), reason, attempts and usage as JSON')
+        .option(
+          '--json <file>',
+          'write status, program, reward (gated, on the visible checks), reason, attempts and usage as JSON',
+        )
         .option('--out <file>', 'write the program to this file (only when there is one)'),
       { oracleDefault: true, seed: true },
     ),

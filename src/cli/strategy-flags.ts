@@ -15,5 +15,9 @@ export async function strategyOptions(flags: StrategyFlags): Promise<StrategyOpt
 }
 
 export function openModel(flags: StrategyFlags) {
-  return createModel(flags.model, { cache: flags.offline ? 'offline' : 'read-write', cacheDir: flags.cacheDir, ...(flags.config ? { configPath: flags.config } : {}) });
+  return createModel(flags.model, {
+    cache: flags.offline ? 'offline' : 'read-write',
+    cacheDir: flags.cacheDir,
+    ...(flags.config ? { configPath: flags.config } : {}),
+  });
 }

@@ -35,7 +35,9 @@ export const TaskFileSchema = z
     tests: z.array(z.object({ input: z.string(), output: z.string() })).optional(),
     reference: z.string().optional(),
   })
-  .refine((t) => t.entry_point ?? t.entryPoint, { message: 'entry_point is required: the name of the function to write' });
+  .refine((t) => t.entry_point ?? t.entryPoint, {
+    message: 'entry_point is required: the name of the function to write',
+  });
 
 export async function readTaskSource(spec: string): Promise<TaskSource> {
   const builtin = builtinTask(spec);
@@ -45,14 +47,21 @@ export async function readTaskSource(spec: string): Promise<TaskSource> {
     const file = spec.slice(0, i);
     if (existsSync(file)) return fromDataset(await loadDataset(file), spec.slice(i + 1), spec);
   }
-  throw new Error(`--task ${spec}: no such file. Give a task file (JSON), DATASET_FILE:TASK_ID (e.g. HumanEval.jsonl.gz:HumanEval/12), or a built-in task (e.g. builtin/py/merge-intervals)`);
+  throw new Error(
+    `--task ${spec}: no such file. Give a task file (JSON), DATASET_FILE:TASK_ID (e.g. HumanEval.jsonl.gz:HumanEval/12), or a built-in task (e.g. builtin/py/merge-intervals)`,
+  );
 }
 
 function builtinTask(spec: string): TaskSource | undefined {
   const id = spec.startsWith('builtin:') ? spec.slice('builtin:'.length) : spec;
   const task = builtinDataset().tasks.find((t) => t.id === id || t.id === `builtin/${id}`);
   if (!task) {
-    if (spec.startsWith('builtin:')) throw new Error(`no built-in task ${id}; they are: ${builtinDataset().tasks.map((t) => t.id).join(', ')}`);
+    if (spec.startsWith('builtin:'))
+      throw new Error(
+        `no built-in task ${id}; they are: ${builtinDataset()
+          .tasks.map((t) => t.id)
+          .join(', ')}`,
+      );
     return undefined;
   }
   return { task, label: task.id, examples: [], publicTests: [] };
@@ -62,8 +71,13 @@ function fromDataset(dataset: Dataset, id: string, label: string): TaskSource {
   const realId = dataset.tasks.some((t) => t.id === id) ? id : (dataset.aliases?.get(id) ?? id);
   const task = dataset.tasks.find((t) => t.id === realId);
   if (!task) {
-    const some = dataset.tasks.slice(0, 5).map((t) => t.id).join(', ');
-    throw new Error(`${dataset.name} has no task ${JSON.stringify(id)} (its ${dataset.tasks.length} tasks start with ${some})`);
+    const some = dataset.tasks
+      .slice(0, 5)
+      .map((t) => t.id)
+      .join(', ');
+    throw new Error(
+      `${dataset.name} has no task ${JSON.stringify(id)} (its ${dataset.tasks.length} tasks start with ${some})`,
+    );
   }
   const publicTest = dataset.publicTests?.get(task.id);
   return { task, label, examples: [], publicTests: publicTest ? [publicTest] : [] };
@@ -75,7 +89,9 @@ async function readTaskFile(path: string): Promise<TaskSource> {
   try {
     parsed = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new Error(`${path}: not JSON (${(error as Error).message}); a task file is one JSON object, see crucible solve --help`);
+    throw new Error(
+      `${path}: not JSON (${(error as Error).message}); a task file is one JSON object, see crucible solve --help`,
+    );
   }
   if (parsed && typeof parsed === 'object' && 'task_id' in parsed) {
     // One line of a dataset format: read it through the dataset loaders.
@@ -90,7 +106,9 @@ async function readTaskFile(path: string): Promise<TaskSource> {
   }
   const result = TaskFileSchema.safeParse(parsed);
   if (!result.success) {
-    throw new Error(`${path}: not a task file: ${result.error.issues.map((i) => `${i.path.join('.') || '(file)'}: ${i.message}`).join('; ')}`);
+    throw new Error(
+      `${path}: not a task file: ${result.error.issues.map((i) => `${i.path.join('.') || '(file)'}: ${i.message}`).join('; ')}`,
+    );
   }
   const file = result.data;
   const task: Task = {
@@ -104,10 +122,16 @@ async function readTaskFile(path: string): Promise<TaskSource> {
     suites: [],
     source: 'task-file',
   };
-  return { task, label: path, examples: (file.tests ?? []).map((t) => ({ argsText: t.input, outputText: t.output })), publicTests: [] };
+  return {
+    task,
+    label: path,
+    examples: (file.tests ?? []).map((t) => ({ argsText: t.input, outputText: t.output })),
+    publicTests: [],
+  };
 }
 
 function onlyTask(dataset: Dataset, path: string): TaskSource {
-  if (dataset.tasks.length !== 1) throw new Error(`${path} holds ${dataset.tasks.length} tasks: name one with ${path}:TASK_ID`);
+  if (dataset.tasks.length !== 1)
+    throw new Error(`${path} holds ${dataset.tasks.length} tasks: name one with ${path}:TASK_ID`);
   return fromDataset(dataset, dataset.tasks[0]!.id, path);
 }

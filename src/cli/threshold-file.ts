@@ -8,9 +8,14 @@ export async function readThreshold(path: string): Promise<Threshold> {
   try {
     parsed = JSON.parse(await readFile(path, 'utf8'));
   } catch (error) {
-    throw new Error(`cannot read the threshold file ${path}: ${(error as Error).message}. Write one with crucible calibrate.`);
+    throw new Error(
+      `cannot read the threshold file ${path}: ${(error as Error).message}. Write one with crucible calibrate.`,
+    );
   }
   const result = ThresholdSchema.safeParse(parsed);
-  if (!result.success) throw new Error(`${path} is not a threshold file written by crucible calibrate (${result.error.issues[0]?.message ?? 'invalid'})`);
+  if (!result.success)
+    throw new Error(
+      `${path} is not a threshold file written by crucible calibrate (${result.error.issues[0]?.message ?? 'invalid'})`,
+    );
   return result.data;
 }

@@ -21,8 +21,14 @@ export function registerWorkerCommand(program: Command): void {
     .description('run the programs that `crucible serve --queue` puts on Redis (any number of workers, on any hosts)')
     .requiredOption('--queue <url>', 'the Redis server shared with crucible serve: redis://host:port[/db]')
     .option('--workers <n>', 'warm sandboxed workers per language (default: one per core)', positiveInt)
-    .option('--concurrency <n>', 'jobs taken at once (default: four per worker, so the next program is at hand while results cross Redis)', positiveInt)
-    .addOption(new Option('--sandbox <mode>', 'isolation for untrusted code').choices(['bwrap', 'none']).default('bwrap'))
+    .option(
+      '--concurrency <n>',
+      'jobs taken at once (default: four per worker, so the next program is at hand while results cross Redis)',
+      positiveInt,
+    )
+    .addOption(
+      new Option('--sandbox <mode>', 'isolation for untrusted code').choices(['bwrap', 'none']).default('bwrap'),
+    )
     .action(runWorker);
 }
 
@@ -36,17 +42,24 @@ export async function runWorker(flags: WorkerFlags): Promise<void> {
   ]);
   const shown = describeRedisUrl(flags.queue);
   assertSandboxUsable(flags.sandbox);
-  if (flags.sandbox === 'none') process.stderr.write('crucible: warning: --sandbox none runs programs without isolation; use it only for code you trust.\n');
+  if (flags.sandbox === 'none')
+    process.stderr.write(
+      'crucible: warning: --sandbox none runs programs without isolation; use it only for code you trust.\n',
+    );
   const worker = await startQueueWorker({
     url: flags.queue,
     sandbox: flags.sandbox,
     ...(flags.workers ? { workers: flags.workers } : {}),
     ...(flags.concurrency ? { concurrency: flags.concurrency } : {}),
   });
-  process.stderr.write(`crucible worker ${worker.info.id}: taking jobs from ${shown} (${worker.info.workers} workers per language, ${worker.info.concurrency} programs at once)\n`);
+  process.stderr.write(
+    `crucible worker ${worker.info.id}: taking jobs from ${shown} (${worker.info.workers} workers per language, ${worker.info.concurrency} programs at once)\n`,
+  );
   // A failed warm-up is not fatal: the first job starts the workers again.
   void warmPython(worker.runner).catch(() => {});
   const why = await untilStopped();
-  process.stderr.write(`crucible worker ${worker.info.id}: stopping after the running programs (${why}; ${worker.done} done)\n`);
+  process.stderr.write(
+    `crucible worker ${worker.info.id}: stopping after the running programs (${why}; ${worker.done} done)\n`,
+  );
   await worker.close();
 }

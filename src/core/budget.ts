@@ -18,7 +18,13 @@ export const budgetSchema = z
   .strict();
 export type Budget = z.infer<typeof budgetSchema>;
 export type BudgetResource = keyof Budget;
-export const BUDGET_RESOURCES: readonly BudgetResource[] = ['modelCalls', 'tokens', 'costUsd', 'wallSeconds', 'sandboxSeconds'];
+export const BUDGET_RESOURCES: readonly BudgetResource[] = [
+  'modelCalls',
+  'tokens',
+  'costUsd',
+  'wallSeconds',
+  'sandboxSeconds',
+];
 
 export interface BudgetUsage {
   readonly modelCalls: number;
@@ -71,16 +77,29 @@ export function fits(budget: Budget, usage: BudgetUsage, cost: Partial<BudgetUsa
   return BUDGET_RESOURCES.every((r) => budget[r] === undefined || after[r] <= budget[r]!);
 }
 
-const UNITS: Record<string, BudgetResource> = { calls: 'modelCalls', tokens: 'tokens', cost: 'costUsd', usd: 'costUsd', wall: 'wallSeconds', time: 'wallSeconds', sandbox: 'sandboxSeconds' };
+const UNITS: Record<string, BudgetResource> = {
+  calls: 'modelCalls',
+  tokens: 'tokens',
+  cost: 'costUsd',
+  usd: 'costUsd',
+  wall: 'wallSeconds',
+  time: 'wallSeconds',
+  sandbox: 'sandboxSeconds',
+};
 
 /** Parses `--budget calls=20,tokens=50000,cost=0.5,wall=120s,sandbox=2m`. */
 export function parseBudget(text: string): Budget {
   const budget: Record<string, number> = {};
-  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const match = /^([a-z]+)\s*=\s*\$?([0-9]*\.?[0-9]+)\s*(k|m|s|min|h)?$/i.exec(part);
     const resource = match ? UNITS[match[1]!.toLowerCase()] : undefined;
     if (!match || !resource) {
-      throw new Error(`budget "${part}" is not understood; write e.g. calls=20,tokens=50k,cost=0.5,wall=2min,sandbox=60s`);
+      throw new Error(
+        `budget "${part}" is not understood; write e.g. calls=20,tokens=50k,cost=0.5,wall=2min,sandbox=60s`,
+      );
     }
     let value = Number(match[2]);
     const unit = match[3]?.toLowerCase();
@@ -89,7 +108,8 @@ export function parseBudget(text: string): Budget {
     else if (unit === 'm' && !seconds) value *= 1_000_000;
     else if ((unit === 'm' || unit === 'min') && seconds) value *= 60;
     else if (unit === 'h' && seconds) value *= 3600;
-    else if (unit && !(unit === 's' && seconds)) throw new Error(`budget "${part}": the unit ${unit} does not fit ${match[1]}`);
+    else if (unit && !(unit === 's' && seconds))
+      throw new Error(`budget "${part}": the unit ${unit} does not fit ${match[1]}`);
     budget[resource] = resource === 'modelCalls' || resource === 'tokens' ? Math.round(value) : value;
   }
   return budgetSchema.parse(budget);
@@ -133,7 +153,13 @@ export class BudgetTracker {
 }
 
 export function describeExhaustion(e: Exhaustion): string {
-  const names: Record<BudgetResource, string> = { modelCalls: 'model calls', tokens: 'tokens', costUsd: 'dollars', wallSeconds: 'seconds of wall time', sandboxSeconds: 'sandbox seconds' };
+  const names: Record<BudgetResource, string> = {
+    modelCalls: 'model calls',
+    tokens: 'tokens',
+    costUsd: 'dollars',
+    wallSeconds: 'seconds of wall time',
+    sandboxSeconds: 'sandbox seconds',
+  };
   return `budget spent: ${round(e.used)} of ${round(e.limit)} ${names[e.resource]}`;
 }
 

@@ -13,7 +13,11 @@ test('fences: closed blocks in order with their info line, then an unclosed last
   assert.deepEqual(fences('```python'), [], 'an opening needs its newline');
 });
 
-test('fences: a megabyte of openings without a newline is scanned once (it backtracked for hours)', { timeout: 30_000 }, () => {
-  assert.deepEqual(fences('```'.repeat(350_000)), []);
-  assert.equal(fences('```x\n' + '```'.repeat(350_000)).length, 1);
-});
+test(
+  'fences: a megabyte of openings without a newline is scanned once (it backtracked for hours)',
+  { timeout: 30_000 },
+  () => {
+    assert.deepEqual(fences('```'.repeat(350_000)), []);
+    assert.equal(fences('```x\n' + '```'.repeat(350_000)).length, 1);
+  },
+);

@@ -60,7 +60,16 @@ test('top-level scan reports spans and keys', () => {
 });
 
 test('malformed input is rejected with a position', () => {
-  for (const bad of ['[1]', '{"a": [1, 2}', '{"a": "unterminated}', '{"a" 1}', '{"a": 1,}', '{"a": 1} x', '{"a": tru}', '{"a": [NaN,]}']) {
+  for (const bad of [
+    '[1]',
+    '{"a": [1, 2}',
+    '{"a": "unterminated}',
+    '{"a" 1}',
+    '{"a": 1,}',
+    '{"a": 1} x',
+    '{"a": tru}',
+    '{"a": [NaN,]}',
+  ]) {
     assert.throws(() => splitJsonLine(bad, ['a']), JsonSyntaxError, bad);
   }
   assert.throws(() => splitJsonLine('{"a": nope, "b": NaN}', []), JsonSyntaxError);

@@ -41,7 +41,8 @@ function skipWs(text: string, pos: number): number {
 function skipString(text: string, pos: number): number {
   for (let i = pos + 1; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x5c) i++; // backslash: skip the escaped character
+    if (c === 0x5c)
+      i++; // backslash: skip the escaped character
     else if (c === 0x22) return i + 1;
   }
   throw new JsonSyntaxError('unterminated string', pos);
@@ -138,7 +139,9 @@ export function splitJsonLine(text: string, rawKeys: Iterable<string>): SplitLin
 function tryParseObject(text: string): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }

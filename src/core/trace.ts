@@ -12,7 +12,10 @@ const usage = z.object({ inputTokens: z.number().int().nonnegative(), outputToke
 
 // Each kind's data: the fields listed are required; more may be added (kept as they are).
 export const traceDataSchemas = {
-  prompt: z.looseObject({ model: z.string(), messages: z.array(z.looseObject({ role: z.string(), content: z.string() })) }),
+  prompt: z.looseObject({
+    model: z.string(),
+    messages: z.array(z.looseObject({ role: z.string(), content: z.string() })),
+  }),
   response: z.looseObject({
     model: z.string(),
     texts: z.array(z.string()),
@@ -46,10 +49,28 @@ export type NewTraceEvent = z.input<typeof newTraceEventSchema>;
 
 export const traceEventSchema = z.intersection(
   newTraceEventSchema,
-  z.object({ id: z.number().int().positive(), runId: z.string(), seq: z.number().int().nonnegative(), time: z.string() }),
+  z.object({
+    id: z.number().int().positive(),
+    runId: z.string(),
+    seq: z.number().int().nonnegative(),
+    time: z.string(),
+  }),
 );
-export type TraceEvent = z.output<typeof newTraceEventSchema> & { readonly id: number; readonly runId: string; readonly seq: number; readonly time: string };
+export type TraceEvent = z.output<typeof newTraceEventSchema> & {
+  readonly id: number;
+  readonly runId: string;
+  readonly seq: number;
+  readonly time: string;
+};
 
 /** verified, abstained, unverified: how a solve run ended; finished: a command's run (eval, select, calibrate, audit) that completed. */
-export const RUN_STATUSES = ['running', 'verified', 'abstained', 'unverified', 'finished', 'error', 'interrupted'] as const;
+export const RUN_STATUSES = [
+  'running',
+  'verified',
+  'abstained',
+  'unverified',
+  'finished',
+  'error',
+  'interrupted',
+] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];

@@ -24,7 +24,15 @@ export function decodeWire(value: unknown): any {
     case 'bigint':
       return Number(tagged.v);
     case 'float':
-      return tagged.v === 'nan' ? NaN : tagged.v === 'inf' ? Infinity : tagged.v === '-inf' ? -Infinity : tagged.v === '-0' ? -0 : Number(tagged.v);
+      return tagged.v === 'nan'
+        ? NaN
+        : tagged.v === 'inf'
+          ? Infinity
+          : tagged.v === '-inf'
+            ? -Infinity
+            : tagged.v === '-0'
+              ? -0
+              : Number(tagged.v);
     case 'f64': // a long list of floats, packed by the Python runtime (PROTOCOL.md)
       return unpackDoubles(tagged.v as string); // its `ints` positions: JavaScript numbers do not tell ints apart
     case 'undefined':

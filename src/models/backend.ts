@@ -3,7 +3,16 @@
  * concurrency, accounting, n-splitting, structured-output validation) lives in `model.ts`,
  * so every backend gets it the same way.
  */
-import type { Capabilities, ChatMessage, EndpointKind, JsonSchema, TokenLogprob, TokenUsage, ToolCall, ToolDefinition } from './types.js';
+import type {
+  Capabilities,
+  ChatMessage,
+  EndpointKind,
+  JsonSchema,
+  TokenLogprob,
+  TokenUsage,
+  ToolCall,
+  ToolDefinition,
+} from './types.js';
 
 export interface BackendRequest {
   readonly messages: readonly ChatMessage[];
@@ -15,7 +24,12 @@ export interface BackendRequest {
   readonly stop?: readonly string[];
   readonly maxTokens?: number;
   /** `json`: JSON mode; with a schema the endpoint enforces it (json_schema / grammar). */
-  readonly responseFormat?: { readonly type: 'json'; readonly schema?: JsonSchema; readonly name?: string; readonly description?: string };
+  readonly responseFormat?: {
+    readonly type: 'json';
+    readonly schema?: JsonSchema;
+    readonly name?: string;
+    readonly description?: string;
+  };
   readonly grammar?: string;
   readonly tools?: Readonly<Record<string, ToolDefinition>>;
   readonly toolChoice?: 'auto' | 'required' | 'none';

@@ -32,7 +32,11 @@ export function canonicalJson(value: unknown): string {
  */
 export function requestHash(spec: string, canonicalRequest: string, occurrence: number): string {
   // The keys in canonical (sorted) order: occurrence, request, spec, v.
-  return hash('sha256', `{"occurrence":${occurrence},"request":${canonicalRequest},"spec":${JSON.stringify(spec)},"v":${FORMAT_VERSION}}`, 'hex');
+  return hash(
+    'sha256',
+    `{"occurrence":${occurrence},"request":${canonicalRequest},"spec":${JSON.stringify(spec)},"v":${FORMAT_VERSION}}`,
+    'hex',
+  );
 }
 
 interface CacheEntry {
@@ -69,8 +73,22 @@ export class ResponseCache {
     return entry.version === FORMAT_VERSION ? entry.response : undefined;
   }
 
-  async put(hash: string, spec: string, occurrence: number, request: BackendRequest, response: BackendResponse): Promise<void> {
-    const entry: CacheEntry = { version: FORMAT_VERSION, hash, spec, occurrence, request, response, recordedAt: new Date().toISOString() };
+  async put(
+    hash: string,
+    spec: string,
+    occurrence: number,
+    request: BackendRequest,
+    response: BackendResponse,
+  ): Promise<void> {
+    const entry: CacheEntry = {
+      version: FORMAT_VERSION,
+      hash,
+      spec,
+      occurrence,
+      request,
+      response,
+      recordedAt: new Date().toISOString(),
+    };
     const path = this.path(hash);
     await mkdir(join(this.dir, hash.slice(0, 2)), { recursive: true });
     // Write then rename: a reader never sees half a file, even with concurrent runs.

@@ -4,7 +4,8 @@ export class ConcurrencyLimit {
   private readonly waiting: Array<() => void> = [];
 
   constructor(readonly limit: number) {
-    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`concurrency limit must be a whole number ≥ 1, got ${limit}`);
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new RangeError(`concurrency limit must be a whole number ≥ 1, got ${limit}`);
   }
 
   async run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {

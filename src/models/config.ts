@@ -37,7 +37,12 @@ export const modelEntrySchema = z
     capabilities: capabilityOverrides.optional(),
     /** Request defaults, overridden by the request itself. */
     defaults: z
-      .object({ temperature: z.number(), topP: z.number(), maxTokens: z.number().int().positive(), seed: z.number().int() })
+      .object({
+        temperature: z.number(),
+        topP: z.number(),
+        maxTokens: z.number().int().positive(),
+        seed: z.number().int(),
+      })
       .partial()
       .strict()
       .optional(),
@@ -83,7 +88,9 @@ export function loadConfig(path: string = CONFIG_FILE): CrucibleConfig {
   }
   const parsed = crucibleConfigSchema.safeParse(json);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || '(top)'}: ${issue.message}`).join('\n');
+    const issues = parsed.error.issues
+      .map((issue) => `  ${issue.path.join('.') || '(top)'}: ${issue.message}`)
+      .join('\n');
     throw new ModelConfigError(`${path} does not match the config schema:\n${issues}`);
   }
   return parsed.data;

@@ -5,7 +5,10 @@ export class ModelConfigError extends Error {
 }
 
 export class MissingApiKeyError extends ModelConfigError {
-  constructor(readonly variable: string, readonly spec: string) {
+  constructor(
+    readonly variable: string,
+    readonly spec: string,
+  ) {
     super(`${spec} needs an API key: set the environment variable ${variable}`);
   }
 }
@@ -13,8 +16,13 @@ export class MissingApiKeyError extends ModelConfigError {
 /** `offline` mode and the request was never recorded. */
 export class CacheMissError extends Error {
   override readonly name = 'CacheMissError';
-  constructor(readonly requestHash: string, readonly description: string) {
-    super(`offline: no cached response for request ${requestHash} (${description}); run once without --offline to record it`);
+  constructor(
+    readonly requestHash: string,
+    readonly description: string,
+  ) {
+    super(
+      `offline: no cached response for request ${requestHash} (${description}); run once without --offline to record it`,
+    );
   }
 }
 
@@ -34,7 +42,12 @@ export class ModelCallError extends Error {
 
 export class ModelTimeoutError extends ModelCallError {
   constructor(spec: string, timeoutMs: number, attempts: number) {
-    super(`${spec}: no answer within ${timeoutMs} ms (raise the request timeout, or check the server)`, spec, undefined, attempts);
+    super(
+      `${spec}: no answer within ${timeoutMs} ms (raise the request timeout, or check the server)`,
+      spec,
+      undefined,
+      attempts,
+    );
   }
 }
 

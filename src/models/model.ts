@@ -12,9 +12,27 @@ import { CacheMissError, ModelCallError, ModelConfigError, ModelTimeoutError } f
 import { PriceTable, addCosts } from './prices.js';
 import type { Environment } from './providers.js';
 import { resolveModel, type ResolvedModel } from './resolve.js';
-import { AttemptsFailed, DEFAULT_RETRY_POLICY, serverErrorText, statusCodeOf, unwrapSdkError, withRetries, type RetryPolicy } from './retry.js';
+import {
+  AttemptsFailed,
+  DEFAULT_RETRY_POLICY,
+  serverErrorText,
+  statusCodeOf,
+  unwrapSdkError,
+  withRetries,
+  type RetryPolicy,
+} from './retry.js';
 import { createValidator, repairMessages, schemaInstruction, type OutputValidator } from './structured.js';
-import type { CallRecord, Capabilities, Completion, EndpointKind, GenerateRequest, GenerateResult, Model, TokenUsage, UsageTotals } from './types.js';
+import type {
+  CallRecord,
+  Capabilities,
+  Completion,
+  EndpointKind,
+  GenerateRequest,
+  GenerateResult,
+  Model,
+  TokenUsage,
+  UsageTotals,
+} from './types.js';
 
 export interface ModelOptions {
   /** Parsed config; default: read from `configPath`. */
@@ -51,9 +69,15 @@ export async function createModel(specOrName: string, options: ModelOptions = {}
       : resolved.kind === 'replay'
         ? await (await import('./replay.js')).createReplayBackend(resolved)
         : await (await import('./sdk-backend.js')).createSdkBackend(resolved, env);
-  const prices = options.prices ?? new PriceTable({ ...config.prices, ...(resolved.entry?.price ? { [resolved.spec]: resolved.entry.price } : {}) });
+  const prices =
+    options.prices ??
+    new PriceTable({ ...config.prices, ...(resolved.entry?.price ? { [resolved.spec]: resolved.entry.price } : {}) });
   // A replay is its own recording: no response cache (and `--offline` needs none).
-  return modelFromBackend(resolved, backend, { ...options, prices, ...(resolved.kind === 'replay' ? { cache: 'off' as const } : {}) });
+  return modelFromBackend(resolved, backend, {
+    ...options,
+    prices,
+    ...(resolved.kind === 'replay' ? { cache: 'off' as const } : {}),
+  });
 }
 
 /** The Model layer over any backend (used by createModel, and by tests of a backend). */
@@ -78,7 +102,13 @@ class CachedModel implements Model {
   private readonly retry: RetryPolicy;
   private readonly prices: PriceTable;
   private readonly occurrences = new Map<string, number>();
-  private readonly running: { calls: number; cachedCalls: number; inputTokens: number; outputTokens: number; costUsd: number | null } = {
+  private readonly running: {
+    calls: number;
+    cachedCalls: number;
+    inputTokens: number;
+    outputTokens: number;
+    costUsd: number | null;
+  } = {
     calls: 0,
     cachedCalls: 0,
     inputTokens: 0,
@@ -97,7 +127,9 @@ class CachedModel implements Model {
     this.capabilities = backend.capabilities;
     this.cacheMode = options.cache ?? 'read-write';
     this.cache = new ResponseCache(options.cacheDir ?? DEFAULT_CACHE_DIR);
-    this.limit = new ConcurrencyLimit(options.concurrency ?? resolved.entry?.concurrency ?? (resolved.kind === 'gguf' ? 1 : 4));
+    this.limit = new ConcurrencyLimit(
+      options.concurrency ?? resolved.entry?.concurrency ?? (resolved.kind === 'gguf' ? 1 : 4),
+    );
     this.timeoutMs = options.timeoutMs ?? resolved.entry?.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.prices = options.prices ?? new PriceTable();
@@ -125,7 +157,10 @@ class CachedModel implements Model {
     const oneCall = n === 1 || (this.capabilities.nativeN && !request.onText);
     const plans: Array<{ req: BackendRequest; firstIndex: number }> = oneCall
       ? [{ req: { ...base, n }, firstIndex: 0 }]
-      : Array.from({ length: n }, (_, i) => ({ req: { ...base, n: 1, ...(base.seed !== undefined ? { seed: base.seed + i } : {}) }, firstIndex: i }));
+      : Array.from({ length: n }, (_, i) => ({
+          req: { ...base, n: 1, ...(base.seed !== undefined ? { seed: base.seed + i } : {}) },
+          firstIndex: i,
+        }));
     const outcomes = await Promise.all(plans.map(({ req, firstIndex }) => this.call(req, request, firstIndex)));
 
     const calls: CallRecord[] = outcomes.map((o) => o.record);
@@ -158,10 +193,15 @@ class CachedModel implements Model {
       );
     }
     if (request.tools && !caps.tools) throw new ModelConfigError(`${this.spec} does not take tool definitions`);
-    if (request.logprobs && !caps.logprobs) throw new ModelConfigError(`${this.spec} does not report token log-probabilities`);
+    if (request.logprobs && !caps.logprobs)
+      throw new ModelConfigError(`${this.spec} does not report token log-probabilities`);
   }
 
-  private backendRequest(request: GenerateRequest, messages: GenerateRequest['messages'], validator: OutputValidator | undefined): BackendRequest {
+  private backendRequest(
+    request: GenerateRequest,
+    messages: GenerateRequest['messages'],
+    validator: OutputValidator | undefined,
+  ): BackendRequest {
     const route = this.capabilities.structuredOutput;
     const responseFormat = !validator
       ? undefined
@@ -194,29 +234,50 @@ class CachedModel implements Model {
   }
 
   /** Validates one completion; if it fails, asks once for a corrected reply. */
-  private async validated(completion: Completion, validator: OutputValidator, base: BackendRequest, request: GenerateRequest, calls: CallRecord[]): Promise<Completion> {
+  private async validated(
+    completion: Completion,
+    validator: OutputValidator,
+    base: BackendRequest,
+    request: GenerateRequest,
+    calls: CallRecord[],
+  ): Promise<Completion> {
     if (completion.toolCalls.length > 0 && !completion.text) return completion;
     const first = validator.check(completion.text);
     if (first.ok) return { ...completion, value: first.value };
     const { stream: _streamed, ...nonStreaming } = base;
-    const repairRequest: BackendRequest = { ...nonStreaming, n: 1, messages: repairMessages(base.messages, completion.text, first.message) };
-    const repair = await this.call(repairRequest, { ...request, label: `${request.label ?? 'generate'}:repair` }, undefined);
+    const repairRequest: BackendRequest = {
+      ...nonStreaming,
+      n: 1,
+      messages: repairMessages(base.messages, completion.text, first.message),
+    };
+    const repair = await this.call(
+      repairRequest,
+      { ...request, label: `${request.label ?? 'generate'}:repair` },
+      undefined,
+    );
     calls.push(repair.record);
     const fixed = repair.response.completions[0];
-    const second = fixed ? validator.check(fixed.text) : { ok: false as const, message: 'the repair request returned no completion' };
+    const second = fixed
+      ? validator.check(fixed.text)
+      : { ok: false as const, message: 'the repair request returned no completion' };
     if (second.ok) return { ...fixed!, value: second.value, repaired: true };
     return { ...(fixed ?? completion), outputError: second.message, repaired: true };
   }
 
   /** One logical call: from the cache, or from the endpoint under the limit, with retries. */
-  private async call(req: BackendRequest, request: GenerateRequest, streamIndex: number | undefined): Promise<CallOutcome> {
+  private async call(
+    req: BackendRequest,
+    request: GenerateRequest,
+    streamIndex: number | undefined,
+  ): Promise<CallOutcome> {
     // Claim the occurrence synchronously, so the order of calls (not their timing) decides it.
     // One Model has one spec: the request alone tells identical requests apart.
     const canonical = canonicalJson(req);
     const occurrence = this.occurrences.get(canonical) ?? 0;
     this.occurrences.set(canonical, occurrence + 1);
     const hash = requestHash(this.spec, canonical, occurrence);
-    const onText = request.onText && streamIndex !== undefined ? (delta: string) => request.onText!(streamIndex, delta) : undefined;
+    const onText =
+      request.onText && streamIndex !== undefined ? (delta: string) => request.onText!(streamIndex, delta) : undefined;
     request.signal?.throwIfAborted();
 
     if (this.cacheMode === 'read-write' || this.cacheMode === 'offline') {
@@ -242,7 +303,11 @@ class CachedModel implements Model {
     }, request.signal);
   }
 
-  private async attempt(req: BackendRequest, signal: AbortSignal | undefined, onText: ((delta: string) => void) | undefined): Promise<BackendResponse> {
+  private async attempt(
+    req: BackendRequest,
+    signal: AbortSignal | undefined,
+    onText: ((delta: string) => void) | undefined,
+  ): Promise<BackendResponse> {
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     try {
@@ -267,7 +332,14 @@ class CachedModel implements Model {
     return new ModelCallError(`${this.spec}: ${what}${tries}: ${detail}`, this.spec, status, attempts, { cause: last });
   }
 
-  private account(hash: string, request: GenerateRequest, response: BackendResponse, latencyMs: number, cached: boolean, attempts: number): CallOutcome {
+  private account(
+    hash: string,
+    request: GenerateRequest,
+    response: BackendResponse,
+    latencyMs: number,
+    cached: boolean,
+    attempts: number,
+  ): CallOutcome {
     const costUsd = this.prices.cost(this.spec, this.kind, this.modelId, response.usage);
     const record: CallRecord = {
       model: this.spec,
@@ -297,5 +369,8 @@ class CachedModel implements Model {
 }
 
 function sumUsage(usages: readonly TokenUsage[]): TokenUsage {
-  return usages.reduce((a, b) => ({ inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens }), { inputTokens: 0, outputTokens: 0 });
+  return usages.reduce(
+    (a, b) => ({ inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens }),
+    { inputTokens: 0, outputTokens: 0 },
+  );
 }

@@ -8,7 +8,10 @@ import type { TokenLogprob, ToolCall } from './types.js';
 interface RawChoice {
   index?: number;
   finish_reason?: string | null;
-  message?: { content?: string | null; tool_calls?: Array<{ id?: string; function?: { name?: string; arguments?: string } }> };
+  message?: {
+    content?: string | null;
+    tool_calls?: Array<{ id?: string; function?: { name?: string; arguments?: string } }>;
+  };
   logprobs?: { content?: Array<{ token?: string; logprob?: number }> | null } | null;
 }
 
@@ -19,7 +22,13 @@ function choicesOf(body: unknown): RawChoice[] {
 }
 
 // The same names the AI SDK maps finish reasons to, so all completions of a call read alike.
-const FINISH_REASONS: Record<string, string> = { stop: 'stop', length: 'length', tool_calls: 'tool-calls', function_call: 'tool-calls', content_filter: 'content-filter' };
+const FINISH_REASONS: Record<string, string> = {
+  stop: 'stop',
+  length: 'length',
+  tool_calls: 'tool-calls',
+  function_call: 'tool-calls',
+  content_filter: 'content-filter',
+};
 
 function parseArguments(text: string | undefined): unknown {
   if (text === undefined) return {};
@@ -32,7 +41,9 @@ function parseArguments(text: string | undefined): unknown {
 
 export function logprobsOf(body: unknown, index: number): TokenLogprob[] {
   const content = choicesOf(body)[index]?.logprobs?.content ?? [];
-  return content.filter((t) => typeof t.token === 'string' && typeof t.logprob === 'number').map((t) => ({ token: t.token!, logprob: t.logprob! }));
+  return content
+    .filter((t) => typeof t.token === 'string' && typeof t.logprob === 'number')
+    .map((t) => ({ token: t.token!, logprob: t.logprob! }));
 }
 
 /** Choices 1…n-1 of a chat-completions body. */

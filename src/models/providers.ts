@@ -24,7 +24,9 @@ export async function createLanguageModel(model: ResolvedModel, env: Environment
     case 'openai-compatible': {
       const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
       // A variable named in the config must be set; the default one is optional (local servers need no key).
-      const apiKey = model.entry?.apiKeyEnv ? requireKey(env, model.entry.apiKeyEnv, model.spec) : env[COMPATIBLE_KEY_VARIABLE];
+      const apiKey = model.entry?.apiKeyEnv
+        ? requireKey(env, model.entry.apiKeyEnv, model.spec)
+        : env[COMPATIBLE_KEY_VARIABLE];
       return createOpenAICompatible({
         name: COMPATIBLE_PROVIDER_NAME,
         baseURL: model.baseURL!,
@@ -38,16 +40,24 @@ export async function createLanguageModel(model: ResolvedModel, env: Environment
       const { createOpenAI } = await import('@ai-sdk/openai');
       const apiKey = requireKey(env, 'OPENAI_API_KEY', model.spec);
       // Chat Completions rather than Responses: it takes seed and stop on every model.
-      return createOpenAI({ apiKey, ...(env.OPENAI_BASE_URL ? { baseURL: env.OPENAI_BASE_URL } : {}) }).chat(model.modelId);
+      return createOpenAI({ apiKey, ...(env.OPENAI_BASE_URL ? { baseURL: env.OPENAI_BASE_URL } : {}) }).chat(
+        model.modelId,
+      );
     }
     case 'anthropic': {
       const { createAnthropic } = await import('@ai-sdk/anthropic');
       const apiKey = requireKey(env, 'ANTHROPIC_API_KEY', model.spec);
-      return createAnthropic({ apiKey, ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}) })(model.modelId);
+      return createAnthropic({ apiKey, ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}) })(
+        model.modelId,
+      );
     }
     case 'ollama': {
       const { createOllama } = await import('ollama-ai-provider-v2');
-      const host = env.OLLAMA_HOST ? (/^https?:\/\//.test(env.OLLAMA_HOST) ? env.OLLAMA_HOST : `http://${env.OLLAMA_HOST}`) : undefined;
+      const host = env.OLLAMA_HOST
+        ? /^https?:\/\//.test(env.OLLAMA_HOST)
+          ? env.OLLAMA_HOST
+          : `http://${env.OLLAMA_HOST}`
+        : undefined;
       return createOllama(host ? { baseURL: `${host.replace(/\/+$/, '')}/api` } : {})(model.modelId);
     }
     case 'gguf':

@@ -32,7 +32,14 @@ import { ModelCallError, ModelConfigError } from './errors.js';
 import type { ResolvedModel } from './resolve.js';
 import type { ChatMessage } from './types.js';
 
-export const REPLAY_FILTER_KEYS = { source: 'source', model: 'model', method: 'method', test_suite: 'testSuite', testSuite: 'testSuite', run: 'run' } as const;
+export const REPLAY_FILTER_KEYS = {
+  source: 'source',
+  model: 'model',
+  method: 'method',
+  test_suite: 'testSuite',
+  testSuite: 'testSuite',
+  run: 'run',
+} as const;
 
 export interface ReplaySource {
   readonly samples: string;
@@ -40,7 +47,8 @@ export interface ReplaySource {
   readonly filter?: { -readonly [K in keyof typeof REPLAY_FILTER_KEYS as (typeof REPLAY_FILTER_KEYS)[K]]?: string };
 }
 
-const FORM = 'replay:SAMPLES.jsonl[.gz]?dataset=DATASET.jsonl[.gz][&test_suite=PREFIX&model=PREFIX&source=PREFIX&method=PREFIX&run=PREFIX]';
+const FORM =
+  'replay:SAMPLES.jsonl[.gz]?dataset=DATASET.jsonl[.gz][&test_suite=PREFIX&model=PREFIX&source=PREFIX&method=PREFIX&run=PREFIX]';
 
 /** Reads the part after `replay:`. Paths are taken as given (relative to the working directory). */
 export function parseReplaySource(modelId: string): ReplaySource {
@@ -58,7 +66,10 @@ export function parseReplaySource(modelId: string): ReplaySource {
   for (const [key, value] of query) {
     if (key === 'dataset') continue;
     const field = REPLAY_FILTER_KEYS[key as keyof typeof REPLAY_FILTER_KEYS];
-    if (!field) throw new ModelConfigError(`replay model: unknown option "${key}"; options: dataset, ${Object.keys(REPLAY_FILTER_KEYS).join(', ')}`);
+    if (!field)
+      throw new ModelConfigError(
+        `replay model: unknown option "${key}"; options: dataset, ${Object.keys(REPLAY_FILTER_KEYS).join(', ')}`,
+      );
     filter[field] = value;
   }
   return { samples, dataset, ...(Object.keys(filter).length ? { filter } : {}) };
@@ -90,7 +101,9 @@ export class PromptIndex {
       if (key && !this.byPrompt.has(key)) this.byPrompt.set(key, task);
       this.byEntry.set(task.entryPoint, [...(this.byEntry.get(task.entryPoint) ?? []), task]);
     }
-    this.ordered = [...tasks].filter((t) => t.prompt.trim()).sort((a, b) => b.prompt.trim().length - a.prompt.trim().length);
+    this.ordered = [...tasks]
+      .filter((t) => t.prompt.trim())
+      .sort((a, b) => b.prompt.trim().length - a.prompt.trim().length);
   }
 
   find(messages: readonly ChatMessage[]): Task | undefined {
@@ -136,7 +149,9 @@ export interface ReplayRecording {
 export async function loadReplayRecording(source: ReplaySource): Promise<ReplayRecording> {
   const dataset = await loadDataset(resolve(source.dataset));
   const samplesPath = resolve(source.samples);
-  const loaded = source.filter ? await loadLabelledSamples(samplesPath, dataset, source.filter as LabelFilter) : await loadSamples(samplesPath, dataset);
+  const loaded = source.filter
+    ? await loadLabelledSamples(samplesPath, dataset, source.filter as LabelFilter)
+    : await loadSamples(samplesPath, dataset);
   const programs = new Map<string, string[]>();
   for (const c of loaded.candidates) {
     const list = programs.get(c.taskId) ?? [];
@@ -180,7 +195,12 @@ export class ReplayBackend implements Backend {
     if (!task) {
       const user = request.messages.find((m) => m.role === 'user')?.content ?? '';
       const excerpt = user.length > 120 ? `${user.slice(0, 117)}...` : user;
-      throw new ModelCallError(`replay:${this.modelId}: the request quotes no prompt of the replay's dataset (is it the dataset being solved?): ${JSON.stringify(excerpt)}`, `replay:${this.modelId}`, undefined, 1);
+      throw new ModelCallError(
+        `replay:${this.modelId}: the request quotes no prompt of the replay's dataset (is it the dataset being solved?): ${JSON.stringify(excerpt)}`,
+        `replay:${this.modelId}`,
+        undefined,
+        1,
+      );
     }
     const texts = this.replies(task, request);
     const completions: BackendCompletion[] = texts.map((text) => ({ text, toolCalls: [], finishReason: 'stop' }));

@@ -17,7 +17,8 @@ export function resolveModel(text: string, config: CrucibleConfig = EMPTY_CONFIG
   const entry = config.models[text];
   if (entry) {
     const parsed = parseSpec(entry.spec);
-    if (!parsed) throw new ModelConfigError(`crucible.config.json: models.${text}.spec "${entry.spec}" is not a model spec`);
+    if (!parsed)
+      throw new ModelConfigError(`crucible.config.json: models.${text}.spec "${entry.spec}" is not a model spec`);
     return { ...parsed, entry, configName: text, capabilities: capabilitiesFor(parsed.kind, entry.capabilities) };
   }
   const parsed = parseSpec(text);

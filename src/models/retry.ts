@@ -30,7 +30,8 @@ export function serverErrorText(error: unknown): string | undefined {
   if (!APICallError.isInstance(inner) || !inner.responseBody) return undefined;
   try {
     const body = JSON.parse(inner.responseBody) as { error?: unknown };
-    const text = typeof body.error === 'string' ? body.error : (body.error as { message?: unknown } | undefined)?.message;
+    const text =
+      typeof body.error === 'string' ? body.error : (body.error as { message?: unknown } | undefined)?.message;
     return typeof text === 'string' && !inner.message.includes(text) ? text : undefined;
   } catch {
     return undefined;
@@ -71,7 +72,10 @@ export function backoffDelayMs(policy: RetryPolicy, retry: number, error: unknow
 /** The last error of a call that failed, with how many attempts were made. */
 export class AttemptsFailed extends Error {
   override readonly name = 'AttemptsFailed';
-  constructor(readonly lastError: unknown, readonly attempts: number) {
+  constructor(
+    readonly lastError: unknown,
+    readonly attempts: number,
+  ) {
     super(lastError instanceof Error ? lastError.message : String(lastError), { cause: lastError });
   }
 }

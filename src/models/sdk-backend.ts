@@ -1,5 +1,14 @@
 /** The backend for HTTP endpoints, through the AI SDK's `generateText` / `streamText`. */
-import { generateText, jsonSchema, streamText, tool, type LanguageModel, type ModelMessage, type OutputInterface, type ToolSet } from 'ai';
+import {
+  generateText,
+  jsonSchema,
+  streamText,
+  tool,
+  type LanguageModel,
+  type ModelMessage,
+  type OutputInterface,
+  type ToolSet,
+} from 'ai';
 import type { Backend, BackendCallOptions, BackendCompletion, BackendRequest, BackendResponse } from './backend.js';
 import { extraChoices, logprobsOf } from './openai-body.js';
 import { COMPATIBLE_PROVIDER_NAME, createLanguageModel, type Environment } from './providers.js';
@@ -12,7 +21,10 @@ export async function createSdkBackend(model: ResolvedModel, env: Environment): 
     kind: model.kind,
     modelId: model.modelId,
     capabilities: model.capabilities,
-    generate: (request, options) => (request.stream ? streamOnce(model, languageModel, request, options) : generateOnce(model, languageModel, request, options)),
+    generate: (request, options) =>
+      request.stream
+        ? streamOnce(model, languageModel, request, options)
+        : generateOnce(model, languageModel, request, options),
     close: async () => {},
   };
 }
@@ -36,8 +48,16 @@ function rawTextOutput(format: NonNullable<BackendRequest['responseFormat']>): O
   };
 }
 
-function callSettings(model: ResolvedModel, languageModel: LanguageModel, request: BackendRequest, signal: AbortSignal) {
-  const system = request.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
+function callSettings(
+  model: ResolvedModel,
+  languageModel: LanguageModel,
+  request: BackendRequest,
+  signal: AbortSignal,
+) {
+  const system = request.messages
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n\n');
   const messages: ModelMessage[] = request.messages
     .filter((m) => m.role !== 'system')
     .map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content }));
@@ -45,7 +65,10 @@ function callSettings(model: ResolvedModel, languageModel: LanguageModel, reques
     ? Object.fromEntries(
         Object.entries(request.tools).map(([name, def]) => [
           name,
-          tool({ ...(def.description ? { description: def.description } : {}), inputSchema: jsonSchema(def.inputSchema as never) }),
+          tool({
+            ...(def.description ? { description: def.description } : {}),
+            inputSchema: jsonSchema(def.inputSchema as never),
+          }),
         ]),
       )
     : undefined;
@@ -73,7 +96,8 @@ function callSettings(model: ResolvedModel, languageModel: LanguageModel, reques
  * `options`.
  */
 function providerOptions(model: ResolvedModel, request: BackendRequest): Record<string, Record<string, never>> {
-  if (model.kind === 'ollama') return { ollama: { options: ollamaOptions(request) } as unknown as Record<string, never> };
+  if (model.kind === 'ollama')
+    return { ollama: { options: ollamaOptions(request) } as unknown as Record<string, never> };
   if (model.kind !== 'openai-compatible') return {};
   const body: Record<string, unknown> = { ...model.entry?.extraBody };
   if (request.n > 1) body.n = request.n;
@@ -97,7 +121,12 @@ function toolCallsOf(calls: ReadonlyArray<{ toolCallId: string; toolName: string
   return calls.map((c) => ({ id: c.toolCallId, name: c.toolName, input: c.input }));
 }
 
-async function generateOnce(model: ResolvedModel, languageModel: LanguageModel, request: BackendRequest, options: BackendCallOptions): Promise<BackendResponse> {
+async function generateOnce(
+  model: ResolvedModel,
+  languageModel: LanguageModel,
+  request: BackendRequest,
+  options: BackendCallOptions,
+): Promise<BackendResponse> {
   const result = await generateText(callSettings(model, languageModel, request, options.signal));
   const body = result.response.body;
   const first: BackendCompletion = {
@@ -107,10 +136,18 @@ async function generateOnce(model: ResolvedModel, languageModel: LanguageModel, 
     ...(request.logprobs ? { logprobs: logprobsOf(body, 0) } : {}),
   };
   const completions = request.n > 1 ? [first, ...extraChoices(body, Boolean(request.logprobs))] : [first];
-  return { completions, usage: { inputTokens: result.usage.inputTokens ?? 0, outputTokens: result.usage.outputTokens ?? 0 } };
+  return {
+    completions,
+    usage: { inputTokens: result.usage.inputTokens ?? 0, outputTokens: result.usage.outputTokens ?? 0 },
+  };
 }
 
-async function streamOnce(model: ResolvedModel, languageModel: LanguageModel, request: BackendRequest, options: BackendCallOptions): Promise<BackendResponse> {
+async function streamOnce(
+  model: ResolvedModel,
+  languageModel: LanguageModel,
+  request: BackendRequest,
+  options: BackendCallOptions,
+): Promise<BackendResponse> {
   const result = streamText({ ...callSettings(model, languageModel, request, options.signal), onError: () => {} });
   let text = '';
   for await (const part of result.fullStream) {

@@ -29,9 +29,14 @@ export function parseSpec(text: string): ParsedSpec | undefined {
     const hash = trimmed.indexOf('#');
     const modelId = hash < 0 ? '' : trimmed.slice(hash + 1);
     if (!modelId) {
-      throw new ModelConfigError(`model spec ${trimmed} names no model: write it as ${trimmed.replace(/#.*$/, '')}#model-name`);
+      throw new ModelConfigError(
+        `model spec ${trimmed} names no model: write it as ${trimmed.replace(/#.*$/, '')}#model-name`,
+      );
     }
-    const baseURL = trimmed.slice(0, hash).replace(/\/+$/, '').replace(/\/chat\/completions$/, '');
+    const baseURL = trimmed
+      .slice(0, hash)
+      .replace(/\/+$/, '')
+      .replace(/\/chat\/completions$/, '');
     return { kind: 'openai-compatible', modelId, baseURL, spec: `${baseURL}#${modelId}` };
   }
   const match = /^(openai|anthropic|ollama|gguf|replay):(.+)$/.exec(trimmed);

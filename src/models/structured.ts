@@ -11,7 +11,9 @@ import type { ChatMessage, JsonSchema, StructuredOutput } from './types.js';
 export interface OutputValidator {
   readonly jsonSchema: JsonSchema;
   /** The value, or a message naming where and how it fails the schema. */
-  check(text: string): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
+  check(
+    text: string,
+  ): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
 }
 
 function isZodSchema(schema: StructuredOutput['schema']): schema is ZodType {
@@ -48,14 +50,21 @@ function newValidator(output: StructuredOutput): OutputValidator {
       if (!parsed.ok) return parsed;
       const result = zodSchema.safeParse(parsed.value);
       if (result.success) return { ok: true, value: result.data };
-      const issues = result.error.issues.slice(0, 5).map((issue) => `at $${issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')}: ${issue.message}`);
+      const issues = result.error.issues
+        .slice(0, 5)
+        .map(
+          (issue) =>
+            `at $${issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')}: ${issue.message}`,
+        );
       return { ok: false, message: `the JSON does not match the schema: ${issues.join('; ')}` };
     },
   };
 }
 
 /** JSON from a reply, allowing the code fence many models wrap it in. */
-export function parseJsonReply(text: string): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string } {
+export function parseJsonReply(
+  text: string,
+): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string } {
   const fenced = /^\s*```[a-zA-Z]*\s*\n([\s\S]*?)\n?```\s*$/.exec(text);
   const body = (fenced ? fenced[1]! : text).trim();
   if (!body) return { ok: false, message: 'the reply is empty, not JSON' };

@@ -27,7 +27,11 @@ export function responseEventData(model: Model, result: GenerateResult): z.input
     latencyMs: result.latencyMs,
     cached: result.calls.length > 0 && result.calls.every((c) => c.cached),
     requestHashes: result.calls.map((c) => c.requestHash),
-    ...(result.completions.some((c) => c.toolCalls.length) ? { toolCalls: result.completions.map((c) => c.toolCalls) } : {}),
-    ...(result.completions.some((c) => c.outputError) ? { outputErrors: result.completions.map((c) => c.outputError ?? null) } : {}),
+    ...(result.completions.some((c) => c.toolCalls.length)
+      ? { toolCalls: result.completions.map((c) => c.toolCalls) }
+      : {}),
+    ...(result.completions.some((c) => c.outputError)
+      ? { outputErrors: result.completions.map((c) => c.outputError ?? null) }
+      : {}),
   };
 }

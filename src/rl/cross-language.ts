@@ -24,18 +24,38 @@ export interface CrossLanguageAdvantage {
   readonly crossAdvantage: number;
 }
 
-export function crossLanguageAdvantages(rollouts: readonly LanguageReward[], options: GxpoOptions = {}): CrossLanguageAdvantage[] {
+export function crossLanguageAdvantages(
+  rollouts: readonly LanguageReward[],
+  options: GxpoOptions = {},
+): CrossLanguageAdvantage[] {
   assertNonEmpty(rollouts, 'rollouts');
-  assertFinite(rollouts.map((r) => r.reward), (i) => `rollouts[${i}].reward`);
+  assertFinite(
+    rollouts.map((r) => r.reward),
+    (i) => `rollouts[${i}].reward`,
+  );
   const { languageWeight: alpha = 0.5, ...grpo } = options;
   if (!(alpha >= 0 && alpha <= 1)) throw new BadRequestError(`languageWeight must be in [0, 1] (got ${alpha})`);
   const language = new Array<number>(rollouts.length).fill(0);
   const cross = new Array<number>(rollouts.length).fill(0);
   for (const problem of indicesBy(rollouts, (r) => r.problem).values()) {
-    scatter(cross, problem, groupAdvantages(problem.map((i) => rollouts[i]!.reward), grpo));
+    scatter(
+      cross,
+      problem,
+      groupAdvantages(
+        problem.map((i) => rollouts[i]!.reward),
+        grpo,
+      ),
+    );
     for (const subgroup of indicesBy(problem, (i) => rollouts[i]!.language).values()) {
       const indices = subgroup.map((k) => problem[k]!);
-      scatter(language, indices, groupAdvantages(indices.map((i) => rollouts[i]!.reward), grpo));
+      scatter(
+        language,
+        indices,
+        groupAdvantages(
+          indices.map((i) => rollouts[i]!.reward),
+          grpo,
+        ),
+      );
     }
   }
   return rollouts.map((_, i) => ({

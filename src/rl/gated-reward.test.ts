@@ -9,12 +9,25 @@ const numeric = (r: ReturnType<typeof gatedReward>): number => {
   assert.notEqual(r.reward, null, 'expected a reward');
   return r.reward!;
 };
-const levels = (s: readonly LevelScore[]): GatedLevels => Object.fromEntries(LEVELS.map((l, i) => [l, s[i]!])) as GatedLevels;
+const levels = (s: readonly LevelScore[]): GatedLevels =>
+  Object.fromEntries(LEVELS.map((l, i) => [l, s[i]!])) as GatedLevels;
 
 test('worked example: passes 3/4 public and 1/2 hidden tests (hand-computed)', () => {
-  const r = gatedReward({ parses: 1, loads: 1, runs: 1, publicTests: { passed: 3, total: 4 }, hidden: { passed: 1, total: 2 } });
+  const r = gatedReward({
+    parses: 1,
+    loads: 1,
+    runs: 1,
+    publicTests: { passed: 3, total: 4 },
+    hidden: { passed: 1, total: 2 },
+  });
   // gates Πⱼ≤ₖ sⱼ = [1, 1, 1, 0.75, 0.375]; R = 0.2·(1 + 1 + 1 + 0.75 + 0.375) = 0.825
-  assert.deepEqual(r.reward === null ? null : r.gates, { parses: 1, loads: 1, runs: 1, publicTests: 0.75, hidden: 0.375 });
+  assert.deepEqual(r.reward === null ? null : r.gates, {
+    parses: 1,
+    loads: 1,
+    runs: 1,
+    publicTests: 0.75,
+    hidden: 0.375,
+  });
   close(numeric(r), 0.825);
   // plain pass rate: (3 + 1)/(4 + 2)
   close(r.passRate!, 4 / 6);
@@ -45,15 +58,27 @@ test('no-verdict anywhere gives reward null with a reason, never 0 or 1', () => 
   assert.match(r.reward === null ? r.reason : '', /no verdict at level 'hidden'/);
   // even when an earlier level already failed
   assert.equal(gatedReward(levels([0, 1, { noVerdict: 'worker crashed' }, 0, 0])).reward, null);
-  assert.match((gatedReward(levels([1, { noVerdict: 'worker crashed' }, 1, 1, 1])) as { reason: string }).reason, /'loads': worker crashed/);
+  assert.match(
+    (gatedReward(levels([1, { noVerdict: 'worker crashed' }, 1, 1, 1])) as { reason: string }).reason,
+    /'loads': worker crashed/,
+  );
 });
 
 test('clear errors for scores outside [0, 1], impossible counts, missing levels and bad weights', () => {
-  assert.throws(() => gatedReward(levels([1, 1, 1.5, 1, 1])), { name: 'BadRequestError', message: /levels\.runs must be a number in \[0, 1\]/ });
+  assert.throws(() => gatedReward(levels([1, 1, 1.5, 1, 1])), {
+    name: 'BadRequestError',
+    message: /levels\.runs must be a number in \[0, 1\]/,
+  });
   assert.throws(() => gatedReward(levels([1, 1, Number.NaN, 1, 1])), { name: 'BadRequestError' });
-  assert.throws(() => gatedReward(levels([1, 1, 1, { passed: 3, total: 2 }, 1])), { name: 'BadRequestError', message: /publicTests/ });
+  assert.throws(() => gatedReward(levels([1, 1, 1, { passed: 3, total: 2 }, 1])), {
+    name: 'BadRequestError',
+    message: /publicTests/,
+  });
   assert.throws(() => gatedReward(levels([1, 1, 1, 1, { passed: 0, total: 0 }])), /vacuous/);
-  assert.throws(() => gatedReward({ parses: 1, loads: 1, runs: 1, publicTests: 1 } as GatedLevels), /levels\.hidden is missing/);
+  assert.throws(
+    () => gatedReward({ parses: 1, loads: 1, runs: 1, publicTests: 1 } as GatedLevels),
+    /levels\.hidden is missing/,
+  );
   assert.throws(() => gatedReward(levels([1, 1, 1, 1, 1]), [1, 1]), /5 entries/);
   assert.throws(() => gatedReward(levels([1, 1, 1, 1, 1]), [1, -1, 1, 1, 1]), /weights\[1\]/);
   assert.throws(() => gatedReward(levels([1, 1, 1, 1, 1]), [0, 0, 0, 0, 0]), /all 0/);
@@ -64,7 +89,9 @@ const scores = fc.array(score, { minLength: 5, maxLength: 5 });
 const weights = fc.oneof(
   fc.constant(EQUAL_WEIGHTS),
   fc.constant(PRODUCT_WEIGHTS),
-  fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 5, maxLength: 5 }).filter((w) => w.some((x) => x > 0)),
+  fc
+    .array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 5, maxLength: 5 })
+    .filter((w) => w.some((x) => x > 0)),
 );
 const normalised = (w: readonly number[]) => w.map((x) => x / w.reduce((a, b) => a + b, 0));
 
@@ -86,7 +113,9 @@ test('property: a level at 0 gates every later level; 0 when parses is 0; strict
       const changed = gated.map((v, i) => (i > k ? later[i]! : v));
       const r = numeric(gatedReward(levels(gated), w));
       assert.equal(numeric(gatedReward(levels(changed), w)), r);
-      const before = normalised(w).slice(0, k).reduce((a, b) => a + b, 0);
+      const before = normalised(w)
+        .slice(0, k)
+        .reduce((a, b) => a + b, 0);
       assert.ok(r <= before + 1e-12, `R = ${r} > Σ_{i<${k}} wᵢ = ${before}`);
       if (k === 0) assert.equal(r, 0);
       assert.equal(numeric(gatedReward(levels(gated), PRODUCT_WEIGHTS)), 0);
@@ -113,5 +142,8 @@ test('a vacuous level passes its gate but carries no weight; rewards are exact f
   assert.equal(right.firstFailed, null);
   assert.equal(right.passRate, 1);
   // Only the vacuous level carries weight: every gate is open, the reward is 1.
-  assert.equal(gatedReward({ parses: 1, loads: 1, runs: 1, publicTests: 'vacuous', hidden: 'vacuous' }, [0, 0, 0, 1, 0]).reward, 1);
+  assert.equal(
+    gatedReward({ parses: 1, loads: 1, runs: 1, publicTests: 'vacuous', hidden: 'vacuous' }, [0, 0, 0, 1, 0]).reward,
+    1,
+  );
 });

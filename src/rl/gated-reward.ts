@@ -38,33 +38,43 @@ export type GatedReward =
     }
   | { readonly reward: null; readonly passRate: null; readonly reason: string };
 
-type Scored = { readonly score: number; readonly counts?: { passed: number; total: number }; readonly vacuous?: true } | { readonly noVerdict: string };
+type Scored =
+  | { readonly score: number; readonly counts?: { passed: number; total: number }; readonly vacuous?: true }
+  | { readonly noVerdict: string };
 
 /** A level's score in [0, 1] from a number, a {passed, total} count, or a no-verdict. */
 export function scoreLevel(value: LevelScore, level: string): Scored {
   if (value === 'no-verdict') return { noVerdict: 'the sandbox gave no verdict' };
   if (value === 'vacuous') return { score: 1, vacuous: true };
   if (typeof value === 'number') {
-    if (!(value >= 0 && value <= 1)) throw new BadRequestError(`levels.${level} must be a number in [0, 1] (got ${value})`);
+    if (!(value >= 0 && value <= 1))
+      throw new BadRequestError(`levels.${level} must be a number in [0, 1] (got ${value})`);
     return { score: value };
   }
   if ('noVerdict' in value) return { noVerdict: String(value.noVerdict) || 'the sandbox gave no verdict' };
   const { passed, total } = value;
   if (!Number.isInteger(passed) || !Number.isInteger(total) || total < 1 || passed < 0 || passed > total)
-    throw new BadRequestError(`levels.${level} must have whole numbers 0 ≤ passed ≤ total and total ≥ 1 (got ${passed}/${total}); a level with no tests is vacuous: send 1`);
+    throw new BadRequestError(
+      `levels.${level} must have whole numbers 0 ≤ passed ≤ total and total ≥ 1 (got ${passed}/${total}); a level with no tests is vacuous: send 1`,
+    );
   return { score: passed / total, counts: { passed, total } };
 }
 
 export function gatedReward(levels: GatedLevels, weights: readonly number[] = EQUAL_WEIGHTS): GatedReward {
   const given = normaliseWeights(weights);
   const scored = LEVELS.map((level) => {
-    if (!(level in levels)) throw new BadRequestError(`levels.${level} is missing: give a score for every level (${LEVELS.join(', ')})`);
+    if (!(level in levels))
+      throw new BadRequestError(`levels.${level} is missing: give a score for every level (${LEVELS.join(', ')})`);
     return scoreLevel(levels[level], level);
   });
   const missing = scored.findIndex((s) => 'noVerdict' in s);
   if (missing >= 0) {
     const why = (scored[missing] as { noVerdict: string }).noVerdict;
-    return { reward: null, passRate: null, reason: `no verdict at level '${LEVELS[missing]}': ${why}; the sandbox failed, not the program (retry or drop this rollout)` };
+    return {
+      reward: null,
+      passRate: null,
+      reason: `no verdict at level '${LEVELS[missing]}': ${why}; the sandbox failed, not the program (retry or drop this rollout)`,
+    };
   }
   const s = scored as { score: number; counts?: { passed: number; total: number }; vacuous?: true }[];
   // A vacuous level's weight goes to the others, in proportion; if only vacuous levels carry
@@ -90,15 +100,20 @@ function exact(x: number): number {
 }
 
 /** Pooled passed/total when both test levels are counts, else the mean of their two scores. */
-function passRateOf(pub: { score: number; counts?: { passed: number; total: number }; vacuous?: true }, hidden: typeof pub): number {
+function passRateOf(
+  pub: { score: number; counts?: { passed: number; total: number }; vacuous?: true },
+  hidden: typeof pub,
+): number {
   if (pub.vacuous) return hidden.score;
   if (hidden.vacuous) return pub.score;
-  if (pub.counts && hidden.counts) return (pub.counts.passed + hidden.counts.passed) / (pub.counts.total + hidden.counts.total);
+  if (pub.counts && hidden.counts)
+    return (pub.counts.passed + hidden.counts.passed) / (pub.counts.total + hidden.counts.total);
   return (pub.score + hidden.score) / 2;
 }
 
 function normaliseWeights(weights: readonly number[]): number[] {
-  if (weights.length !== LEVELS.length) throw new BadRequestError(`weights needs ${LEVELS.length} entries, one per level (got ${weights.length})`);
+  if (weights.length !== LEVELS.length)
+    throw new BadRequestError(`weights needs ${LEVELS.length} entries, one per level (got ${weights.length})`);
   weights.forEach((x, i) => {
     if (!Number.isFinite(x) || x < 0) throw new BadRequestError(`weights[${i}] must be a finite number ≥ 0 (got ${x})`);
   });

@@ -13,7 +13,16 @@
  */
 import { BadRequestError } from '../core/errors.js';
 import type { GroupedReward, GrpoOptions } from './schemas.js';
-import { allEqual, assertEpsilon, assertFinite, assertNonEmpty, indicesBy, maxOf, mean, stdOfCentred } from './stats.js';
+import {
+  allEqual,
+  assertEpsilon,
+  assertFinite,
+  assertNonEmpty,
+  indicesBy,
+  maxOf,
+  mean,
+  stdOfCentred,
+} from './stats.js';
 
 export const DEFAULT_EPSILON = 1e-6;
 
@@ -27,10 +36,16 @@ export function groupAdvantages(rewards: readonly number[], options: GrpoOptions
 /** Advantages for a batch of rollouts grouped by `group`, in input order. */
 export function batchGroupAdvantages(rollouts: readonly GroupedReward[], options: GrpoOptions = {}): number[] {
   assertNonEmpty(rollouts, 'rollouts');
-  assertFinite(rollouts.map((r) => r.reward), (i) => `rollouts[${i}].reward`);
+  assertFinite(
+    rollouts.map((r) => r.reward),
+    (i) => `rollouts[${i}].reward`,
+  );
   const out = new Array<number>(rollouts.length).fill(0);
   for (const indices of indicesBy(rollouts, (r) => r.group).values()) {
-    const advantages = unchecked(indices.map((i) => rollouts[i]!.reward), options);
+    const advantages = unchecked(
+      indices.map((i) => rollouts[i]!.reward),
+      options,
+    );
     indices.forEach((index, k) => (out[index] = advantages[k]!));
   }
   return out;

@@ -14,6 +14,14 @@ export {
   type EssScale,
   type VcpoResult,
 } from './vcpo.js';
-export { EQUAL_WEIGHTS, LEVELS, PRODUCT_WEIGHTS, gatedReward, scoreLevel, type GatedReward, type Level } from './gated-reward.js';
+export {
+  EQUAL_WEIGHTS,
+  LEVELS,
+  PRODUCT_WEIGHTS,
+  gatedReward,
+  scoreLevel,
+  type GatedReward,
+  type Level,
+} from './gated-reward.js';
 export { computeAdvantages, type AdvantagesResponse } from './advantages.js';
 export * from './schemas.js';

@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 
-const finite = (what: string) => z.number({ error: `${what} must be a finite number (NaN and ±Infinity are rejected)` });
+const finite = (what: string) =>
+  z.number({ error: `${what} must be a finite number (NaN and ±Infinity are rejected)` });
 const reward = finite('reward');
 const key = (what: string) => z.string({ error: `${what} must be a string` }).min(1, `${what} must not be empty`);
 
@@ -36,7 +37,11 @@ export const GrpoRequestSchema = z.strictObject({
 
 export const GxpoOptionsSchema = GrpoOptionsSchema.extend({
   /** α in A = α·A_language + (1 − α)·A_cross; default 0.5. */
-  languageWeight: z.number().min(0, 'languageWeight must be in [0, 1]').max(1, 'languageWeight must be in [0, 1]').optional(),
+  languageWeight: z
+    .number()
+    .min(0, 'languageWeight must be in [0, 1]')
+    .max(1, 'languageWeight must be in [0, 1]')
+    .optional(),
 });
 export type GxpoOptions = z.infer<typeof GxpoOptionsSchema>;
 
@@ -99,7 +104,11 @@ export const VcpoRequestSchema = z.strictObject({
 });
 
 /** The body of `POST /v1/rewards/advantages`. */
-export const AdvantagesRequestSchema = z.discriminatedUnion('method', [GrpoRequestSchema, GxpoRequestSchema, VcpoRequestSchema]);
+export const AdvantagesRequestSchema = z.discriminatedUnion('method', [
+  GrpoRequestSchema,
+  GxpoRequestSchema,
+  VcpoRequestSchema,
+]);
 export type AdvantagesRequest = z.infer<typeof AdvantagesRequestSchema>;
 
 export const LevelScoreSchema = z.union([
@@ -129,6 +138,9 @@ export type GatedLevels = z.infer<typeof GatedLevelsSchema>;
 export const GatedRewardRequestSchema = z.strictObject({
   levels: GatedLevelsSchema,
   /** wₖ per level, in level order; non-negative, normalised to sum 1; default equal. */
-  weights: z.array(z.number().min(0, 'level weights must be ≥ 0')).length(5, 'weights needs one entry per level (5)').optional(),
+  weights: z
+    .array(z.number().min(0, 'level weights must be ≥ 0'))
+    .length(5, 'weights needs one entry per level (5)')
+    .optional(),
 });
 export type GatedRewardRequest = z.infer<typeof GatedRewardRequestSchema>;

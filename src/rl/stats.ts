@@ -20,7 +20,8 @@ export function assertNonEmpty(values: readonly unknown[], what: string): void {
 }
 
 export function assertEpsilon(epsilon: number): void {
-  if (!Number.isFinite(epsilon) || epsilon < 0) throw new BadRequestError(`epsilon must be a finite number ≥ 0 (got ${epsilon})`);
+  if (!Number.isFinite(epsilon) || epsilon < 0)
+    throw new BadRequestError(`epsilon must be a finite number ≥ 0 (got ${epsilon})`);
 }
 
 /** True when every value is the same (a group that carries no signal). */

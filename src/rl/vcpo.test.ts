@@ -12,7 +12,8 @@ import {
   type BaselineSample,
 } from './vcpo.js';
 
-const close = (a: number, b: number, tol = 1e-12, what = '') => assert.ok(Math.abs(a - b) <= tol, `${what} ${a} vs ${b} (±${tol})`);
+const close = (a: number, b: number, tol = 1e-12, what = '') =>
+  assert.ok(Math.abs(a - b) <= tol, `${what} ${a} vs ${b} (±${tol})`);
 
 test("the note's fixture: log-weights [ln 4, 0, 0] → ρ = 36/(3·18) = 2/3 → lr·√(2/3) (seeds-000.md §8)", () => {
   // w = [4, 1, 1]: Σw = 6, Σw² = 18, ESS = 36/18 = 2, ρ = 2/3
@@ -46,7 +47,13 @@ test('worked example: minimum-variance baseline (hand-computed)', () => {
   // winsorized: 5% and 95% quantiles are 0 and 1, nothing is clipped → 4/9
   close(minimumVarianceBaseline(worked, { aggregation: 'winsorized' }), 4 / 9);
   // normalizeByLength: L = [1, 2, 1] → W ∝ [4, 1, 1] → b* = 4/6
-  close(minimumVarianceBaseline(worked.map((s, i) => ({ ...s, length: [1, 2, 1][i]! })), { normalizeByLength: true }), 2 / 3);
+  close(
+    minimumVarianceBaseline(
+      worked.map((s, i) => ({ ...s, length: [1, 2, 1][i]! })),
+      { normalizeByLength: true },
+    ),
+    2 / 3,
+  );
 });
 
 test('worked example: VCPO advantages for a batch (hand-computed)', () => {
@@ -62,7 +69,9 @@ test('worked example: VCPO advantages for a batch (hand-computed)', () => {
   const sd = Math.sqrt(2) / 3;
   [5 / 9 / sd, -4 / 9 / sd, -4 / 9 / sd, 0, 0].forEach((x, i) => close(result.advantages[i]!, x, 1e-12, `A[${i}]`));
   // without the std division: R − b*
-  [5 / 9, -4 / 9, -4 / 9, 0, 0].forEach((x, i) => close(vcpoAdvantages(rollouts, { normalizeByStd: false }).advantages[i]!, x, 1e-12));
+  [5 / 9, -4 / 9, -4 / 9, 0, 0].forEach((x, i) =>
+    close(vcpoAdvantages(rollouts, { normalizeByStd: false }).advantages[i]!, x, 1e-12),
+  );
   // batch ESS over w = [2, 1, 1, 1, 4]: Σw = 9, Σw² = 23 → 81/23
   close(result.ess.ess, 81 / 23);
   close(result.ess.lrScale, Math.sqrt(81 / 23 / 5));
@@ -75,13 +84,28 @@ test('worked example: VCPO advantages for a batch (hand-computed)', () => {
 test('clear errors: negative weights, NaN rewards, empty input, all-zero weights', () => {
   assert.throws(() => effectiveSampleSize([1, -0.5]), { name: 'BadRequestError', message: /weights\[1\] is negative/ });
   assert.throws(() => effectiveSampleSize([]), { name: 'BadRequestError', message: /empty/ });
-  assert.throws(() => effectiveSampleSize([0, 0]), { name: 'BadRequestError', message: /all importance weights are 0/ });
+  assert.throws(() => effectiveSampleSize([0, 0]), {
+    name: 'BadRequestError',
+    message: /all importance weights are 0/,
+  });
   assert.throws(() => effectiveSampleSize([1, Number.NaN]), { name: 'BadRequestError', message: /finite/ });
-  assert.throws(() => minimumVarianceBaseline([{ reward: Number.NaN, weight: 1, gradNorm: 1 }]), { name: 'BadRequestError', message: /group\[0\]\.reward/ });
+  assert.throws(() => minimumVarianceBaseline([{ reward: Number.NaN, weight: 1, gradNorm: 1 }]), {
+    name: 'BadRequestError',
+    message: /group\[0\]\.reward/,
+  });
   assert.throws(() => minimumVarianceBaseline([]), { name: 'BadRequestError', message: /empty/ });
-  assert.throws(() => vcpoAdvantages([{ group: 'a', reward: 1, weight: -1, gradNorm: 1 }]), { name: 'BadRequestError', message: /rollouts\[0\]\.weight is negative/ });
-  assert.throws(() => vcpoAdvantages([{ group: 'a', reward: 1, gradNorm: 1 }]), { name: 'BadRequestError', message: /exactly one of weight and logWeight/ });
-  assert.throws(() => vcpoAdvantages([{ group: 'a', reward: 1, weight: 1, gradNorm: 1, length: 0 }], { normalizeByLength: true }), /length must be ≥ 1/);
+  assert.throws(() => vcpoAdvantages([{ group: 'a', reward: 1, weight: -1, gradNorm: 1 }]), {
+    name: 'BadRequestError',
+    message: /rollouts\[0\]\.weight is negative/,
+  });
+  assert.throws(() => vcpoAdvantages([{ group: 'a', reward: 1, gradNorm: 1 }]), {
+    name: 'BadRequestError',
+    message: /exactly one of weight and logWeight/,
+  });
+  assert.throws(
+    () => vcpoAdvantages([{ group: 'a', reward: 1, weight: 1, gradNorm: 1, length: 0 }], { normalizeByLength: true }),
+    /length must be ≥ 1/,
+  );
   assert.throws(() => essLearningRateScale([1], { baseEssRatio: 0 }), /baseEssRatio/);
   assert.throws(() => sequenceLogWeight([0], [0, 0]), /differ in length/);
 });
@@ -114,11 +138,16 @@ test('property: 1 ≤ ESS ≤ B, ESS = B for equal weights, 1 for a single non-z
 
 test('property: lr scale is in (0, 1] for both rules and any ρ_base', () => {
   fc.assert(
-    fc.property(weights, fc.double({ min: 1e-3, max: 1, noNaN: true }), fc.constantFrom('sqrt' as const, 'linear' as const), (ws, base, rule) => {
-      const { lrScale, ratio } = essLearningRateScale(ws, { baseEssRatio: base, rule });
-      assert.ok(lrScale > 0 && lrScale <= 1, `lrScale ${lrScale}`);
-      assert.ok(ratio >= 1 / ws.length - 1e-12 && ratio <= 1);
-    }),
+    fc.property(
+      weights,
+      fc.double({ min: 1e-3, max: 1, noNaN: true }),
+      fc.constantFrom('sqrt' as const, 'linear' as const),
+      (ws, base, rule) => {
+        const { lrScale, ratio } = essLearningRateScale(ws, { baseEssRatio: base, rule });
+        assert.ok(lrScale > 0 && lrScale <= 1, `lrScale ${lrScale}`);
+        assert.ok(ratio >= 1 / ws.length - 1e-12 && ratio <= 1);
+      },
+    ),
   );
 });
 
@@ -131,17 +160,24 @@ const group = fc.array(sample, { minLength: 1, maxLength: 32 });
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 test('property: b* gives no larger variance than the mean baseline (random gradient vectors)', () => {
-  const vectors = fc.array(fc.array(fc.double({ min: -1, max: 1, noNaN: true }), { minLength: 4, maxLength: 4 }), { minLength: 1, maxLength: 32 });
+  const vectors = fc.array(fc.array(fc.double({ min: -1, max: 1, noNaN: true }), { minLength: 4, maxLength: 4 }), {
+    minLength: 1,
+    maxLength: 32,
+  });
   fc.assert(
     fc.property(group, vectors, (samples, gs) => {
       const n = Math.min(samples.length, gs.length);
       const rows = samples.slice(0, n).map((s, i) => ({ ...s, g: gs[i]! }));
       const withNorms = rows.map((r) => ({ reward: r.reward, weight: r.weight, gradNorm: Math.hypot(...r.g) }));
       // Σᵢ ‖wᵢ (Rᵢ − b) gᵢ‖², computed from the vectors themselves, not from the library's W
-      const secondMoment = (b: number) => rows.reduce((s, r) => s + r.g.reduce((t, x) => t + (r.weight * (r.reward - b) * x) ** 2, 0), 0);
+      const secondMoment = (b: number) =>
+        rows.reduce((s, r) => s + r.g.reduce((t, x) => t + (r.weight * (r.reward - b) * x) ** 2, 0), 0);
       const bStar = minimumVarianceBaseline(withNorms);
       const bMean = mean(rows.map((r) => r.reward));
-      assert.ok(secondMoment(bStar) <= secondMoment(bMean) * (1 + 1e-9) + 1e-12, `${secondMoment(bStar)} > ${secondMoment(bMean)}`);
+      assert.ok(
+        secondMoment(bStar) <= secondMoment(bMean) * (1 + 1e-9) + 1e-12,
+        `${secondMoment(bStar)} > ${secondMoment(bMean)}`,
+      );
       assert.ok(baselineVariance(withNorms, bStar) <= baselineVariance(withNorms, bMean) * (1 + 1e-9) + 1e-300);
     }),
   );
@@ -149,30 +185,48 @@ test('property: b* gives no larger variance than the mean baseline (random gradi
 
 test('property: b* lies in [min R, max R], equals mean R for equal Wᵢ, is scale-invariant in w and ‖g‖', () => {
   fc.assert(
-    fc.property(group, fc.constantFrom('mean' as const, 'median' as const, 'winsorized' as const), fc.double({ min: 1e-3, max: 1e3, noNaN: true }), (samples, aggregation, c) => {
-      const R = samples.map((s) => s.reward);
-      const b = minimumVarianceBaseline(samples, { aggregation });
-      assert.ok(b >= Math.min(...R) && b <= Math.max(...R));
-      const scaled = samples.map((s) => ({ ...s, weight: s.weight * c, gradNorm: s.gradNorm / Math.sqrt(c) }));
-      close(minimumVarianceBaseline(scaled, { aggregation }), b, 1e-9);
-    }),
+    fc.property(
+      group,
+      fc.constantFrom('mean' as const, 'median' as const, 'winsorized' as const),
+      fc.double({ min: 1e-3, max: 1e3, noNaN: true }),
+      (samples, aggregation, c) => {
+        const R = samples.map((s) => s.reward);
+        const b = minimumVarianceBaseline(samples, { aggregation });
+        assert.ok(b >= Math.min(...R) && b <= Math.max(...R));
+        const scaled = samples.map((s) => ({ ...s, weight: s.weight * c, gradNorm: s.gradNorm / Math.sqrt(c) }));
+        close(minimumVarianceBaseline(scaled, { aggregation }), b, 1e-9);
+      },
+    ),
   );
   fc.assert(
-    fc.property(fc.array(fc.double({ min: -10, max: 10, noNaN: true }), { minLength: 1, maxLength: 32 }), fc.double({ min: 1e-3, max: 1e3, noNaN: true }), (R, w) => {
-      close(minimumVarianceBaseline(R.map((reward) => ({ reward, weight: w, gradNorm: 1 }))), mean(R), 1e-9);
-    }),
+    fc.property(
+      fc.array(fc.double({ min: -10, max: 10, noNaN: true }), { minLength: 1, maxLength: 32 }),
+      fc.double({ min: 1e-3, max: 1e3, noNaN: true }),
+      (R, w) => {
+        close(minimumVarianceBaseline(R.map((reward) => ({ reward, weight: w, gradNorm: 1 }))), mean(R), 1e-9);
+      },
+    ),
   );
 });
 
 test('property: VCPO advantages are finite, and exactly 0 in degenerate groups', () => {
-  const rollouts = fc.array(fc.record({ group: fc.constantFrom('a', 'b', 'c'), reward: fc.constantFrom(0, 0.5, 1), weight: fc.double({ min: 0.01, max: 100, noNaN: true }), gradNorm: fc.double({ min: 0, max: 10, noNaN: true }) }), { minLength: 1, maxLength: 40 });
+  const rollouts = fc.array(
+    fc.record({
+      group: fc.constantFrom('a', 'b', 'c'),
+      reward: fc.constantFrom(0, 0.5, 1),
+      weight: fc.double({ min: 0.01, max: 100, noNaN: true }),
+      gradNorm: fc.double({ min: 0, max: 10, noNaN: true }),
+    }),
+    { minLength: 1, maxLength: 40 },
+  );
   fc.assert(
     fc.property(rollouts, fc.boolean(), (batch, normalizeByStd) => {
       const { advantages } = vcpoAdvantages(batch, { normalizeByStd });
       assert.ok(advantages.every(Number.isFinite));
       for (const g of ['a', 'b', 'c']) {
         const idx = batch.flatMap((r, i) => (r.group === g ? [i] : []));
-        if (idx.length > 0 && idx.every((i) => batch[i]!.reward === batch[idx[0]!]!.reward)) assert.ok(idx.every((i) => advantages[i] === 0));
+        if (idx.length > 0 && idx.every((i) => batch[i]!.reward === batch[idx[0]!]!.reward))
+          assert.ok(idx.every((i) => advantages[i] === 0));
       }
     }),
   );

@@ -19,7 +19,9 @@ import { allEqual, assertFinite, assertNonEmpty, indicesBy, maxOf, mean, minOf, 
 /** Σₜ (log π_learner − log π_rollout) over the response tokens: log wᵢ for one trajectory. */
 export function sequenceLogWeight(learnerLogProbs: readonly number[], rolloutLogProbs: readonly number[]): number {
   if (learnerLogProbs.length !== rolloutLogProbs.length)
-    throw new BadRequestError(`log-prob arrays differ in length (${learnerLogProbs.length} vs ${rolloutLogProbs.length}): give one entry per response token in both`);
+    throw new BadRequestError(
+      `log-prob arrays differ in length (${learnerLogProbs.length} vs ${rolloutLogProbs.length}): give one entry per response token in both`,
+    );
   assertFinite(learnerLogProbs, (i) => `learnerLogProbs[${i}]`);
   assertFinite(rolloutLogProbs, (i) => `rolloutLogProbs[${i}]`);
   let sum = 0;
@@ -38,7 +40,8 @@ export function weightsFromLogWeights(logWeights: readonly number[]): number[] {
 export function assertWeights(weights: readonly number[], label: (i: number) => string = (i) => `weights[${i}]`): void {
   assertFinite(weights, label);
   weights.forEach((w, i) => {
-    if (w < 0) throw new BadRequestError(`${label(i)} is negative (${w}); importance weights are ratios of probabilities, ≥ 0`);
+    if (w < 0)
+      throw new BadRequestError(`${label(i)} is negative (${w}); importance weights are ratios of probabilities, ≥ 0`);
   });
 }
 
@@ -68,7 +71,8 @@ export interface EssScale {
 
 export function essLearningRateScale(weights: readonly number[], options: EssOptions = {}): EssScale {
   const { baseEssRatio = 1, rule = 'sqrt' } = options;
-  if (!(baseEssRatio > 0 && baseEssRatio <= 1)) throw new BadRequestError(`baseEssRatio must be in (0, 1] (got ${baseEssRatio})`);
+  if (!(baseEssRatio > 0 && baseEssRatio <= 1))
+    throw new BadRequestError(`baseEssRatio must be in (0, 1] (got ${baseEssRatio})`);
   const ess = effectiveSampleSize(weights);
   const ratio = ess / weights.length;
   const linear = Math.min(1, ratio / baseEssRatio);
@@ -84,14 +88,27 @@ export interface BaselineSample {
 }
 
 /** The per-trajectory weights Wᵢ = wᵢ²‖gᵢ‖²(/Lᵢ²), rescaled so their ratios are exact. */
-export function baselineWeights(group: readonly BaselineSample[], options: Pick<BaselineOptions, 'normalizeByLength'> = {}): number[] {
+export function baselineWeights(
+  group: readonly BaselineSample[],
+  options: Pick<BaselineOptions, 'normalizeByLength'> = {},
+): number[] {
   assertNonEmpty(group, 'the group');
-  assertFinite(group.map((s) => s.reward), (i) => `group[${i}].reward`);
-  assertWeights(group.map((s) => s.weight), (i) => `group[${i}].weight`);
-  assertWeights(group.map((s) => s.gradNorm), (i) => `group[${i}].gradNorm`);
+  assertFinite(
+    group.map((s) => s.reward),
+    (i) => `group[${i}].reward`,
+  );
+  assertWeights(
+    group.map((s) => s.weight),
+    (i) => `group[${i}].weight`,
+  );
+  assertWeights(
+    group.map((s) => s.gradNorm),
+    (i) => `group[${i}].gradNorm`,
+  );
   const factors = group.map((s, i) => {
     if (!options.normalizeByLength) return 1;
-    if (s.length === undefined || !(s.length > 0)) throw new BadRequestError(`group[${i}].length must be ≥ 1 when normalizeByLength is on`);
+    if (s.length === undefined || !(s.length > 0))
+      throw new BadRequestError(`group[${i}].length must be ≥ 1 when normalizeByLength is on`);
     return 1 / s.length;
   });
   const w = relative(group.map((s) => s.weight));
@@ -124,7 +141,11 @@ export function minimumVarianceBaseline(group: readonly BaselineSample[], option
     case 'winsorized': {
       const lo = weightedQuantile(R, W, total, 0.05);
       const hi = weightedQuantile(R, W, total, 0.95);
-      return weightedMean(R.map((r) => Math.min(hi, Math.max(lo, r))), W, total);
+      return weightedMean(
+        R.map((r) => Math.min(hi, Math.max(lo, r))),
+        W,
+        total,
+      );
     }
   }
 }
@@ -133,7 +154,11 @@ export function minimumVarianceBaseline(group: readonly BaselineSample[], option
  * Σ Wᵢ (Rᵢ − b)²: the part of the policy-gradient variance that a baseline b controls
  * (Σ‖wᵢ(Rᵢ − b)gᵢ‖²), up to one positive factor per group because Wᵢ are rescaled.
  */
-export function baselineVariance(group: readonly BaselineSample[], baseline: number, options: Pick<BaselineOptions, 'normalizeByLength'> = {}): number {
+export function baselineVariance(
+  group: readonly BaselineSample[],
+  baseline: number,
+  options: Pick<BaselineOptions, 'normalizeByLength'> = {},
+): number {
   const W = baselineWeights(group, options);
   return group.reduce((sum, s, i) => sum + W[i]! * (s.reward - baseline) ** 2, 0);
 }
@@ -166,10 +191,19 @@ export interface VcpoResult {
 }
 
 /** VCPO over a batch: ESS-scaled step size for the batch, b* and advantages per group. */
-export function vcpoAdvantages(rollouts: readonly WeightedRollout[], options: BaselineOptions & EssOptions = {}): VcpoResult {
+export function vcpoAdvantages(
+  rollouts: readonly WeightedRollout[],
+  options: BaselineOptions & EssOptions = {},
+): VcpoResult {
   assertNonEmpty(rollouts, 'rollouts');
-  assertFinite(rollouts.map((r) => r.reward), (i) => `rollouts[${i}].reward`);
-  assertWeights(rollouts.map((r) => r.gradNorm), (i) => `rollouts[${i}].gradNorm`);
+  assertFinite(
+    rollouts.map((r) => r.reward),
+    (i) => `rollouts[${i}].reward`,
+  );
+  assertWeights(
+    rollouts.map((r) => r.gradNorm),
+    (i) => `rollouts[${i}].gradNorm`,
+  );
   const weights = resolveWeights(rollouts);
   const ess = essLearningRateScale(weights, options);
   const advantages = new Array<number>(rollouts.length).fill(0);
@@ -180,7 +214,10 @@ export function vcpoAdvantages(rollouts: readonly WeightedRollout[], options: Ba
     baselines.push([group, b]);
     const rewards = samples.map((s) => s.reward);
     if (allEqual(rewards)) continue;
-    const std = stdOfCentred(rewards.map((r) => r - mean(rewards)), 'population');
+    const std = stdOfCentred(
+      rewards.map((r) => r - mean(rewards)),
+      'population',
+    );
     const divisor = (options.normalizeByStd ?? true) && std > 1e-8 ? std : 1;
     indices.forEach((index, k) => (advantages[index] = (rewards[k]! - b) / divisor));
   }

@@ -33,7 +33,11 @@ export interface Executor {
    * when `signal` aborts, jobs stopped by it, and jobs `skip` says no to when their turn
    * comes, get no callback.
    */
-  runBatch(jobs: readonly ProgramJob[], onResult: (index: number, result: ProgramResult) => void, options?: BatchOptions): Promise<void>;
+  runBatch(
+    jobs: readonly ProgramJob[],
+    onResult: (index: number, result: ProgramResult) => void,
+    options?: BatchOptions,
+  ): Promise<void>;
   /** Jobs waiting for a worker, and jobs running now. */
   load(): Promise<{ queued: number; running: number; workers: number }>;
   /** Empty when ready; otherwise why not. */

@@ -31,13 +31,29 @@ const statusOf = (r: Ran) => (r.load.ok ? r.suites[0]?.status : `load-${r.load.s
 describe('wire encoding', () => {
   const W = createWire();
   test('JavaScript values survive a round trip', () => {
-    const value = [undefined, null, NaN, Infinity, -Infinity, -0, 2n ** 70n, 'é\n', new Map([[1, 'a']]), new Set([1, 2]), new Date(0), { a: [1, { b: 2 }], __proto__x: 1 }];
+    const value = [
+      undefined,
+      null,
+      NaN,
+      Infinity,
+      -Infinity,
+      -0,
+      2n ** 70n,
+      'é\n',
+      new Map([[1, 'a']]),
+      new Set([1, 2]),
+      new Date(0),
+      { a: [1, { b: 2 }], __proto__x: 1 },
+    ];
     const back = W.decode(W.encode(value, true)) as unknown[];
     assert.deepStrictEqual(back, value);
     assert.ok(Object.is(back[5], -0));
   });
   test('a key named __proto__ stays an own property', () => {
-    const back = W.decode('{"$t":"object","v":[["__proto__",{"$t":"object","v":[["polluted",1]]}]]}') as Record<string, unknown>;
+    const back = W.decode('{"$t":"object","v":[["__proto__",{"$t":"object","v":[["polluted",1]]}]]}') as Record<
+      string,
+      unknown
+    >;
     assert.equal(Object.getPrototypeOf(back), Object.prototype);
     assert.deepEqual(Object.keys(back), ['__proto__']);
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
@@ -67,9 +83,15 @@ describe('script suites', () => {
   const multiple = `const assert = require('node:assert');\n\nfunction test() {\n  let candidate = strlen;\n  assert.deepEqual(candidate(""),0);\n  assert.deepEqual(candidate("abc"),3);\n  assert.deepEqual(candidate([1, [2]]),2);\n}\n\ntest();\n`;
 
   test('MultiPL-E style: a right program passes, a wrong one fails with the failing call', async () => {
-    const ok = await js.run({ program: 'function strlen(string){\n  return string.length;\n}', suites: [script(multiple)] });
+    const ok = await js.run({
+      program: 'function strlen(string){\n  return string.length;\n}',
+      suites: [script(multiple)],
+    });
     assert.equal(statusOf(ok), 'pass');
-    const wrong = await js.run({ program: 'function strlen(string){\n  return string.length || 1;\n}', suites: [script(multiple)] });
+    const wrong = await js.run({
+      program: 'function strlen(string){\n  return string.length || 1;\n}',
+      suites: [script(multiple)],
+    });
     assert.equal(statusOf(wrong), 'fail');
     const f = wrong.suites[0]!.firstFailure!;
     assert.equal(f.input, '[""]');
@@ -80,11 +102,15 @@ describe('script suites', () => {
 
   test('HumanEvalPack style: console.assert failing is a failure', async () => {
     const prompt = 'const addTwo = (n) => {\n';
-    const tests = 'const testAddTwo = () => {\n  console.assert(addTwo(1) === 3)\n  console.assert(\n    addTwo(-2) === 0\n  )\n}\ntestAddTwo()\n';
+    const tests =
+      'const testAddTwo = () => {\n  console.assert(addTwo(1) === 3)\n  console.assert(\n    addTwo(-2) === 0\n  )\n}\ntestAddTwo()\n';
     assert.equal(statusOf(await js.run({ program: `${prompt}  return n + 2\n}\n`, suites: [script(tests)] })), 'pass');
     const buggy = await js.run({ program: `${prompt}  return n + 1\n}\n`, suites: [script(tests)] });
     assert.equal(statusOf(buggy), 'fail');
-    assert.match(buggy.suites[0]!.firstFailure!.message, /console.assert failed at line 2: console.assert\(addTwo\(1\) === 3\)/);
+    assert.match(
+      buggy.suites[0]!.firstFailure!.message,
+      /console.assert failed at line 2: console.assert\(addTwo\(1\) === 3\)/,
+    );
   });
 
   test('names: const/let/var arrows, classes and module.exports are callable; helpers too', async () => {
@@ -109,7 +135,8 @@ describe('script suites', () => {
 
   test("the candidate's exceptions are rethrown with the same class and message", async () => {
     const program = 'function check(x) { if (x < 0) throw new RangeError("negative: " + x); return x }';
-    const code = "const assert = require('node:assert');\nassert.throws(() => check(-1), RangeError);\nassert.throws(() => check(-2), /negative: -2/);\nassert.equal(check(1), 1);";
+    const code =
+      "const assert = require('node:assert');\nassert.throws(() => check(-1), RangeError);\nassert.throws(() => check(-2), /negative: -2/);\nassert.equal(check(1), 1);";
     assert.equal(statusOf(await js.run({ program, suites: [script(code)] })), 'pass');
     const uncaught = await js.run({ program, suites: [script('check(-3)')] });
     assert.equal(statusOf(uncaught), 'fail');
@@ -118,10 +145,16 @@ describe('script suites', () => {
 
   test('values that cannot cross (callbacks) run the test beside the candidate', async () => {
     const program = 'function apply(f, x) { return f(x) }';
-    const pass = await js.run({ program, suites: [script("const assert = require('assert');\nassert.strictEqual(apply((v) => v * 2, 21), 42);")] });
+    const pass = await js.run({
+      program,
+      suites: [script("const assert = require('assert');\nassert.strictEqual(apply((v) => v * 2, 21), 42);")],
+    });
     assert.equal(pass.suites[0]?.status, 'pass');
     assert.equal(pass.suites[0]?.inline, true);
-    const fail = await js.run({ program, suites: [script("const assert = require('assert');\nassert.strictEqual(apply((v) => v * 2, 21), 41);")] });
+    const fail = await js.run({
+      program,
+      suites: [script("const assert = require('assert');\nassert.strictEqual(apply((v) => v * 2, 21), 41);")],
+    });
     assert.equal(fail.suites[0]?.status, 'fail');
   });
 
@@ -140,7 +173,8 @@ describe('script suites', () => {
 });
 
 describe('io suites', () => {
-  const program = 'function f(x) { if (x === 3) return x * 1.5; if (x === 4) throw new TypeError("four"); return x * 2 }';
+  const program =
+    'function f(x) { if (x === 3) return x * 1.5; if (x === 4) throw new TypeError("four"); return x * 2 }';
   const io = (inputsJson: string, expectedJson?: string, entry = 'f'): TimedSuite => ({
     kind: 'io',
     name: 'plus',
@@ -156,11 +190,17 @@ describe('io suites', () => {
     const wrong = await js.run({ program, suites: [io('[[1],[2],[3]]', '[2, 5, 4.5]')] });
     assert.equal(wrong.suites[0]?.status, 'fail');
     assert.equal(wrong.suites[0]?.passed, 2);
-    assert.deepEqual(wrong.suites[0]?.firstFailure, { input: '[2]', expected: '5', actual: '4', message: 'output differs from expected' });
+    assert.deepEqual(wrong.suites[0]?.firstFailure, {
+      input: '[2]',
+      expected: '5',
+      actual: '4',
+      message: 'output differs from expected',
+    });
   });
 
   test('JavaScript values compare with JavaScript semantics', async () => {
-    const values = 'function v(k) { return [undefined, null, NaN, -0, 10n, new Map([[1, [2]]]), new Set(["a"]), {a: undefined}, [1, , 3]][k] }';
+    const values =
+      'function v(k) { return [undefined, null, NaN, -0, 10n, new Map([[1, [2]]]), new Set(["a"]), {a: undefined}, [1, , 3]][k] }';
     const inputs = JSON.stringify([0, 1, 2, 3, 4, 5, 6, 7, 8].map((k) => [k]));
     const expected =
       '[{"$t":"undefined"}, null, {"$t":"float","v":"nan"}, 0, {"$t":"bigint","v":"10"}, {"$t":"map","v":[[1,[2]]]},' +
@@ -189,8 +229,10 @@ describe('io suites', () => {
 });
 
 describe('TypeScript', () => {
-  const program = 'function strlen(s: string): number {\n  const n: number = s.length;\n  return n;\n}\nconst label: string = 42 as unknown as string;\n';
-  const tests = "declare var require: any;\nconst assert = require('node:assert');\nfunction test() {\n  let candidate = strlen;\n  assert.deepEqual(candidate('abc'), 3);\n}\ntest();\n";
+  const program =
+    'function strlen(s: string): number {\n  const n: number = s.length;\n  return n;\n}\nconst label: string = 42 as unknown as string;\n';
+  const tests =
+    "declare var require: any;\nconst assert = require('node:assert');\nfunction test() {\n  let candidate = strlen;\n  assert.deepEqual(candidate('abc'), 3);\n}\ntest();\n";
 
   test('transpiles and runs; type checking reports without failing the run', async () => {
     const r = await ts.run({ program, suites: [script(tests)] });
@@ -215,7 +257,10 @@ describe('TypeScript', () => {
   });
 
   test('exported functions (CommonJS output) are callable', async () => {
-    const r = await ts.run({ program: 'export const twice = (x: number): number => 2 * x;\nexport function thrice(x: number) { return 3 * x }', suites: [script("const assert = require('assert');\nassert.equal(twice(2) + thrice(1), 7);")] });
+    const r = await ts.run({
+      program: 'export const twice = (x: number): number => 2 * x;\nexport function thrice(x: number) { return 3 * x }',
+      suites: [script("const assert = require('assert');\nassert.equal(twice(2) + thrice(1), 7);")],
+    });
     assert.equal(statusOf(r), 'pass');
   });
 });
@@ -223,11 +268,22 @@ describe('TypeScript', () => {
 const HUMANEVALPACK = '/work/shared/datasets/humanevalpack/humanevalpack-js.jsonl.gz';
 describe('HumanEvalPack JavaScript (sample)', { skip: !existsSync(HUMANEVALPACK) && 'dataset not present' }, () => {
   test('canonical solutions pass and buggy ones fail', async () => {
-    const rows = gunzipSync(readFileSync(HUMANEVALPACK)).toString().trim().split('\n').map((l) => JSON.parse(l));
+    const rows = gunzipSync(readFileSync(HUMANEVALPACK))
+      .toString()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     for (const row of rows.filter((_: unknown, i: number) => i % 20 === 0)) {
       const suites = [script(row.test, 10)];
-      const [good, bad] = await Promise.all([js.run({ program: row.prompt + row.canonical_solution, suites }), js.run({ program: row.prompt + row.buggy_solution, suites })]);
-      assert.equal(statusOf(good), 'pass', `${row.task_id} canonical: ${JSON.stringify(good.suites[0]?.firstFailure ?? good.load)}`);
+      const [good, bad] = await Promise.all([
+        js.run({ program: row.prompt + row.canonical_solution, suites }),
+        js.run({ program: row.prompt + row.buggy_solution, suites }),
+      ]);
+      assert.equal(
+        statusOf(good),
+        'pass',
+        `${row.task_id} canonical: ${JSON.stringify(good.suites[0]?.firstFailure ?? good.load)}`,
+      );
       assert.notEqual(statusOf(bad), 'pass', `${row.task_id} buggy`);
     }
   });

@@ -3,7 +3,13 @@ import { SlotPool, type PoolOptions } from './pool.js';
 import { nodeRecipes, type NodeRecipeOptions } from './recipes.js';
 import type { Limits, RunRequest, RunResult, Runtime, TimedSuite } from './runtime.js';
 import type { Transpiled } from './typescript.js';
-import { compilerStopped, transpileProgram, typescriptService, type TranspileOutcome, type TypeScriptService } from './typescript-service.js';
+import {
+  compilerStopped,
+  transpileProgram,
+  typescriptService,
+  type TranspileOutcome,
+  type TypeScriptService,
+} from './typescript-service.js';
 
 export type NodeRuntimeOptions = PoolOptions &
   Pick<NodeRecipeOptions, 'memoryBytes' | 'nodePath'> & {
@@ -29,7 +35,10 @@ export function createJavaScriptRuntime(options: NodeRuntimeOptions = {}): Runti
  * limits; type errors are not checked here (the harness reports them).
  */
 export function createTypeScriptRuntime(options: NodeRuntimeOptions = {}): Runtime {
-  return new TypeScriptRuntime(new SlotPool('typescript', slotRecipe(options), options), options.compiler ?? typescriptService());
+  return new TypeScriptRuntime(
+    new SlotPool('typescript', slotRecipe(options), options),
+    options.compiler ?? typescriptService(),
+  );
 }
 
 class TypeScriptRuntime implements Runtime {
@@ -56,21 +65,29 @@ class TypeScriptRuntime implements Runtime {
 
   async run(request: RunRequest): Promise<RunResult> {
     const program = await transpileProgram(this.compiler, request.program, 'candidate.ts');
-    if (!program.ok) return { kind: 'ran', load: { ok: false, status: program.status, message: program.message }, suites: [] };
+    if (!program.ok)
+      return { kind: 'ran', load: { ok: false, status: program.status, message: program.message }, suites: [] };
     const suites: TimedSuite[] = [];
     for (const suite of request.suites) {
       if (suite.kind !== 'script') {
         suites.push(suite);
         continue;
       }
-      const parts = await Promise.all([suite.code, suite.invoke, suite.helpers?.code].map((code) => (code ? this.transpileTest(code) : undefined)));
+      const parts = await Promise.all(
+        [suite.code, suite.invoke, suite.helpers?.code].map((code) => (code ? this.transpileTest(code) : undefined)),
+      );
       const problems = parts.flatMap((part) => (!part ? [] : compilerStopped(part) ? [part.message] : part.errors));
       if (problems.length > 0) {
         const why = `the test code of suite ${suite.name} does not compile: ${problems.join('; ')}`;
         return { kind: 'no-verdict', why };
       }
       const [code, invoke, helpers] = parts as Array<Transpiled | undefined>;
-      suites.push({ ...suite, code: code!.code, ...(invoke ? { invoke: invoke.code } : {}), ...(helpers ? { helpers: { ...suite.helpers!, code: helpers.code } } : {}) });
+      suites.push({
+        ...suite,
+        code: code!.code,
+        ...(invoke ? { invoke: invoke.code } : {}),
+        ...(helpers ? { helpers: { ...suite.helpers!, code: helpers.code } } : {}),
+      });
     }
     return this.pool.run({ ...request, program: program.code, suites });
   }

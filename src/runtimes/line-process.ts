@@ -15,7 +15,8 @@ export interface Channel<Request extends object, Reply extends object> {
 
 /** Any JSON object each way, unchecked: for a helper whose messages are its caller's own business. */
 export const ANY_OBJECT: Channel<Message, Message> = {
-  read: (value) => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Message) : 'not a JSON object'),
+  read: (value) =>
+    typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Message) : 'not a JSON object',
 };
 
 /** What `next` yields when no message arrived in time, the process is gone, or its line is not a reply (`why`). */
@@ -132,10 +133,13 @@ export class LineProcess<Request extends object = Message, Reply extends object 
     if (queued) return Promise.resolve(queued);
     if (this.closed) return Promise.resolve(new NoMessage('closed'));
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.waiter = undefined;
-        resolve(new NoMessage('timeout'));
-      }, Math.max(0, timeoutMs));
+      const timer = setTimeout(
+        () => {
+          this.waiter = undefined;
+          resolve(new NoMessage('timeout'));
+        },
+        Math.max(0, timeoutMs),
+      );
       this.waiter = (message) => {
         clearTimeout(timer);
         this.waiter = undefined;
@@ -147,7 +151,8 @@ export class LineProcess<Request extends object = Message, Reply extends object 
   /** Lets Node exit while this process is idle (a helper kept for speed, not a job to wait for). */
   unref(): void {
     this.child.unref();
-    for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr]) (stream as { unref?: () => void } | null)?.unref?.();
+    for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr])
+      (stream as { unref?: () => void } | null)?.unref?.();
   }
 
   /** Kills the whole process group (the sandbox and everything in it). */

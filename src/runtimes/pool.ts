@@ -79,7 +79,9 @@ export class SlotPool implements Runtime {
     options: PoolOptions = {},
   ) {
     const size = Math.max(1, options.workers ?? availableParallelism());
-    this.slots = new WarmPool(Array.from({ length: size }, () => new Slot(recipe, options.sandbox ?? 'bwrap', Boolean(options.untrustedTests))));
+    this.slots = new WarmPool(
+      Array.from({ length: size }, () => new Slot(recipe, options.sandbox ?? 'bwrap', Boolean(options.untrustedTests))),
+    );
   }
 
   get size(): number {
@@ -88,7 +90,9 @@ export class SlotPool implements Runtime {
 
   async run(request: RunRequest): Promise<RunResult> {
     if (this.slots.closed) throw new Error(`the ${this.language} runtime is closed`);
-    return (await this.slots.use(request.signal, (slot) => slot.run(request))) ?? { kind: 'no-verdict', why: ABANDONED };
+    return (
+      (await this.slots.use(request.signal, (slot) => slot.run(request))) ?? { kind: 'no-verdict', why: ABANDONED }
+    );
   }
 
   close(): Promise<void> {

@@ -67,7 +67,8 @@ export class ProgramLanguagePool {
     if (this.workers.closed) return noVerdict(`the ${this.language} program pool is closed`);
     const result = await this.workers.use(signal, async (worker) => {
       let attempt = await worker.run(request, limits, signal);
-      if (attempt.retry && !this.workers.closed && !signal?.aborted) attempt = await worker.run(request, limits, signal);
+      if (attempt.retry && !this.workers.closed && !signal?.aborted)
+        attempt = await worker.run(request, limits, signal);
       return attempt.result;
     });
     return result ?? cancelled();
@@ -93,7 +94,10 @@ export class ProgramRunner {
     let pool = this.pools.get(language);
     if (!pool) {
       const { sandbox, python, javascriptHeapBytes } = this.options;
-      const recipe = language === 'python' ? pythonRecipes({ sandbox, python }).program : nodeRecipes({ sandbox, memoryBytes: javascriptHeapBytes }).program;
+      const recipe =
+        language === 'python'
+          ? pythonRecipes({ sandbox, python }).program
+          : nodeRecipes({ sandbox, memoryBytes: javascriptHeapBytes }).program;
       pool = new ProgramLanguagePool(language, recipe, this.workers, this.options.sandbox ?? 'bwrap');
       this.pools.set(language, pool);
     }

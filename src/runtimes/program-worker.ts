@@ -22,7 +22,11 @@ export interface ProgramLimits {
   readonly outputBytes: number;
 }
 
-export const DEFAULT_PROGRAM_LIMITS: ProgramLimits = { wallSeconds: 10, memoryBytes: 4 * 2 ** 30, outputBytes: 1 << 20 };
+export const DEFAULT_PROGRAM_LIMITS: ProgramLimits = {
+  wallSeconds: 10,
+  memoryBytes: 4 * 2 ** 30,
+  outputBytes: 1 << 20,
+};
 
 export interface ProgramRequest {
   readonly code: string;
@@ -73,12 +77,24 @@ const SIGXCPU = 24;
 const SIGXFSZ = 25;
 
 export function noVerdict(message: string): ProgramResult {
-  return { status: 'no-verdict', exitCode: null, signal: null, stdout: '', stderr: '', wallSeconds: 0, files: {}, message };
+  return {
+    status: 'no-verdict',
+    exitCode: null,
+    signal: null,
+    stdout: '',
+    stderr: '',
+    wallSeconds: 0,
+    files: {},
+    message,
+  };
 }
 
 /** The result of a run whose request was abandoned before it ended (`signal` aborted). */
 export function cancelled(): ProgramResult {
-  return { ...noVerdict('stopped: the request was abandoned (the client went away, or it was answered 504)'), cancelled: true };
+  return {
+    ...noVerdict('stopped: the request was abandoned (the client went away, or it was answered 504)'),
+    cancelled: true,
+  };
 }
 
 /** Resolves with `work`'s value, or with undefined as soon as `signal` aborts. */
@@ -173,15 +189,30 @@ export class ProgramWorker {
     const stderr = process.stderrTail;
     this.kill();
     if (isMessage(reply) || reply.kind === 'malformed') {
-      return { result: noVerdict(isMessage(reply) ? `program worker sent ${describeMessage(reply)}` : reply.why), retry: true };
+      return {
+        result: noVerdict(isMessage(reply) ? `program worker sent ${describeMessage(reply)}` : reply.why),
+        retry: true,
+      };
     }
     if (reply.kind === 'timeout' && this.recipe.silenceIsTimeout) {
-      return { result: { ...noVerdict(''), status: 'timeout', wallSeconds: limits.wallSeconds, message: `stopped after ${limits.wallSeconds}s` } };
+      return {
+        result: {
+          ...noVerdict(''),
+          status: 'timeout',
+          wallSeconds: limits.wallSeconds,
+          message: `stopped after ${limits.wallSeconds}s`,
+        },
+      };
     }
     if (reply.kind === 'closed' && this.recipe.isOutOfMemory?.(stderr)) {
       return { result: { ...noVerdict(''), status: 'memory', message: 'the memory limit was reached' } };
     }
-    return { result: noVerdict(`program worker ${reply.kind === 'closed' ? 'died' : 'stopped answering'}: ${stderr.slice(-800)}`), retry: true };
+    return {
+      result: noVerdict(
+        `program worker ${reply.kind === 'closed' ? 'died' : 'stopped answering'}: ${stderr.slice(-800)}`,
+      ),
+      retry: true,
+    };
   }
 
   kill(): void {
@@ -210,11 +241,18 @@ export function classify(reply: ProgramReport, limits: ProgramLimits): ProgramRe
     files: reply.files,
   };
   if (reply.noVerdict !== undefined) return { ...base, status: 'no-verdict', message: reply.noVerdict };
-  if (report?.phase === 'compile') return { ...base, status: 'error', phase: 'compile', message: `${report.error}: the program does not compile` };
+  if (report?.phase === 'compile')
+    return { ...base, status: 'error', phase: 'compile', message: `${report.error}: the program does not compile` };
   if (reply.truncated || reply.scratchFull || signal === SIGXFSZ)
     return { ...base, status: 'output-limit', message: `printed or wrote more than ${limits.outputBytes} bytes` };
-  if (reply.timedOut || signal === SIGXCPU) return { ...base, status: 'timeout', message: `ran past ${limits.wallSeconds}s` };
+  if (reply.timedOut || signal === SIGXCPU)
+    return { ...base, status: 'timeout', message: `ran past ${limits.wallSeconds}s` };
   if (report?.error === 'MemoryError') return { ...base, status: 'memory', message: 'the memory limit was reached' };
   if (exitCode === 0) return { ...base, status: 'ok' };
-  return { ...base, status: 'error', phase: 'run', message: report?.error ? `uncaught ${report.error}` : `exit status ${exitCode ?? `signal ${signal}`}` };
+  return {
+    ...base,
+    status: 'error',
+    phase: 'run',
+    message: report?.error ? `uncaught ${report.error}` : `exit status ${exitCode ?? `signal ${signal}`}`,
+  };
 }

@@ -25,21 +25,27 @@ const numbers = z.custom<readonly number[]>((v) => {
 }, 'expected an array of numbers');
 /** path → text, kept as it is (a fetched file's path may be `__proto__`, which zod's copy would drop). */
 const textsByPath = z.custom<Record<string, string>>(
-  (v) => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string'),
+  (v) =>
+    typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string'),
   'expected an object of strings',
 );
 
 type ReplyOf<Replies extends Record<string, z.ZodType>> = z.output<Replies[keyof Replies]>;
 
 /** Reads replies told apart by `op`, each checked against its schema; the reason names the worker and the first wrong field. */
-function byOp<const Replies extends Record<string, z.ZodType>>(worker: string, replies: Replies): (value: unknown) => ReplyOf<Replies> | string {
+function byOp<const Replies extends Record<string, z.ZodType>>(
+  worker: string,
+  replies: Replies,
+): (value: unknown) => ReplyOf<Replies> | string {
   return (value) => {
     const op = typeof value === 'object' && value !== null ? (value as { op?: unknown }).op : undefined;
     if (typeof op !== 'string' || !Object.hasOwn(replies, op)) {
       return `${worker} sent a message the protocol does not have (${typeof op === 'string' ? `op ${op.slice(0, 40)}` : 'no op'})`;
     }
     const parsed = replies[op]!.safeParse(value);
-    return parsed.success ? (parsed.data as ReplyOf<Replies>) : `${worker} wrote a malformed ${op} (${firstIssue(parsed.error.issues)})`;
+    return parsed.success
+      ? (parsed.data as ReplyOf<Replies>)
+      : `${worker} wrote a malformed ${op} (${firstIssue(parsed.error.issues)})`;
   };
 }
 
@@ -79,7 +85,9 @@ const candidateReplies = {
   }) satisfies z.ZodType<CandidateExit & { op: 'exited' }>,
 };
 export type CandidateReply = ReplyOf<typeof candidateReplies>;
-export const CANDIDATE: Channel<CandidateRequest, CandidateReply> = { read: byOp('the candidate worker', candidateReplies) };
+export const CANDIDATE: Channel<CandidateRequest, CandidateReply> = {
+  read: byOp('the candidate worker', candidateReplies),
+};
 
 // --- Crucible ↔ judge worker ----------------------------------------------------------
 
@@ -130,7 +138,12 @@ export type JudgeRequest = Ping | JudgeRun;
  */
 function judgeReplies(text: z.ZodString) {
   const status = z.enum(RAW_SUITE_STATUSES);
-  const failure = z.object({ input: text.nullable(), expected: text.nullable(), actual: text.nullable(), message: text });
+  const failure = z.object({
+    input: text.nullable(),
+    expected: text.nullable(),
+    actual: text.nullable(),
+    message: text,
+  });
   const suite = z.object({
     name: text,
     status,
@@ -145,7 +158,11 @@ function judgeReplies(text: z.ZodString) {
   }) satisfies z.ZodType<SuiteOutcome>;
   const result = z.object({
     op: z.literal('result'),
-    load: z.object({ ok: z.boolean(), status: status.exactOptional(), message: text.exactOptional() }) satisfies z.ZodType<LoadOutcome>,
+    load: z.object({
+      ok: z.boolean(),
+      status: status.exactOptional(),
+      message: text.exactOptional(),
+    }) satisfies z.ZodType<LoadOutcome>,
     suites: z.array(suite),
     /** Stop the candidate: it overran a time limit. */
     kill: z.boolean().exactOptional(),
@@ -160,7 +177,9 @@ export type JudgeReply = ReplyOf<typeof judgeTrusted>;
 export type JudgeResult = Extract<JudgeReply, { suites: unknown }>;
 export const JUDGE: Channel<JudgeRequest, JudgeReply> = { read: byOp('the judge', judgeTrusted) };
 /** A judge that runs test code Crucible does not trust: texts of at most 1 MB. */
-export const UNTRUSTED_JUDGE: Channel<JudgeRequest, JudgeReply> = { read: byOp('the judge', judgeReplies(z.string().max(1 << 20))) };
+export const UNTRUSTED_JUDGE: Channel<JudgeRequest, JudgeReply> = {
+  read: byOp('the judge', judgeReplies(z.string().max(1 << 20))),
+};
 
 // --- Crucible ↔ program worker --------------------------------------------------------
 
@@ -172,7 +191,12 @@ export interface ProgramRun {
   readonly files: Readonly<Record<string, string>>;
   /** Relative paths to return after the run. */
   readonly fetch: readonly string[];
-  readonly limits: { readonly wallSeconds: number; readonly cpuSeconds: number; readonly memoryBytes: number; readonly outputBytes: number };
+  readonly limits: {
+    readonly wallSeconds: number;
+    readonly cpuSeconds: number;
+    readonly memoryBytes: number;
+    readonly outputBytes: number;
+  };
   readonly seccomp: string | null;
 }
 
@@ -200,7 +224,9 @@ const programReplies = {
 export type ProgramWorkerRequest = Ping | ProgramRun;
 export type ProgramReply = ReplyOf<typeof programReplies>;
 export type ProgramReport = Extract<ProgramReply, { op: 'result' }>;
-export const PROGRAM: Channel<ProgramWorkerRequest, ProgramReply> = { read: byOp('the program worker', programReplies) };
+export const PROGRAM: Channel<ProgramWorkerRequest, ProgramReply> = {
+  read: byOp('the program worker', programReplies),
+};
 
 // --- Crucible ↔ SQL worker -------------------------------------------------------------
 
@@ -299,7 +325,9 @@ const compilerReplies = {
   failed: z.object({ op: z.literal('failed'), message: z.string() }),
 };
 export type CompilerReply = ReplyOf<typeof compilerReplies>;
-export const COMPILER: Channel<CompilerRequest, CompilerReply> = { read: byOp('the TypeScript compiler', compilerReplies) };
+export const COMPILER: Channel<CompilerRequest, CompilerReply> = {
+  read: byOp('the TypeScript compiler', compilerReplies),
+};
 
 // --- Judge ↔ candidate, over the FIFOs ------------------------------------------------
 // Crucible reads none of it. The JavaScript judge's requests are checked by the compiler
@@ -309,7 +337,12 @@ export const COMPILER: Channel<CompilerRequest, CompilerReply> = { read: byOp('t
 /** What the judge asks of the candidate worker; `timeoutMs` is read by JavaScript only (PROTOCOL.md). */
 export type ToCandidate =
   | { readonly op: 'load'; readonly program: string; readonly timeoutMs?: number }
-  | { readonly op: 'batch'; readonly name: string; readonly inputs: readonly unknown[]; readonly timeoutMs?: readonly number[] }
+  | {
+      readonly op: 'batch';
+      readonly name: string;
+      readonly inputs: readonly unknown[];
+      readonly timeoutMs?: readonly number[];
+    }
   | { readonly op: 'inline'; readonly code: string; readonly invoke: string | null; readonly timeoutMs?: number }
   | { readonly op: 'end' };
 

@@ -49,10 +49,15 @@ export function resolvePythonInstall(requested = process.env.CRUCIBLE_PYTHON ?? 
   if (install) return install;
   try {
     const script = 'import json, site, sys; print(json.dumps([sys.executable, site.getsitepackages()]))';
-    const [executable, sitePackages] = JSON.parse(execFileSync(requested, ['-c', script], { encoding: 'utf8' })) as [string, string[]];
+    const [executable, sitePackages] = JSON.parse(execFileSync(requested, ['-c', script], { encoding: 'utf8' })) as [
+      string,
+      string[],
+    ];
     install = { executable: realpathSync(executable), sitePackages };
   } catch {
-    throw new Error(`Python was not found as "${requested}". Install python3 or set CRUCIBLE_PYTHON to an interpreter.`);
+    throw new Error(
+      `Python was not found as "${requested}". Install python3 or set CRUCIBLE_PYTHON to an interpreter.`,
+    );
   }
   installs.set(requested, install);
   return install;
@@ -79,7 +84,12 @@ export interface PythonRecipeOptions {
 export function pythonRecipes(options: PythonRecipeOptions = {}): { slot: SlotRecipe; program: ProgramRecipe } {
   const { executable: python, sitePackages } = resolvePythonInstall(options.python);
   const harness = (options.sandbox ?? 'bwrap') === 'bwrap' ? '/crucible/python' : PYTHON_HARNESS;
-  const worker = { readOnly: interpreterPaths(python), harnessDir: PYTHON_HARNESS, seccompOnWorker: false, scratchBytes: 256 << 20 };
+  const worker = {
+    readOnly: interpreterPaths(python),
+    harnessDir: PYTHON_HARNESS,
+    seccompOnWorker: false,
+    scratchBytes: 256 << 20,
+  };
   return {
     slot: {
       ...worker,
@@ -87,7 +97,11 @@ export function pythonRecipes(options: PythonRecipeOptions = {}): { slot: SlotRe
       judgeCommand: [python, ...PYTHON_FLAGS, `${harness}/judge_worker.py`],
       forkingJudgeArgs: ['--fork-per-run'],
     },
-    program: { ...worker, command: [python, ...PYTHON_FLAGS, `${harness}/program_worker.py`, ...sitePackages], silenceIsTimeout: false },
+    program: {
+      ...worker,
+      command: [python, ...PYTHON_FLAGS, `${harness}/program_worker.py`, ...sitePackages],
+      silenceIsTimeout: false,
+    },
   };
 }
 
@@ -112,10 +126,14 @@ export function checkNodePath(dirs: readonly string[]): string[] {
   return dirs.map((dir) => {
     const full = resolve(dir);
     if (!existsSync(full) || !statSync(full).isDirectory()) {
-      throw new Error(`--node-path ${dir}: no such folder (install packages with: npm install --prefix DIR PACKAGE, then pass DIR/node_modules)`);
+      throw new Error(
+        `--node-path ${dir}: no such folder (install packages with: npm install --prefix DIR PACKAGE, then pass DIR/node_modules)`,
+      );
     }
     if (basename(full) !== 'node_modules') {
-      throw new Error(`--node-path ${dir}: pass a node_modules folder (npm install --prefix DIR PACKAGE puts packages in DIR/node_modules)`);
+      throw new Error(
+        `--node-path ${dir}: pass a node_modules folder (npm install --prefix DIR PACKAGE puts packages in DIR/node_modules)`,
+      );
     }
     return realpathSync(full);
   });
@@ -155,17 +173,28 @@ export function nodeRecipes(options: NodeRecipeOptions = {}): { slot: SlotRecipe
   const packageDirs = checkNodePath(options.nodePath ?? []);
   const packagesInside = packageDirs.map((dir, i) => (sandboxed ? `/crucible/packages/${i}/node_modules` : dir));
   const binds = packageDirs.map((dir, i) => [dir, packagesInside[i]!] as const);
-  const worker = { readOnly: interpreterPaths(node), harnessDir: NODE_HARNESS, seccompOnWorker: true, scratchBytes: 16 << 20, isOutOfMemory: isNodeOutOfMemory };
+  const worker = {
+    readOnly: interpreterPaths(node),
+    harnessDir: NODE_HARNESS,
+    seccompOnWorker: true,
+    scratchBytes: 16 << 20,
+    isOutOfMemory: isNodeOutOfMemory,
+  };
   const packages = packagesInside.length > 0 ? [`--packages=${packagesInside.join(':')}`] : [];
   return {
     slot: {
       ...worker,
-      candidateCommand: (limits: Limits) => hardenedNode(`${harness}/candidate-worker.cjs`, options.memoryBytes ?? limits.memoryBytes, packages),
+      candidateCommand: (limits: Limits) =>
+        hardenedNode(`${harness}/candidate-worker.cjs`, options.memoryBytes ?? limits.memoryBytes, packages),
       judgeCommand: [node, '--no-warnings', `${harness}/judge-worker.cjs`],
       ...(sandboxed && binds.length > 0 ? { binds } : {}),
       killWorkerToStop: true,
     },
-    program: { ...worker, command: hardenedNode(`${harness}/program-worker.cjs`, options.memoryBytes ?? JAVASCRIPT_DEFAULT_HEAP), silenceIsTimeout: true },
+    program: {
+      ...worker,
+      command: hardenedNode(`${harness}/program-worker.cjs`, options.memoryBytes ?? JAVASCRIPT_DEFAULT_HEAP),
+      silenceIsTimeout: true,
+    },
   };
 }
 

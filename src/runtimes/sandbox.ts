@@ -94,9 +94,12 @@ function baseArgs(readOnly: readonly string[]): string[] {
   return [
     '--unshare-all',
     '--unshare-user',
-    '--uid', '65534',
-    '--gid', '65534',
-    '--cap-drop', 'ALL',
+    '--uid',
+    '65534',
+    '--gid',
+    '65534',
+    '--cap-drop',
+    'ALL',
     '--die-with-parent',
     '--new-session',
     // The worker itself is PID 1: no bwrap reaper whose memory a candidate (same user)
@@ -104,34 +107,50 @@ function baseArgs(readOnly: readonly string[]): string[] {
     // worker (the kernel delivers to a namespace's init only signals it handles).
     '--as-pid-1',
     '--clearenv',
-    '--proc', '/proc',
+    '--proc',
+    '/proc',
     // When Crucible runs as root, the sandbox user is root outside the namespace, and
     // host-wide sysctls under /proc/sys (vm.drop_caches, kernel.core_pattern...) would be
     // writable; bwrap covers /proc/sys only when it is not. Nothing in /proc needs writing.
-    '--remount-ro', '/proc',
-    '--dev', '/dev',
+    '--remount-ro',
+    '/proc',
+    '--dev',
+    '/dev',
     // /dev is a tmpfs without a size limit (/dev/shm): unbounded memory, and files that
     // would outlive the candidate.
-    '--remount-ro', '/dev',
+    '--remount-ro',
+    '/dev',
     ...mountArgs([...SYSTEM_PATHS, ...readOnly]),
   ];
 }
 
 /** The argv that runs `spec.command` confined, or unconfined with mode 'none'. */
-export function sandboxArgv(spec: SandboxSpec, mode: SandboxMode): { file: string; args: string[]; env: NodeJS.ProcessEnv } {
+export function sandboxArgv(
+  spec: SandboxSpec,
+  mode: SandboxMode,
+): { file: string; args: string[]; env: NodeJS.ProcessEnv } {
   const env = { PATH: '/usr/bin:/bin', HOME: '/tmp', LANG: 'C.UTF-8', ...spec.env };
   if (mode === 'none') {
     const [file, ...args] = spec.command;
-    return { file: file!, args, env: { ...env, CRUCIBLE_IPC: spec.ipcDir, CRUCIBLE_SCRATCH: `${spec.ipcDir}/scratch` } };
+    return {
+      file: file!,
+      args,
+      env: { ...env, CRUCIBLE_IPC: spec.ipcDir, CRUCIBLE_SCRATCH: `${spec.ipcDir}/scratch` },
+    };
   }
   const bwrap = findBubblewrap();
   if (!bwrap) throw new SandboxUnavailableError('bubblewrap (bwrap) is not installed');
   const args = [
     ...baseArgs(spec.readOnly),
-    '--size', String(spec.scratchBytes),
-    '--tmpfs', '/tmp',
-    '--ro-bind', spec.ipcDir, '/ipc',
-    '--chdir', '/tmp',
+    '--size',
+    String(spec.scratchBytes),
+    '--tmpfs',
+    '/tmp',
+    '--ro-bind',
+    spec.ipcDir,
+    '/ipc',
+    '--chdir',
+    '/tmp',
   ];
   for (const [host, inside] of spec.binds ?? []) args.push('--ro-bind', host, inside);
   // The root is a tmpfs without a size limit: writable, a candidate could fill memory and

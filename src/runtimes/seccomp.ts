@@ -139,7 +139,16 @@ export function buildSeccompFilter(options: SeccompOptions): Buffer {
     ...refuse(EPERM, Syscall.unshare, Syscall.setns),
     // State that outlives the process inside the long-lived sandbox and is not counted by
     // RLIMIT_AS (SysV shared memory, message queues, keys): the next candidate would find it.
-    ...refuse(EPERM, Syscall.shmget, Syscall.semget, Syscall.msgget, Syscall.mq_open, Syscall.add_key, Syscall.request_key, Syscall.keyctl),
+    ...refuse(
+      EPERM,
+      Syscall.shmget,
+      Syscall.semget,
+      Syscall.msgget,
+      Syscall.mq_open,
+      Syscall.add_key,
+      Syscall.request_key,
+      Syscall.keyctl,
+    ),
     // Memory outside RLIMIT_AS and the sized /tmp. The program worker makes its stdin a
     // memfd before it installs the filter.
     ...refuse(EPERM, Syscall.memfd_create, Syscall.memfd_secret),
@@ -150,13 +159,37 @@ export function buildSeccompFilter(options: SeccompOptions): Buffer {
     // Sockets only between processes: the sandbox has no network, and other families reach
     // past its network namespace (AF_VSOCK: the hypervisor's host) or into the kernel
     // (AF_NETLINK, AF_ALG...). EAFNOSUPPORT is what a kernel without the family says.
-    ...[Syscall.socket, Syscall.socketpair].map((nr): Rule => ({ nr, errno: EAFNOSUPPORT, allowIf: [[0, 'eq', AF_UNIX]] })),
+    ...[Syscall.socket, Syscall.socketpair].map((nr): Rule => ({
+      nr,
+      errno: EAFNOSUPPORT,
+      allowIf: [[0, 'eq', AF_UNIX]],
+    })),
     // Limits, priority, CPUs, scheduling policy and I/O class only of the caller: lowering
     // the worker's would slow (or starve) every later candidate, which inherits them.
-    ...onlySelf(Syscall.prlimit64, Syscall.sched_setaffinity, Syscall.sched_setscheduler, Syscall.sched_setparam, Syscall.sched_setattr),
+    ...onlySelf(
+      Syscall.prlimit64,
+      Syscall.sched_setaffinity,
+      Syscall.sched_setscheduler,
+      Syscall.sched_setparam,
+      Syscall.sched_setattr,
+    ),
     // PRIO_PGRP and PRIO_USER (and their I/O counterparts) reach the worker too.
-    { nr: Syscall.setpriority, errno: EPERM, allowIf: [[0, 'eq', PRIO_PROCESS], [1, 'eq', 0]] },
-    { nr: Syscall.ioprio_set, errno: EPERM, allowIf: [[0, 'eq', IOPRIO_WHO_PROCESS], [1, 'eq', 0]] },
+    {
+      nr: Syscall.setpriority,
+      errno: EPERM,
+      allowIf: [
+        [0, 'eq', PRIO_PROCESS],
+        [1, 'eq', 0],
+      ],
+    },
+    {
+      nr: Syscall.ioprio_set,
+      errno: EPERM,
+      allowIf: [
+        [0, 'eq', IOPRIO_WHO_PROCESS],
+        [1, 'eq', 0],
+      ],
+    },
   ];
   // bwrap bind-mounts the host's /dev/null, /dev/zero, /dev/tty... read-write (a read-only
   // remount would add nodev), and when Crucible runs as root the sandbox user owns them:
@@ -164,7 +197,15 @@ export function buildSeccompFilter(options: SeccompOptions): Buffer {
   // every filter: a worker filtered by bwrap (JavaScript) runs its candidates in its own process.
   rules.push(
     ...refuse(EPERM, Syscall.chmod, Syscall.fchmod, Syscall.fchmodat, Syscall.fchmodat2),
-    ...refuse(EPERM, Syscall.setxattr, Syscall.lsetxattr, Syscall.fsetxattr, Syscall.removexattr, Syscall.lremovexattr, Syscall.fremovexattr),
+    ...refuse(
+      EPERM,
+      Syscall.setxattr,
+      Syscall.lsetxattr,
+      Syscall.fsetxattr,
+      Syscall.removexattr,
+      Syscall.lremovexattr,
+      Syscall.fremovexattr,
+    ),
   );
   if (options.forbidExec) {
     rules.push(...refuse(EPERM, Syscall.execve, Syscall.execveat));
@@ -177,9 +218,30 @@ export function buildSeccompFilter(options: SeccompOptions): Buffer {
       ...[Syscall.kill, Syscall.tkill, Syscall.tgkill, Syscall.rt_sigqueueinfo, Syscall.rt_tgsigqueueinfo].map(
         (nr): Rule => ({ nr, errno: EPERM, allowIf: TARGET_PAST_INIT }),
       ),
-      ...refuse(EPERM, Syscall.pidfd_open, Syscall.pidfd_send_signal, Syscall.pidfd_getfd, Syscall.process_madvise, Syscall.process_mrelease),
-      { nr: Syscall.fcntl, errno: EPERM, allowIf: [[1, 'ne', F_SETOWN], [1, 'ne', F_SETOWN_EX]] },
-      { nr: Syscall.ioctl, errno: EPERM, allowIf: [[1, 'ne', FIOSETOWN], [1, 'ne', SIOCSPGRP]] },
+      ...refuse(
+        EPERM,
+        Syscall.pidfd_open,
+        Syscall.pidfd_send_signal,
+        Syscall.pidfd_getfd,
+        Syscall.process_madvise,
+        Syscall.process_mrelease,
+      ),
+      {
+        nr: Syscall.fcntl,
+        errno: EPERM,
+        allowIf: [
+          [1, 'ne', F_SETOWN],
+          [1, 'ne', F_SETOWN_EX],
+        ],
+      },
+      {
+        nr: Syscall.ioctl,
+        errno: EPERM,
+        allowIf: [
+          [1, 'ne', FIOSETOWN],
+          [1, 'ne', SIOCSPGRP],
+        ],
+      },
     );
   }
 

@@ -3,7 +3,17 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isMessage, type Channel, type LineProcess } from './line-process.js';
-import { CANDIDATE, JUDGE, UNTRUSTED_JUDGE, type CandidateReply, type CandidateRequest, type JudgeReply, type JudgeRequest, type JudgeRun, type JudgeSuite } from './protocol.js';
+import {
+  CANDIDATE,
+  JUDGE,
+  UNTRUSTED_JUDGE,
+  type CandidateReply,
+  type CandidateRequest,
+  type JudgeReply,
+  type JudgeRequest,
+  type JudgeRun,
+  type JudgeSuite,
+} from './protocol.js';
 import { DEFAULT_LIMITS, type CandidateExit, type Limits, type RunRequest, type RunResult } from './runtime.js';
 import { withAddressLimit, type SandboxMode } from './sandbox.js';
 import { buildSeccompFilter, seccompSupported } from './seccomp.js';
@@ -106,7 +116,10 @@ export class Slot {
 
   /** A judge for untrusted test code: the candidates' memory limit (and a forking one's arguments). */
   private untrustedJudgeCommand(limits: Limits): string[] {
-    return withAddressLimit([...this.recipe.judgeCommand, ...(this.recipe.forkingJudgeArgs ?? [])], limits.memoryBytes + JUDGE_ADDRESS_OVERHEAD);
+    return withAddressLimit(
+      [...this.recipe.judgeCommand, ...(this.recipe.forkingJudgeArgs ?? [])],
+      limits.memoryBytes + JUDGE_ADDRESS_OVERHEAD,
+    );
   }
 
   /** Untrusted tests in a judge that cannot fork: a whole judge per run, under bwrap's no-new-processes filter. */
@@ -230,7 +243,9 @@ export class Slot {
     // Expected outputs (JSON the judges themselves wrote when recording the reference) join
     // the line as JSON, not as a string in it: escaping and unescaping hundreds of MB twice
     // cost a visible share of HumanEval+'s heaviest tasks.
-    const expected = request.suites.map((suite) => (suite.kind === 'io' && suite.expectedJson !== undefined ? suite.expectedJson : 'null'));
+    const expected = request.suites.map((suite) =>
+      suite.kind === 'io' && suite.expectedJson !== undefined ? suite.expectedJson : 'null',
+    );
     judge.sendLine(`${JSON.stringify(run).slice(0, -1)},"expected":[${expected.join(',')}]}`);
     const started = await candidate.next(START_SECONDS * 1000);
     if (!isMessage(started) || started.op !== 'started') {
@@ -255,7 +270,11 @@ export class Slot {
       // (stopped from outside: a timeout); if it dies or errs, the sandbox failed.
       this.reset();
       if (!isMessage(result) && result.kind === 'timeout') return { kind: 'hung', seconds: deadline };
-      const failure = !isMessage(result) ? describeMessage(result) : result.op === 'result' ? result.internalError : result.op;
+      const failure = !isMessage(result)
+        ? describeMessage(result)
+        : result.op === 'result'
+          ? result.internalError
+          : result.op;
       return { kind: 'no-verdict', why: `judge failed (${failure}): ${judge.stderrTail.slice(-500)}` };
     }
     const { load, suites } = result;
@@ -337,7 +356,12 @@ export class Slot {
   }
 
   async close(): Promise<void> {
-    const exits = [this.candidate?.exited, this.judge?.exited, this.spare?.process.exited, this.spareJudge?.process.exited];
+    const exits = [
+      this.candidate?.exited,
+      this.judge?.exited,
+      this.spare?.process.exited,
+      this.spareJudge?.process.exited,
+    ];
     this.reset();
     await Promise.all(exits);
     rmSync(this.dir, { recursive: true, force: true });
@@ -358,7 +382,14 @@ function toJudgeSuite(suite: RunRequest['suites'][number]): JudgeSuite {
       limit: suite.limit ?? 10,
     };
   }
-  return { kind: 'script', name: suite.name, code: suite.code, invoke: suite.invoke ?? null, helpers: suite.helpers ?? null, limit: suite.limit ?? 10 };
+  return {
+    kind: 'script',
+    name: suite.name,
+    code: suite.code,
+    invoke: suite.invoke ?? null,
+    helpers: suite.helpers ?? null,
+    limit: suite.limit ?? 10,
+  };
 }
 
 /** Past this, Crucible stops the pair from outside: every per-test limit plus slack. */
@@ -370,4 +401,3 @@ function overallDeadlineSeconds(request: RunRequest, limits: Limits): number {
   }
   return total + 5;
 }
-

@@ -42,12 +42,28 @@ export function compilerStopped(outcome: TranspileOutcome | CheckOutcome): outco
  */
 export type ProgramTranspile =
   | { readonly ok: true; readonly code: string }
-  | { readonly ok: false; readonly status: 'error' | 'timeout' | 'memory'; readonly message: string; readonly errors: readonly string[] };
+  | {
+      readonly ok: false;
+      readonly status: 'error' | 'timeout' | 'memory';
+      readonly message: string;
+      readonly errors: readonly string[];
+    };
 
-export async function transpileProgram(compiler: TypeScriptService, source: string, fileName: string): Promise<ProgramTranspile> {
+export async function transpileProgram(
+  compiler: TypeScriptService,
+  source: string,
+  fileName: string,
+): Promise<ProgramTranspile> {
   const out = await compiler.transpile(source, fileName);
-  if (compilerStopped(out)) return { ok: false, status: out.stopped === 'failed' ? 'error' : out.stopped, message: out.message, errors: [] };
-  if (out.errors.length > 0) return { ok: false, status: 'error', message: `SyntaxError: ${out.errors.join('\n')}`.slice(0, 2000), errors: out.errors };
+  if (compilerStopped(out))
+    return { ok: false, status: out.stopped === 'failed' ? 'error' : out.stopped, message: out.message, errors: [] };
+  if (out.errors.length > 0)
+    return {
+      ok: false,
+      status: 'error',
+      message: `SyntaxError: ${out.errors.join('\n')}`.slice(0, 2000),
+      errors: out.errors,
+    };
   return { ok: true, code: out.code };
 }
 
@@ -71,12 +87,22 @@ export class TypeScriptService {
   }
 
   async transpile(source: string, fileName: string): Promise<TranspileOutcome> {
-    const reply = await this.ask({ op: 'transpile', source, fileName }, 'transpiled', this.limits.transpileSeconds, 'compiling');
+    const reply = await this.ask(
+      { op: 'transpile', source, fileName },
+      'transpiled',
+      this.limits.transpileSeconds,
+      'compiling',
+    );
     return compilerStopped(reply) ? reply : { code: reply.code, errors: reply.errors };
   }
 
   async typeCheck(program: string, extra?: string): Promise<CheckOutcome> {
-    const reply = await this.ask({ op: 'check', program, ...(extra !== undefined ? { extra } : {}) }, 'checked', this.limits.checkSeconds, 'type checking');
+    const reply = await this.ask(
+      { op: 'check', program, ...(extra !== undefined ? { extra } : {}) },
+      'checked',
+      this.limits.checkSeconds,
+      'type checking',
+    );
     return compilerStopped(reply) ? reply : { errors: reply.errors };
   }
 
@@ -108,7 +134,10 @@ export class TypeScriptService {
     if (isNodeOutOfMemory(tail)) {
       return { stopped: 'memory', message: `${what} needed more than the compiler's ${this.limits.heapMb} MB heap` };
     }
-    return { stopped: 'failed', message: `the TypeScript compiler stopped while ${what}: ${tail.trim().split('\n').pop() ?? ''}`.slice(0, 500) };
+    return {
+      stopped: 'failed',
+      message: `the TypeScript compiler stopped while ${what}: ${tail.trim().split('\n').pop() ?? ''}`.slice(0, 500),
+    };
   }
 
   private async acquire(): Promise<CompilerProcess | undefined> {
@@ -157,7 +186,10 @@ export class TypeScriptService {
   }
 }
 
-function isAnswer<Op extends CompilerReply['op']>(reply: CompilerReply, op: Op): reply is Extract<CompilerReply, { op: Op }> {
+function isAnswer<Op extends CompilerReply['op']>(
+  reply: CompilerReply,
+  op: Op,
+): reply is Extract<CompilerReply, { op: Op }> {
   return reply.op === op;
 }
 

@@ -18,7 +18,10 @@ function answer(request: CompilerRequest): CompilerReply {
       return { op: 'transpiled', code, errors: [...errors] };
     }
     case 'check':
-      return { op: 'checked', errors: typeCheck(String(request.program), typeof request.extra === 'string' ? request.extra : undefined) };
+      return {
+        op: 'checked',
+        errors: typeCheck(String(request.program), typeof request.extra === 'string' ? request.extra : undefined),
+      };
     default:
       return { op: 'failed', message: `unknown op ${String((request as { op: unknown }).op)}` };
   }

@@ -32,7 +32,9 @@ function describe(diagnostic: ts.Diagnostic): string {
 /** TypeScript to CommonJS JavaScript (ES2022). Only syntax is checked. */
 export function transpile(source: string, fileName = 'candidate.ts'): Transpiled {
   const out = ts.transpileModule(source, { compilerOptions: TRANSPILE_OPTIONS, reportDiagnostics: true, fileName });
-  const errors = (out.diagnostics ?? []).filter((d) => d.category === ts.DiagnosticCategory.Error && d.file).map(describe);
+  const errors = (out.diagnostics ?? [])
+    .filter((d) => d.category === ts.DiagnosticCategory.Error && d.file)
+    .map(describe);
   return { code: out.outputText, errors };
 }
 
@@ -55,7 +57,10 @@ let previous: ts.Program | undefined;
 function libFile(fileName: string): ts.SourceFile | undefined {
   if (!libCache.has(fileName)) {
     const text = ts.sys.readFile(fileName);
-    libCache.set(fileName, text === undefined ? undefined : ts.createSourceFile(fileName, text, ts.ScriptTarget.ESNext, true));
+    libCache.set(
+      fileName,
+      text === undefined ? undefined : ts.createSourceFile(fileName, text, ts.ScriptTarget.ESNext, true),
+    );
   }
   return libCache.get(fileName);
 }
@@ -80,7 +85,12 @@ export function typeCheck(program: string, extra?: string): string[] {
     fileExists: (name) => name === VIRTUAL || ts.sys.fileExists(name),
     readFile: (name) => (name === VIRTUAL ? text : ts.sys.readFile(name)),
   };
-  const checked = ts.createProgram({ rootNames: [VIRTUAL], options: CHECK_OPTIONS, host, ...(previous ? { oldProgram: previous } : {}) });
+  const checked = ts.createProgram({
+    rootNames: [VIRTUAL],
+    options: CHECK_OPTIONS,
+    host,
+    ...(previous ? { oldProgram: previous } : {}),
+  });
   previous = checked;
   const diagnostics = [...checked.getSyntacticDiagnostics(file), ...checked.getSemanticDiagnostics(file)];
   return diagnostics.filter((d) => d.category === ts.DiagnosticCategory.Error).map(describe);

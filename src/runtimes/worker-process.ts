@@ -35,7 +35,10 @@ export function isNodeOutOfMemory(stderr: string): boolean {
 
 let spawned = 0;
 
-export function spawnWorker<Request extends object, Reply extends object>(spec: WorkerSpawn, channel: Channel<Request, Reply>): LineProcess<Request, Reply> {
+export function spawnWorker<Request extends object, Reply extends object>(
+  spec: WorkerSpawn,
+  channel: Channel<Request, Reply>,
+): LineProcess<Request, Reply> {
   let fd: number | undefined;
   if (spec.seccompOnWorker && seccompSupported && spec.mode === 'bwrap') {
     // A file of its own per spawn: a slot starts a spare while another worker of it is still
@@ -68,7 +71,10 @@ export function spawnWorker<Request extends object, Reply extends object>(spec: 
 }
 
 /** Undefined when the worker answers a ping within `timeoutMs`; else why not, with the end of its stderr. */
-export async function pingWorker<Reply extends { op: string }>(process: LineProcess<{ op: 'ping' }, Reply>, timeoutMs: number): Promise<string | undefined> {
+export async function pingWorker<Reply extends { op: string }>(
+  process: LineProcess<{ op: 'ping' }, Reply>,
+  timeoutMs: number,
+): Promise<string | undefined> {
   process.send({ op: 'ping' });
   const answer = await process.next(timeoutMs);
   if (isMessage(answer) && answer.op === 'pong') return undefined;

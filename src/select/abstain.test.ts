@@ -36,7 +36,12 @@ test('a higher α answers at least as many tasks; all-wrong data abstains everyw
   const loose = calibrateThreshold(items, 0.3, 0.1, 's');
   assert.ok(loose.answered >= strict.answered);
   assert.ok(loose.errorBound <= 0.3);
-  const none = calibrateThreshold(items.map((i) => ({ ...i, correct: false })), 0.1, 0.1, 's');
+  const none = calibrateThreshold(
+    items.map((i) => ({ ...i, correct: false })),
+    0.1,
+    0.1,
+    's',
+  );
   assert.equal(none.threshold, null);
   assert.equal(decide(0.99, none, '').decision, 'abstain');
 });
@@ -55,7 +60,10 @@ test('decisions say why they abstain, and threshold files validate', () => {
 test('property: whenever some candidate threshold certifies α, calibrate returns the smallest one', () => {
   fc.assert(
     fc.property(
-      fc.array(fc.record({ confidence: fc.constantFrom(0, 0.1, 0.25, 0.4, 0.5, 0.6, 0.75, 0.9, 1), correct: fc.boolean() }), { minLength: 1, maxLength: 120 }),
+      fc.array(
+        fc.record({ confidence: fc.constantFrom(0, 0.1, 0.25, 0.4, 0.5, 0.6, 0.75, 0.9, 1), correct: fc.boolean() }),
+        { minLength: 1, maxLength: 120 },
+      ),
       fc.double({ min: 0.01, max: 0.99, noNaN: true }),
       fc.double({ min: 0.01, max: 0.5, noNaN: true }),
       (items, alpha, delta) => {

@@ -40,7 +40,12 @@ export interface Threshold {
   readonly score: string;
 }
 
-export function calibrateThreshold(items: readonly CalibrationItem[], alpha: number, delta: number, score: string): Threshold {
+export function calibrateThreshold(
+  items: readonly CalibrationItem[],
+  alpha: number,
+  delta: number,
+  score: string,
+): Threshold {
   if (!(alpha > 0 && alpha < 1)) throw new BadRequestError(`α must be between 0 and 1, got ${alpha}`);
   if (!(delta > 0 && delta < 1)) throw new BadRequestError(`δ must be between 0 and 1, got ${delta}`);
   const n = items.length;
@@ -72,7 +77,10 @@ export const MAX_LEVELS = 16;
 export function candidateLevels(items: readonly CalibrationItem[]): number[] {
   const levels = [...new Set(items.map((i) => i.confidence))].sort((a, b) => a - b);
   if (levels.length <= MAX_LEVELS) return levels;
-  return Array.from({ length: MAX_LEVELS }, (_, i) => levels[Math.round((i * (levels.length - 1)) / (MAX_LEVELS - 1))]!);
+  return Array.from(
+    { length: MAX_LEVELS },
+    (_, i) => levels[Math.round((i * (levels.length - 1)) / (MAX_LEVELS - 1))]!,
+  );
 }
 
 export type Decision = { readonly decision: 'answer' } | { readonly decision: 'abstain'; readonly reason: string };
@@ -80,9 +88,15 @@ export type Decision = { readonly decision: 'answer' } | { readonly decision: 'a
 export function decide(confidence: number, threshold: Threshold | undefined, why: string): Decision {
   if (!threshold) return { decision: 'answer' };
   if (threshold.threshold === null)
-    return { decision: 'abstain', reason: `no threshold keeps the error under α=${threshold.alpha} on the calibration tasks` };
+    return {
+      decision: 'abstain',
+      reason: `no threshold keeps the error under α=${threshold.alpha} on the calibration tasks`,
+    };
   if (confidence >= threshold.threshold) return { decision: 'answer' };
-  return { decision: 'abstain', reason: `confidence ${confidence.toFixed(3)} is below the calibrated threshold ${threshold.threshold.toFixed(3)}: ${why}` };
+  return {
+    decision: 'abstain',
+    reason: `confidence ${confidence.toFixed(3)} is below the calibrated threshold ${threshold.threshold.toFixed(3)}: ${why}`,
+  };
 }
 
 /** A threshold file as `crucible calibrate` writes it. */

@@ -4,9 +4,18 @@ import { behaviourKey } from '../domains/code/observe.js';
 import { agreement, clusters, divergence, plausibleInputs } from './behaviour.js';
 
 test('floats that differ past ten significant digits behave the same; exceptions and values differ', () => {
-  assert.equal(behaviourKey({ kind: 'value', json: '0.30000000000000004', seconds: 0 }), behaviourKey({ kind: 'value', json: '0.3', seconds: 0 }));
-  assert.notEqual(behaviourKey({ kind: 'value', json: '0.31', seconds: 0 }), behaviourKey({ kind: 'value', json: '0.3', seconds: 0 }));
-  assert.notEqual(behaviourKey({ kind: 'raised', error: 'ValueError' }), behaviourKey({ kind: 'value', json: 'null', seconds: 0 }));
+  assert.equal(
+    behaviourKey({ kind: 'value', json: '0.30000000000000004', seconds: 0 }),
+    behaviourKey({ kind: 'value', json: '0.3', seconds: 0 }),
+  );
+  assert.notEqual(
+    behaviourKey({ kind: 'value', json: '0.31', seconds: 0 }),
+    behaviourKey({ kind: 'value', json: '0.3', seconds: 0 }),
+  );
+  assert.notEqual(
+    behaviourKey({ kind: 'raised', error: 'ValueError' }),
+    behaviourKey({ kind: 'value', json: 'null', seconds: 0 }),
+  );
   assert.equal(behaviourKey({ kind: 'unknown', why: 'x' }), null);
 });
 
@@ -35,7 +44,11 @@ test('inputs that most candidates reject are not plausible', () => {
 });
 
 test('long outputs are compared by digest: equal outputs share a key, different ones do not, and keys stay short', () => {
-  const big = (n: number) => ({ kind: 'value' as const, json: JSON.stringify(Array.from({ length: 5000 }, (_, i) => i * n)), seconds: 0 });
+  const big = (n: number) => ({
+    kind: 'value' as const,
+    json: JSON.stringify(Array.from({ length: 5000 }, (_, i) => i * n)),
+    seconds: 0,
+  });
   const a = behaviourKey(big(1))!;
   assert.equal(a, behaviourKey(big(1)));
   assert.notEqual(a, behaviourKey(big(2)));

@@ -7,7 +7,11 @@
 export type BehaviourMatrix = readonly (readonly (string | null)[])[];
 
 /** Share of inputs, among those known for both, on which two candidates behave the same. */
-export function agreement(a: readonly (string | null)[], b: readonly (string | null)[], inputs?: readonly number[]): number {
+export function agreement(
+  a: readonly (string | null)[],
+  b: readonly (string | null)[],
+  inputs?: readonly number[],
+): number {
   let same = 0;
   let known = 0;
   for (const i of inputs ?? a.keys()) {

@@ -18,6 +18,7 @@ export function lowerBound(k: number, n: number, delta: number): number {
 }
 
 function check(k: number, n: number, delta: number): void {
-  if (!Number.isInteger(k) || !Number.isInteger(n) || k < 0 || n < 0 || k > n) throw new BadRequestError(`need whole numbers 0 ≤ k ≤ n, got k=${k}, n=${n}`);
+  if (!Number.isInteger(k) || !Number.isInteger(n) || k < 0 || n < 0 || k > n)
+    throw new BadRequestError(`need whole numbers 0 ≤ k ≤ n, got k=${k}, n=${n}`);
   if (!(delta > 0 && delta < 1)) throw new BadRequestError(`δ must be between 0 and 1, got ${delta}`);
 }

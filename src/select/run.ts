@@ -33,7 +33,10 @@ export interface SelectRunOptions extends SelectOptions {
 }
 
 /** Candidates grouped by task, in the order tasks appear in the dataset. */
-export function candidatesByTask(tasks: readonly Task[], candidates: readonly Candidate[]): { task: Task; candidates: Candidate[] }[] {
+export function candidatesByTask(
+  tasks: readonly Task[],
+  candidates: readonly Candidate[],
+): { task: Task; candidates: Candidate[] }[] {
   const byTask = new Map<string, Candidate[]>();
   for (const c of candidates) byTask.set(c.taskId, [...(byTask.get(c.taskId) ?? []), c]);
   return tasks.filter((t) => byTask.has(t.id)).map((task) => ({ task, candidates: byTask.get(task.id)! }));
@@ -46,7 +49,9 @@ export async function selectAll(
   options: SelectRunOptions,
 ): Promise<{ tasks: TaskDecision[]; summary: SelectSummary }> {
   if (options.threshold && options.threshold.score !== CONFIDENCE_SCORE) {
-    throw new Error(`the threshold file was calibrated for the score "${options.threshold.score}", but this version computes "${CONFIDENCE_SCORE}"; run crucible calibrate again`);
+    throw new Error(
+      `the threshold file was calibrated for the score "${options.threshold.score}", but this version computes "${CONFIDENCE_SCORE}"; run crucible calibrate again`,
+    );
   }
   const groups = candidatesByTask(tasks, candidates);
   const results: TaskDecision[] = new Array(groups.length);
@@ -56,7 +61,10 @@ export async function selectAll(
     async ({ task, candidates: mine }, i) => {
       if (options.signal?.aborted) return;
       const selection = await selectForTask(pack, task, mine, options);
-      const decision = selection.selectedIndex === null ? { decision: 'abstain' as const, reason: 'no candidates' } : decide(selection.confidence, options.threshold, selection.why);
+      const decision =
+        selection.selectedIndex === null
+          ? { decision: 'abstain' as const, reason: 'no candidates' }
+          : decide(selection.confidence, options.threshold, selection.why);
       results[i] = { ...selection, ...decision };
       options.onTask?.(results[i]!, ++done, groups.length);
     },
@@ -94,7 +102,8 @@ export async function calibrate(
   options: Omit<SelectRunOptions, 'threshold'> & { readonly alpha: number; readonly delta: number },
 ): Promise<CalibrationRun> {
   const missing = tasks.filter((t) => t.suites.length === 0);
-  if (missing.length === tasks.length) throw new Error('calibration needs a dataset with tests to label the selected programs; this one has none');
+  if (missing.length === tasks.length)
+    throw new Error('calibration needs a dataset with tests to label the selected programs; this one has none');
   const { tasks: selections } = await selectAll(pack, tasks, candidates, options);
   const byId = new Map(tasks.map((t) => [t.id, t]));
   const programs = new Map(candidates.map((c) => [`${c.taskId}\u0000${c.index}`, c.program]));
@@ -103,9 +112,17 @@ export async function calibrate(
       .filter((s) => s.selectedIndex !== null)
       .map(async (s) => {
         // Labelled by the task's own tests, as eval scores it.
-        const report = await pack.verify(taskChecks(byId.get(s.taskId)!), programs.get(`${s.taskId}\u0000${s.selectedIndex}`)!);
+        const report = await pack.verify(
+          taskChecks(byId.get(s.taskId)!),
+          programs.get(`${s.taskId}\u0000${s.selectedIndex}`)!,
+        );
         if (report.noVerdict !== undefined) return undefined; // the sandbox failed: no label either way
-        return { taskId: s.taskId, selectedIndex: s.selectedIndex!, confidence: s.confidence, correct: report.verdict.status === 'pass' };
+        return {
+          taskId: s.taskId,
+          selectedIndex: s.selectedIndex!,
+          confidence: s.confidence,
+          correct: report.verdict.status === 'pass',
+        };
       }),
   );
   const labelled = items.filter((i) => i !== undefined);

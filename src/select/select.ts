@@ -81,7 +81,12 @@ export interface SelectionEvidence {
 }
 
 /** A pack that can show what several artifacts do side by side (every pack does: types.ts). */
-export type SelectingPack<T extends { readonly id: string }, C extends Checks<T>, P extends Probe> = DomainPack<T, string, C, P>;
+export type SelectingPack<T extends { readonly id: string }, C extends Checks<T>, P extends Probe> = DomainPack<
+  T,
+  string,
+  C,
+  P
+>;
 
 export async function selectForTask<T extends { readonly id: string }, C extends Checks<T>, P extends Probe>(
   pack: SelectingPack<T, C, P>,
@@ -99,7 +104,13 @@ export async function gatherEvidence<T extends { readonly id: string }, C extend
   options: SelectOptions,
 ): Promise<SelectionEvidence> {
   // Only what a solver has: the prompt's examples and public tests, probes judged by nobody (no reference, no hidden tests).
-  const checks = await pack.prepare(task, { audience: 'solver', oracle: false, purpose: 'compare', seed: options.seed, probes: options.inputs ?? 100 });
+  const checks = await pack.prepare(task, {
+    audience: 'solver',
+    oracle: false,
+    purpose: 'compare',
+    seed: options.seed,
+    probes: options.inputs ?? 100,
+  });
   const probes = [...pack.probes(checks)];
   const programs = candidates.map((c) => c.program);
   const publicTotal = checks.publicSuites.size;
@@ -114,8 +125,17 @@ export async function gatherEvidence<T extends { readonly id: string }, C extend
   // The hunt (AdverMCTS's attacker): probes near those that split candidates most, kept when they split them too.
   const hunt = options.huntInputs ?? 50;
   if (hunt > 0 && probes.length > 0 && candidates.length > 1) {
-    const ranked = [...probes.keys()].map((i) => ({ i, d: divergence(matrix, everyone, i) })).filter((x) => x.d > 0).sort((a, b) => b.d - a.d);
-    const extra = pack.neighbours(checks, ranked.slice(0, 10).map(({ i }) => probes[i]!), hunt, options.seed, new Set(probes.map((p) => p.text)));
+    const ranked = [...probes.keys()]
+      .map((i) => ({ i, d: divergence(matrix, everyone, i) }))
+      .filter((x) => x.d > 0)
+      .sort((a, b) => b.d - a.d);
+    const extra = pack.neighbours(
+      checks,
+      ranked.slice(0, 10).map(({ i }) => probes[i]!),
+      hunt,
+      options.seed,
+      new Set(probes.map((p) => p.text)),
+    );
     if (extra.length > 0) {
       const more = await pack.observe(checks, programs, extra);
       more.keys.forEach((row, c) => matrix[c]!.push(...row));
@@ -144,7 +164,9 @@ export function decideSelection(evidence: SelectionEvidence): TaskSelection {
   const clusterOf = new Map(groups.flatMap((g) => g.map((m) => [m, g.length] as const)));
   const meanAgreement = (c: number, among: readonly number[]) => {
     const others = among.filter((o) => o !== c);
-    return others.length === 0 ? 0 : others.reduce((sum, o) => sum + agreement(matrix[c]!, matrix[o]!, inputs), 0) / others.length;
+    return others.length === 0
+      ? 0
+      : others.reduce((sum, o) => sum + agreement(matrix[c]!, matrix[o]!, inputs), 0) / others.length;
   };
   const scores: CandidateScore[] = indices.map((index, i) => ({
     index,
@@ -163,7 +185,9 @@ export function decideSelection(evidence: SelectionEvidence): TaskSelection {
   const agrees = new Map(eligible.map((i) => [i, meanAgreement(i, eligible)])); // once each, not once per comparison
   const order = [...eligible].sort((a, b) => votes[b]! - votes[a]! || agrees.get(b)! - agrees.get(a)! || a - b);
   const chosen = order[0];
-  const base: Omit<TaskSelection, 'selectedIndex' | 'confidence' | 'why' | 'disagreements'> & { candidates: CandidateScore[] } = {
+  const base: Omit<TaskSelection, 'selectedIndex' | 'confidence' | 'why' | 'disagreements'> & {
+    candidates: CandidateScore[];
+  } = {
     taskId: evidence.taskId,
     candidates: scores,
     clusters: groups.map((g) => g.map((m) => indices[m]!)),
@@ -185,12 +209,20 @@ export function decideSelection(evidence: SelectionEvidence): TaskSelection {
   const why =
     `passes ${s.publicPassed}/${s.publicTotal} prompt examples; agrees with the other ${indices.length - 1} candidates on ` +
     `${(s.agreement * 100).toFixed(0)}% of ${inputs.length} generated inputs; its behaviour cluster has ${s.clusterSize} of ${indices.length}` +
-    (evidence.properties ? (s.breaksProperty ? '; it breaks a property, as every candidate does' : `; it keeps all ${evidence.properties} properties`) : '');
+    (evidence.properties
+      ? s.breaksProperty
+        ? '; it breaks a property, as every candidate does'
+        : `; it keeps all ${evidence.properties} properties`
+      : '');
   return { ...base, selectedIndex: s.index, confidence, why, disagreements };
 }
 
 /** Per candidate: on how many inputs it gives the answer most of `members` give. */
-function plurality(matrix: readonly (readonly (string | null)[])[], members: readonly number[], inputs: readonly number[]): number[] {
+function plurality(
+  matrix: readonly (readonly (string | null)[])[],
+  members: readonly number[],
+  inputs: readonly number[],
+): number[] {
   const votes = matrix.map(() => 0);
   for (const i of inputs) {
     const counts = new Map<string, number>();
@@ -207,10 +239,16 @@ function plurality(matrix: readonly (readonly (string | null)[])[], members: rea
 /** A share of the candidates that makes an output the clear majority on one input. */
 const CLEAR_MAJORITY = 0.6;
 
-function suspicion(evidence: SelectionEvidence, inputs: readonly number[], c: number, chosen: number): string | undefined {
+function suspicion(
+  evidence: SelectionEvidence,
+  inputs: readonly number[],
+  c: number,
+  chosen: number,
+): string | undefined {
   if (c === chosen) return undefined;
   const { matrix, publicPassed } = evidence;
-  if (publicPassed[c]! < publicPassed[chosen]!) return `fails ${publicPassed[chosen]! - publicPassed[c]!} prompt example(s) that the selected program passes`;
+  if (publicPassed[c]! < publicPassed[chosen]!)
+    return `fails ${publicPassed[chosen]! - publicPassed[c]!} prompt example(s) that the selected program passes`;
   if (evidence.breaksProperty[c] && !evidence.breaksProperty[chosen]) return 'breaks a property of the task';
   for (const i of inputs) {
     const mine = matrix[c]![i];
@@ -250,7 +288,9 @@ function topDisagreements(
       }
       return {
         input: texts[i]!,
-        groups: [...groups].sort((a, b) => b[1].length - a[1].length).map(([key, list]) => ({ behaviour: key.startsWith('=') ? key.slice(1) : key, candidates: list })),
+        groups: [...groups]
+          .sort((a, b) => b[1].length - a[1].length)
+          .map(([key, list]) => ({ behaviour: key.startsWith('=') ? key.slice(1) : key, candidates: list })),
       };
     });
 }

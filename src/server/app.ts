@@ -12,7 +12,14 @@ import type { Executor } from '../runtimes/executor.js';
 import type { Metrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
 import { runCode, submit } from './sandbox-fusion.js';
-import { describeIssues, FunctionVerifyRequestSchema, isFunctionVerifyBody, RunCodeRequestSchema, SubmitRequestSchema, VerifyRequestSchema } from './schemas.js';
+import {
+  describeIssues,
+  FunctionVerifyRequestSchema,
+  isFunctionVerifyBody,
+  RunCodeRequestSchema,
+  SubmitRequestSchema,
+  VerifyRequestSchema,
+} from './schemas.js';
 import { verify, type VerifyProgress } from './verify.js';
 import { TaskVerifier } from './verify-task.js';
 
@@ -45,7 +52,8 @@ async function jsonBody(c: Context): Promise<unknown> {
 /** The parsed body and its text (function-style /v1/verify reads dataset records from the text, keeping floats as written). */
 async function jsonBodyText(c: Context): Promise<{ value: unknown; text: string }> {
   const type = c.req.header('content-type') ?? '';
-  if (type && !/json/i.test(type)) badRequest(`send a JSON body with Content-Type: application/json (got ${type.slice(0, 100)})`, 415);
+  if (type && !/json/i.test(type))
+    badRequest(`send a JSON body with Content-Type: application/json (got ${type.slice(0, 100)})`, 415);
   const text = await c.req.text();
   if (!text.trim()) badRequest('the request body is empty: send a JSON object');
   try {
@@ -67,12 +75,20 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): T {
  * signal), so that work nobody will read stops holding workers: its queued runs never
  * start and its running programs are stopped.
  */
-async function withinTime<T>(seconds: number, client: AbortSignal, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+async function withinTime<T>(
+  seconds: number,
+  client: AbortSignal,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const expiry = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      reject(new HTTPException(504, { message: `the request took longer than the server's limit of ${seconds}s: send fewer tests per request, or raise --request-timeout` }));
+      reject(
+        new HTTPException(504, {
+          message: `the request took longer than the server's limit of ${seconds}s: send fewer tests per request, or raise --request-timeout`,
+        }),
+      );
       expiry.abort();
     }, seconds * 1000);
   });
@@ -117,40 +133,74 @@ export function createApp(options: AppOptions): Hono {
     const started = performance.now();
     await next();
     // 499 (nginx's "client closed request"): the client left before its answer was ready.
-    metrics.recordRequest(c.req.routePath || c.req.path, c.req.raw.signal.aborted ? 499 : c.res.status, (performance.now() - started) / 1000);
+    metrics.recordRequest(
+      c.req.routePath || c.req.path,
+      c.req.raw.signal.aborted ? 499 : c.res.status,
+      (performance.now() - started) / 1000,
+    );
   });
   if (options.token) {
-    const guard = bearerAuth({ token: options.token, noAuthenticationHeader: { message: { error: 'send Authorization: Bearer <token> (the token given to crucible serve)' } } });
-    app.use('*', async (c, next) => (c.req.path === '/healthz' || c.req.path === '/openapi.json' ? next() : guard(c, next)));
+    const guard = bearerAuth({
+      token: options.token,
+      noAuthenticationHeader: {
+        message: { error: 'send Authorization: Bearer <token> (the token given to crucible serve)' },
+      },
+    });
+    app.use('*', async (c, next) =>
+      c.req.path === '/healthz' || c.req.path === '/openapi.json' ? next() : guard(c, next),
+    );
   }
   app.use(
     '*',
     bodyLimit({
       maxSize: options.maxBodyBytes,
-      onError: (c) => c.json({ error: `the body is larger than ${options.maxBodyBytes} bytes: split the batch, or raise --max-body-mb` }, 413),
+      onError: (c) =>
+        c.json(
+          { error: `the body is larger than ${options.maxBodyBytes} bytes: split the batch, or raise --max-body-mb` },
+          413,
+        ),
     }),
   );
 
   app.get('/healthz', async (c) => {
     const problem = await executor.health();
     const load = await executor.load();
-    return c.json({ status: problem ? 'unavailable' : 'ok', ...(problem ? { problem } : {}), version: options.version, executor: executor.kind, ...load }, problem ? 503 : 200);
+    return c.json(
+      {
+        status: problem ? 'unavailable' : 'ok',
+        ...(problem ? { problem } : {}),
+        version: options.version,
+        executor: executor.kind,
+        ...load,
+      },
+      problem ? 503 : 200,
+    );
   });
   app.get('/v1/ping', (c) => c.text('pong'));
-  app.get('/metrics', async (c) => c.text(metrics.render(await executor.load()), 200, { 'Content-Type': 'text/plain; version=0.0.4' }));
+  app.get('/metrics', async (c) =>
+    c.text(metrics.render(await executor.load()), 200, { 'Content-Type': 'text/plain; version=0.0.4' }),
+  );
   app.get('/openapi.json', (c) => c.json(openApiDocument(options.version, options.requestTimeoutSeconds)));
 
   app.post('/run_code', async (c) => {
     const body = parse(RunCodeRequestSchema, await jsonBody(c));
-    checkSeconds(options.requestTimeoutSeconds, { run_timeout: body.run_timeout, compile_timeout: body.compile_timeout });
+    checkSeconds(options.requestTimeoutSeconds, {
+      run_timeout: body.run_timeout,
+      compile_timeout: body.compile_timeout,
+    });
     const limit = Math.min(options.requestTimeoutSeconds, (body.run_timeout ?? 10) + (body.compile_timeout ?? 10) + 30);
     return c.json(await withinTime(limit, c.req.raw.signal, (signal) => runCode(executor, body, signal)));
   });
 
   app.post('/submit', async (c) => {
     const body = parse(SubmitRequestSchema, await jsonBody(c));
-    checkSeconds(options.requestTimeoutSeconds, { 'config.run_timeout': body.config.run_timeout, 'config.compile_timeout': body.config.compile_timeout });
-    return c.json(await withinTime(options.requestTimeoutSeconds, c.req.raw.signal, (signal) => submit(executor, body, signal)));
+    checkSeconds(options.requestTimeoutSeconds, {
+      'config.run_timeout': body.config.run_timeout,
+      'config.compile_timeout': body.config.compile_timeout,
+    });
+    return c.json(
+      await withinTime(options.requestTimeoutSeconds, c.req.raw.signal, (signal) => submit(executor, body, signal)),
+    );
   });
 
   app.post('/v1/verify', async (c) => {
@@ -163,7 +213,9 @@ export function createApp(options: AppOptions): Hono {
       try {
         tasks.getHarness();
       } catch (error) {
-        throw new HTTPException(503, { message: `function-style tasks cannot be judged on this server: ${(error as Error).message.slice(0, 500)}` });
+        throw new HTTPException(503, {
+          message: `function-style tasks cannot be judged on this server: ${(error as Error).message.slice(0, 500)}`,
+        });
       }
       run = (hooks) => tasks.verify(body, text, hooks);
     } else {
@@ -171,8 +223,10 @@ export function createApp(options: AppOptions): Hono {
       checkSeconds(options.requestTimeoutSeconds, { 'limits.time_seconds': body.limits.time_seconds });
       run = (hooks) => verify(executor, body, hooks);
     }
-    const wantsStream = (c.req.header('accept') ?? '').includes('text/event-stream') || c.req.query('stream') === 'true';
-    if (!wantsStream) return c.json(await withinTime(options.requestTimeoutSeconds, c.req.raw.signal, (signal) => run({ signal })));
+    const wantsStream =
+      (c.req.header('accept') ?? '').includes('text/event-stream') || c.req.query('stream') === 'true';
+    if (!wantsStream)
+      return c.json(await withinTime(options.requestTimeoutSeconds, c.req.raw.signal, (signal) => run({ signal })));
     // Progress at most every 200 ms; each candidate's verdict as soon as it is complete.
     return streamSSE(c, async (stream) => {
       const controller = new AbortController();
@@ -185,7 +239,8 @@ export function createApp(options: AppOptions): Hono {
       const timer = setTimeout(() => controller.abort(), options.requestTimeoutSeconds * 1000);
       let lastProgress = 0;
       const pending: Promise<void>[] = [];
-      const send = (event: string, data: unknown) => pending.push(stream.writeSSE({ event, data: JSON.stringify(data) }));
+      const send = (event: string, data: unknown) =>
+        pending.push(stream.writeSSE({ event, data: JSON.stringify(data) }));
       try {
         const result = await run({
           signal: controller.signal,
@@ -201,8 +256,14 @@ export function createApp(options: AppOptions): Hono {
         send('done', controller.signal.aborted ? { ...result.summary, interrupted: true } : result.summary);
       } catch (error) {
         // The stream has started: a request problem found late (a task that cannot be read) is an error event.
-        send('error', { error: error instanceof CrucibleError ? error.message : 'internal error: the server failed; this is a bug in Crucible, not in your request' });
-        if (!(error instanceof CrucibleError)) process.stderr.write(`crucible serve: ${error instanceof Error ? error.stack : String(error)}\n`);
+        send('error', {
+          error:
+            error instanceof CrucibleError
+              ? error.message
+              : 'internal error: the server failed; this is a bug in Crucible, not in your request',
+        });
+        if (!(error instanceof CrucibleError))
+          process.stderr.write(`crucible serve: ${error instanceof Error ? error.stack : String(error)}\n`);
       } finally {
         clearTimeout(timer);
         client.removeEventListener('abort', gone);

@@ -10,7 +10,9 @@ import type { Metrics } from './metrics.js';
  * arrives meanwhile.
  */
 export function warmPython(runner: ProgramRunner): Promise<void> {
-  return Promise.all(Array.from({ length: runner.workers }, () => runner.run('python', { code: '' }))).then(() => undefined);
+  return Promise.all(Array.from({ length: runner.workers }, () => runner.run('python', { code: '' }))).then(
+    () => undefined,
+  );
 }
 
 /** The embedded default: warm sandboxed workers in this process's care. */
@@ -30,11 +32,16 @@ export class LocalExecutor implements Executor {
     const started = performance.now();
     const result = await this.runner.run(job.language, job.request, options.signal);
     // An abandoned run is no outcome of the program (nor a sandbox failure to count).
-    if (!result.cancelled) this.metrics?.recordExecution(job.language, result.status, (performance.now() - started) / 1000);
+    if (!result.cancelled)
+      this.metrics?.recordExecution(job.language, result.status, (performance.now() - started) / 1000);
     return result;
   }
 
-  async runBatch(jobs: readonly ProgramJob[], onResult: (index: number, result: ProgramResult) => void, options?: BatchOptions): Promise<void> {
+  async runBatch(
+    jobs: readonly ProgramJob[],
+    onResult: (index: number, result: ProgramResult) => void,
+    options?: BatchOptions,
+  ): Promise<void> {
     await pMap(
       jobs,
       async (job, i) => {

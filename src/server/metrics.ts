@@ -70,15 +70,30 @@ export class Metrics {
       lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} counter`);
       for (const [labels, n] of values) lines.push(`${name}{${labels}} ${n}`);
     };
-    const gauge = (name: string, help: string, value: number) => lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} gauge`, `${name} ${value}`);
+    const gauge = (name: string, help: string, value: number) =>
+      lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} gauge`, `${name} ${value}`);
     counter('crucible_executions_total', 'Programs executed, by language and outcome.', this.executions);
-    lines.push('# HELP crucible_no_verdict_total Executions where the sandbox failed (not the program).', '# TYPE crucible_no_verdict_total counter', `crucible_no_verdict_total ${this.noVerdicts}`);
-    lines.push(...this.executionSeconds.render('crucible_execution_seconds', 'Time to run one program, queueing included.'));
-    counter('crucible_http_requests_total', 'HTTP requests, by route and status code (499: the client left before its answer).', this.requests);
+    lines.push(
+      '# HELP crucible_no_verdict_total Executions where the sandbox failed (not the program).',
+      '# TYPE crucible_no_verdict_total counter',
+      `crucible_no_verdict_total ${this.noVerdicts}`,
+    );
+    lines.push(
+      ...this.executionSeconds.render('crucible_execution_seconds', 'Time to run one program, queueing included.'),
+    );
+    counter(
+      'crucible_http_requests_total',
+      'HTTP requests, by route and status code (499: the client left before its answer).',
+      this.requests,
+    );
     lines.push(...this.requestSeconds.render('crucible_http_request_seconds', 'Time to answer an HTTP request.'));
     gauge('crucible_queue_depth', 'Programs waiting for a worker.', load.queued);
     gauge('crucible_executions_running', 'Programs running now.', load.running);
-    gauge('crucible_workers', 'Warm sandboxed workers per language: of the local pool, or of the live crucible workers behind the queue.', load.workers);
+    gauge(
+      'crucible_workers',
+      'Warm sandboxed workers per language: of the local pool, or of the live crucible workers behind the queue.',
+      load.workers,
+    );
     lines.push(
       '# HELP crucible_queue_duplicate_results_total Results of a queued job after its first (a job retried after its worker died): dropped, never counted twice.',
       '# TYPE crucible_queue_duplicate_results_total counter',

@@ -5,7 +5,10 @@ import { AnyVerifyRequestSchema, RunCodeRequestSchema, SubmitRequestSchema } fro
 
 const jsonSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
 
-const errorResponse = { description: 'malformed request (or a time limit above the server\'s --request-timeout): `error` says what to fix', content: { 'application/json': { schema: { type: 'object', properties: { error: { type: 'string' } } } } } };
+const errorResponse = {
+  description: "malformed request (or a time limit above the server's --request-timeout): `error` says what to fix",
+  content: { 'application/json': { schema: { type: 'object', properties: { error: { type: 'string' } } } } },
+};
 
 function post(summary: string, schema: z.ZodType, ok: string, path503 = false) {
   return {
@@ -14,11 +17,19 @@ function post(summary: string, schema: z.ZodType, ok: string, path503 = false) {
       requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(schema) } } },
       responses: {
         '200': { description: ok },
-        ...(path503 ? { '503': { description: 'the server cannot run this kind of request (no usable sandbox for function-style tasks)' } } : {}),
+        ...(path503
+          ? {
+              '503': {
+                description: 'the server cannot run this kind of request (no usable sandbox for function-style tasks)',
+              },
+            }
+          : {}),
         '400': errorResponse,
         '401': { description: 'missing or wrong bearer token' },
         '413': { description: 'body larger than the server accepts' },
-        '504': { description: 'the request took longer than the server allows (retry, or send less); its programs are stopped' },
+        '504': {
+          description: 'the request took longer than the server allows (retry, or send less); its programs are stopped',
+        },
       },
     },
   };
@@ -40,8 +51,16 @@ export function openApiDocument(version: string, requestTimeoutSeconds: number) 
     components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     security: [{ bearer: [] }],
     paths: {
-      '/run_code': post('Run one program with stdin (SandboxFusion RunCodeRequest → RunCodeResponse)', RunCodeRequestSchema, 'RunCodeResponse: status Success | Failed | SandboxError, run_result {status, execution_time, return_code, stdout, stderr}'),
-      '/submit': post('Judge a completion against provided stdio tests (SandboxFusion /submit with config.provided_data)', SubmitRequestSchema, 'EvalResult: {id, accepted, extracted_code, extracted_type, tests: [{passed, exec_info, test_info}]}'),
+      '/run_code': post(
+        'Run one program with stdin (SandboxFusion RunCodeRequest → RunCodeResponse)',
+        RunCodeRequestSchema,
+        'RunCodeResponse: status Success | Failed | SandboxError, run_result {status, execution_time, return_code, stdout, stderr}',
+      ),
+      '/submit': post(
+        'Judge a completion against provided stdio tests (SandboxFusion /submit with config.provided_data)',
+        SubmitRequestSchema,
+        'EvalResult: {id, accepted, extracted_code, extracted_type, tests: [{passed, exec_info, test_info}]}',
+      ),
       '/v1/verify': post(
         'Many candidates in one request, in two forms. Stdin/stdout: {language, candidates, tests: [{stdin, expected_stdout, public?}]}. ' +
           'Function-style: {task: {language, prompt, entry_point, reference?, tests?: [{input, output, public?}], test_code?} or dataset_record (one HumanEval / HumanEval+ / MBPP+ / MultiPL-E / HumanEvalPack / QuixBugs record), candidates (code or {completion}), augment?: {inputs, seed}}: ' +
@@ -54,10 +73,26 @@ export function openApiDocument(version: string, requestTimeoutSeconds: number) 
           'status is pass | fail | error | timeout | memory | output-limit | no-verdict; no-verdict has reward null.',
         true,
       ),
-      '/v1/rewards/advantages': post('Group advantages: GRPO, GXPO (cross-language), VCPO (ESS-scaled)', AdvantagesRequestSchema, 'advantages per rollout, in request order'),
-      '/v1/rewards/gated': post('Gated reward from level scores (parses → loads → runs → public → hidden)', GatedRewardRequestSchema, '{reward, passRate, gates, firstFailed} or {reward: null, reason}'),
-      '/healthz': { get: { summary: 'Liveness and load', security: [], responses: { '200': { description: 'ok' }, '503': { description: 'the executor is unavailable' } } } },
-      '/metrics': { get: { summary: 'Prometheus text metrics', responses: { '200': { description: 'text/plain; version=0.0.4' } } } },
+      '/v1/rewards/advantages': post(
+        'Group advantages: GRPO, GXPO (cross-language), VCPO (ESS-scaled)',
+        AdvantagesRequestSchema,
+        'advantages per rollout, in request order',
+      ),
+      '/v1/rewards/gated': post(
+        'Gated reward from level scores (parses → loads → runs → public → hidden)',
+        GatedRewardRequestSchema,
+        '{reward, passRate, gates, firstFailed} or {reward: null, reason}',
+      ),
+      '/healthz': {
+        get: {
+          summary: 'Liveness and load',
+          security: [],
+          responses: { '200': { description: 'ok' }, '503': { description: 'the executor is unavailable' } },
+        },
+      },
+      '/metrics': {
+        get: { summary: 'Prometheus text metrics', responses: { '200': { description: 'text/plain; version=0.0.4' } } },
+      },
     },
   };
 }

@@ -60,7 +60,11 @@ export function toRunCodeResponse(result: ProgramResult): RunCodeResponse {
     execution_time: result.wallSeconds,
     // A program stopped by a limit did not exit by itself: SandboxFusion reports no code on a
     // timeout; for memory and output limits a non-zero code keeps verl's "runtime error".
-    return_code: timeLimit ? null : result.status === 'ok' ? 0 : result.exitCode || (result.signal ? 128 + result.signal : 1),
+    return_code: timeLimit
+      ? null
+      : result.status === 'ok'
+        ? 0
+        : result.exitCode || (result.signal ? 128 + result.signal : 1),
     stdout: result.stdout,
     stderr: result.stderr,
   };
@@ -84,12 +88,24 @@ export function limitsOf(runTimeout: number | null | undefined, memoryMb: number
 }
 
 /** `signal`: the request was abandoned (client gone, or answered 504); the program is stopped. */
-export async function runCode(executor: Executor, body: RunCodeRequest, signal?: AbortSignal): Promise<RunCodeResponse> {
+export async function runCode(
+  executor: Executor,
+  body: RunCodeRequest,
+  signal?: AbortSignal,
+): Promise<RunCodeResponse> {
   const language = runtimeFor(body.language);
-  if (!language) return sandboxError(`language ${body.language} is not run by this server (it runs ${SUPPORTED.join(', ')})`);
+  if (!language)
+    return sandboxError(`language ${body.language} is not run by this server (it runs ${SUPPORTED.join(', ')})`);
   const files: Record<string, string> = {};
-  for (const [path, content] of Object.entries(body.files ?? {})) if (content !== null && content !== 'IGNORE_THIS_FILE') files[path] = content;
-  const request = { code: body.code, stdin: body.stdin ?? '', files, fetchFiles: body.fetch_files ?? [], limits: limitsOf(body.run_timeout, body.memory_limit_MB) };
+  for (const [path, content] of Object.entries(body.files ?? {}))
+    if (content !== null && content !== 'IGNORE_THIS_FILE') files[path] = content;
+  const request = {
+    code: body.code,
+    stdin: body.stdin ?? '',
+    files,
+    fetchFiles: body.fetch_files ?? [],
+    limits: limitsOf(body.run_timeout, body.memory_limit_MB),
+  };
   const result = await executor.run({ language, request }, { signal });
   return toRunCodeResponse(result);
 }
@@ -104,10 +120,15 @@ const LANGUAGE_TAGS: Record<string, string[]> = {
 };
 
 /** SandboxFusion's order: a fenced block (in the language if there is one), an unclosed fence, the text itself. */
-export function extractCode(completion: string, language: string): { code: string; type: 'fenced' | 'incomplete_fenced' | 'heuristic' } {
+export function extractCode(
+  completion: string,
+  language: string,
+): { code: string; type: 'fenced' | 'incomplete_fenced' | 'heuristic' } {
   const found = fences(completion);
   // SandboxFusion's tag: the word characters right after the fence.
-  const blocks = found.filter((f) => f.closed).map((f) => ({ tag: /^[\w+#-]*/.exec(f.info)![0].toLowerCase(), code: f.code }));
+  const blocks = found
+    .filter((f) => f.closed)
+    .map((f) => ({ tag: /^[\w+#-]*/.exec(f.info)![0].toLowerCase(), code: f.code }));
   if (blocks.length > 0) {
     const tags = LANGUAGE_TAGS[language] ?? [language];
     const chosen = blocks.find((b) => tags.includes(b.tag)) ?? blocks.find((b) => b.tag === '') ?? blocks[0]!;
@@ -171,7 +192,11 @@ export async function submit(executor: Executor, body: SubmitRequest, signal?: A
           executor.run(
             {
               language: runtime,
-              request: { code: extracted.code, stdin: test.input.stdin, limits: limitsOf(config.run_timeout, undefined) },
+              request: {
+                code: extracted.code,
+                stdin: test.input.stdin,
+                limits: limitsOf(config.run_timeout, undefined),
+              },
             },
             { signal },
           ),

@@ -55,15 +55,22 @@ const systemLookup: Lookup = (host) => lookup(host, { all: true });
  * code): every address the name resolves to must be loopback. A name that looks like one
  * (127.0.0.1.example) is judged by where it points, not by how it is spelled.
  */
-export async function checkExposure(host: string, token: string | undefined, resolve: Lookup = systemLookup): Promise<string> {
+export async function checkExposure(
+  host: string,
+  token: string | undefined,
+  resolve: Lookup = systemLookup,
+): Promise<string> {
   let addresses: ReadonlyArray<{ address: string }>;
   try {
     addresses = await resolve(host);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new Error(`cannot listen on ${host}: the name does not resolve (${code}). Give an IP address such as 127.0.0.1, or a name this machine resolves (see /etc/hosts).`);
+    throw new Error(
+      `cannot listen on ${host}: the name does not resolve (${code}). Give an IP address such as 127.0.0.1, or a name this machine resolves (see /etc/hosts).`,
+    );
   }
-  if (addresses.length === 0) throw new Error(`cannot listen on ${host}: the name resolves to no address. Give an IP address such as 127.0.0.1.`);
+  if (addresses.length === 0)
+    throw new Error(`cannot listen on ${host}: the name resolves to no address. Give an IP address such as 127.0.0.1.`);
   const exposed = addresses.filter((a) => !isLoopbackAddress(a.address));
   if (!token && exposed.length > 0) {
     const where = isIP(host) ? host : `${host} (${exposed.map((a) => a.address).join(', ')})`;

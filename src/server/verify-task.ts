@@ -17,7 +17,14 @@ import { IDENTIFIER } from '../bench/datasets/validate.js';
 import { scanTopLevel, topLevelKeys } from '../core/raw-json.js';
 import type { Language, ScriptSuite, Suite, Task } from '../core/task.js';
 import type { Failure, Status, SuiteVerdict, Verdict } from '../core/verdict.js';
-import { EXAMPLE_PREFIX, generatedSummary, prepareCodeChecks, verifyProgram, type CodeChecks, type CodeReport } from '../domains/code/index.js';
+import {
+  EXAMPLE_PREFIX,
+  generatedSummary,
+  prepareCodeChecks,
+  verifyProgram,
+  type CodeChecks,
+  type CodeReport,
+} from '../domains/code/index.js';
 import { findPromptExamples, publicSuites, type PromptExample } from '../verify/generate/examples.js';
 import { Harness, type HarnessOptions } from '../verify/harness.js';
 import type { Metrics } from './metrics.js';
@@ -130,15 +137,23 @@ export class TaskVerifier {
     }
     const t = body.task!;
     const { suites, task } = fromTaskField(t);
-    const examples = (body.prompt_examples ?? task.reference !== undefined) && findPromptExamples(task.prompt, task.entryPoint, task.language).length > 0;
+    const examples =
+      (body.prompt_examples ?? task.reference !== undefined) &&
+      findPromptExamples(task.prompt, task.entryPoint, task.language).length > 0;
     const generated = body.augment !== undefined && task.reference !== undefined;
     if (suites.length === 0 && !examples && !generated) {
       throw new VerifyError(
         'nothing to check the candidates against: give task.tests, task.test_code, or task.reference with augment (examples in the prompt count when there is a reference, or with prompt_examples: true)',
       );
     }
-    if (body.candidates.some((c) => typeof c === 'object' && 'completion' in c) && t.completion_prefix === undefined && !t.prompt) {
-      throw new VerifyError('a {completion} candidate is appended to the prompt (or task.completion_prefix): the task has neither');
+    if (
+      body.candidates.some((c) => typeof c === 'object' && 'completion' in c) &&
+      t.completion_prefix === undefined &&
+      !t.prompt
+    ) {
+      throw new VerifyError(
+        'a {completion} candidate is appended to the prompt (or task.completion_prefix): the task has neither',
+      );
     }
   }
 
@@ -150,7 +165,9 @@ export class TaskVerifier {
     const { prepared, cached } = await this.prepared(body, rawBody);
     const { task } = prepared.checks;
     const candidates = body.candidates.map((c, i) =>
-      typeof c === 'string' ? { id: String(i), program: c } : { id: c.id ?? String(i), program: 'code' in c ? c.code : task.completionPrefix + c.completion },
+      typeof c === 'string'
+        ? { id: String(i), program: c }
+        : { id: c.id ?? String(i), program: 'code' in c ? c.code : task.completionPrefix + c.completion },
     );
     const verdicts: TaskCandidateVerdict[] = new Array(candidates.length);
     let done = 0;
@@ -162,7 +179,12 @@ export class TaskVerifier {
         const judgeStarted = performance.now();
         verdicts[i] = await this.judgeOne(harness, prepared, c.id, c.program, body, hooks.signal);
         // Work abandoned meanwhile is no outcome to count (nor a sandbox failure).
-        if (!hooks.signal?.aborted) this.options.metrics?.recordExecution(task.language, verdicts[i]!.status, (performance.now() - judgeStarted) / 1000);
+        if (!hooks.signal?.aborted)
+          this.options.metrics?.recordExecution(
+            task.language,
+            verdicts[i]!.status,
+            (performance.now() - judgeStarted) / 1000,
+          );
         hooks.onCandidate?.(verdicts[i]!, i);
         hooks.onProgress?.({ done: ++done, total: candidates.length });
       },
@@ -183,7 +205,10 @@ export class TaskVerifier {
   }
 
   /** The prepared task for this request: from the cache when the same task (and augment options) came before. */
-  private async prepared(body: FunctionVerifyRequest, rawBody: string): Promise<{ prepared: Prepared; cached: boolean }> {
+  private async prepared(
+    body: FunctionVerifyRequest,
+    rawBody: string,
+  ): Promise<{ prepared: Prepared; cached: boolean }> {
     const record = body.dataset_record === undefined ? undefined : recordLine(body.dataset_record, rawBody);
     const key = createHash('sha256')
       .update(JSON.stringify([record ?? body.task, body.augment ?? null, body.prompt_examples ?? null]))
@@ -196,7 +221,8 @@ export class TaskVerifier {
     } else {
       entry = this.prepare(body, record);
       this.cache.set(key, entry);
-      while (this.cache.size > (this.options.cacheSize ?? CACHE_SIZE)) this.cache.delete(this.cache.keys().next().value!);
+      while (this.cache.size > (this.options.cacheSize ?? CACHE_SIZE))
+        this.cache.delete(this.cache.keys().next().value!);
       entry.then(
         (p) => p.transient && this.cache.delete(key),
         () => this.cache.delete(key),
@@ -208,16 +234,20 @@ export class TaskVerifier {
   private async prepare(body: FunctionVerifyRequest, record: string | undefined): Promise<Prepared> {
     const base = record !== undefined ? fromRecord(record) : fromTaskField(body.task!);
     const { task } = base;
-    const checks = await prepareCodeChecks(this.getHarness(), { ...task, suites: base.suites.filter((s) => !base.publicNames.has(s.name)) }, {
-      audience: 'scorer',
-      seed: body.augment?.seed ?? 0,
-      probes: body.augment?.inputs ?? 0,
-      // The prompt's examples as public tests: checked against the reference first, when there is one.
-      promptExamples: body.prompt_examples ?? task.reference !== undefined,
-      publicTests: base.suites.filter((s) => base.publicNames.has(s.name)),
-      // Generation starts from the examples and the tests' inputs (or the dataset's first io suite).
-      seedInputs: [...base.tests.values()],
-    });
+    const checks = await prepareCodeChecks(
+      this.getHarness(),
+      { ...task, suites: base.suites.filter((s) => !base.publicNames.has(s.name)) },
+      {
+        audience: 'scorer',
+        seed: body.augment?.seed ?? 0,
+        probes: body.augment?.inputs ?? 0,
+        // The prompt's examples as public tests: checked against the reference first, when there is one.
+        promptExamples: body.prompt_examples ?? task.reference !== undefined,
+        publicTests: base.suites.filter((s) => base.publicNames.has(s.name)),
+        // Generation starts from the examples and the tests' inputs (or the dataset's first io suite).
+        seedInputs: [...base.tests.values()],
+      },
+    );
     if (checks.referenceProblem !== undefined) throw new VerifyError(checks.referenceProblem);
     if (checks.count === 0) {
       throw new VerifyError(
@@ -258,11 +288,22 @@ export class TaskVerifier {
    * workers are replaced), and the runs that would follow it (the load probe, shrinking) do
    * not start; the verdict is then not given.
    */
-  private async judgeOne(harness: Harness, prepared: Prepared, id: string, program: string, body: FunctionVerifyRequest, signal?: AbortSignal): Promise<TaskCandidateVerdict> {
+  private async judgeOne(
+    harness: Harness,
+    prepared: Prepared,
+    id: string,
+    program: string,
+    body: FunctionVerifyRequest,
+    signal?: AbortSignal,
+  ): Promise<TaskCandidateVerdict> {
     const { checks } = prepared;
     let report: CodeReport;
     try {
-      report = await verifyProgram(harness, checks, program, { shrink: !body.stop_on_first_failure, ...(signal ? { signal } : {}), ...(body.weights ? { weights: body.weights } : {}) });
+      report = await verifyProgram(harness, checks, program, {
+        shrink: !body.stop_on_first_failure,
+        ...(signal ? { signal } : {}),
+        ...(body.weights ? { weights: body.weights } : {}),
+      });
     } catch (error) {
       return noVerdictOf(id, `the judge failed: ${(error as Error).message}`);
     }
@@ -270,14 +311,31 @@ export class TaskVerifier {
     if (signal?.aborted) return noVerdictOf(id, STOPPED, verdict);
     if (report.noVerdict !== undefined) return noVerdictOf(id, report.noVerdict, verdict);
     if (reward.reward === null) return noVerdictOf(id, reward.reason, verdict);
-    const suites: SuiteSummary[] = verdict.suites.map((s) => ({ name: s.name, public: checks.publicSuites.has(s.name), status: s.status, passed: s.passed, total: s.total }));
+    const suites: SuiteSummary[] = verdict.suites.map((s) => ({
+      name: s.name,
+      public: checks.publicSuites.has(s.name),
+      status: s.status,
+      passed: s.passed,
+      total: s.total,
+    }));
     const sum = (f: (s: SuiteVerdict) => number) => verdict.suites.reduce((n, s) => n + f(s), 0);
     const passed = sum((s) => s.passed);
     const total = sum((s) => s.total);
     const failed = verdict.suites.find((s) => s.status !== 'pass');
-    const firstFailure = failed ? this.failureOf(prepared, failed) : verdict.status !== 'pass' && verdict.firstFailure ? fromFailure('types', verdict.status, verdict.firstFailure) : null;
+    const firstFailure = failed
+      ? this.failureOf(prepared, failed)
+      : verdict.status !== 'pass' && verdict.firstFailure
+        ? fromFailure('types', verdict.status, verdict.firstFailure)
+        : null;
     const cx = report.counterexample;
-    const minimal = cx ? { ...fromFailure(cx.suite, 'fail', cx), arguments: cx.shrunk.slice(0, SNIPPET), original: cx.original.slice(0, SNIPPET), rounds: cx.rounds } : firstFailure;
+    const minimal = cx
+      ? {
+          ...fromFailure(cx.suite, 'fail', cx),
+          arguments: cx.shrunk.slice(0, SNIPPET),
+          original: cx.original.slice(0, SNIPPET),
+          rounds: cx.rounds,
+        }
+      : firstFailure;
     return {
       id,
       status: verdict.status,
@@ -299,13 +357,24 @@ export class TaskVerifier {
     const f = suite.firstFailure ?? { input: null, expected: null, actual: null, message: suite.status };
     // A request's own test names its input and expected output where the judge gave none.
     const test = prepared.tests.get(suite.name);
-    return fromFailure(suite.name, suite.status, test ? { ...f, input: f.input ?? test.argsText, expected: f.expected ?? test.outputText } : f);
+    return fromFailure(
+      suite.name,
+      suite.status,
+      test ? { ...f, input: f.input ?? test.argsText, expected: f.expected ?? test.outputText } : f,
+    );
   }
 }
 
 function fromFailure(suite: string, status: Status, f: Failure): TaskFailure {
   const cut = (s: string | null) => (s === null ? null : s.slice(0, SNIPPET));
-  return { suite, status, input: cut(f.input), expected: cut(f.expected), actual: cut(f.actual), message: f.message.slice(0, SNIPPET) };
+  return {
+    suite,
+    status,
+    input: cut(f.input),
+    expected: cut(f.expected),
+    actual: cut(f.actual),
+    message: f.message.slice(0, SNIPPET),
+  };
 }
 
 function noVerdictOf(id: string, reason: string, verdict?: Verdict): TaskCandidateVerdict {
@@ -321,7 +390,9 @@ function noVerdictOf(id: string, reason: string, verdict?: Verdict): TaskCandida
     reason: `${reason}; the sandbox failed, not the program (retry or drop this rollout)`.slice(0, SNIPPET),
     first_failure: null,
     minimal_failure: null,
-    suites: verdict ? verdict.suites.map((s) => ({ name: s.name, public: false, status: s.status, passed: s.passed, total: s.total })) : [],
+    suites: verdict
+      ? verdict.suites.map((s) => ({ name: s.name, public: false, status: s.status, passed: s.passed, total: s.total }))
+      : [],
   };
 }
 
@@ -337,7 +408,8 @@ interface BaseTask {
 /** A task written in the request. */
 function fromTaskField(t: FunctionTask): BaseTask {
   const language: Language = t.language === 'nodejs' ? 'javascript' : t.language;
-  if (t.contract !== undefined && language !== 'python') throw new VerifyError('task.contract is for Python tasks (EvalPlus contracts); leave it out');
+  if (t.contract !== undefined && language !== 'python')
+    throw new VerifyError('task.contract is for Python tasks (EvalPlus contracts); leave it out');
   const prompt = t.prompt.endsWith('\n') || t.prompt === '' ? t.prompt : `${t.prompt}\n`;
   const task: Task = {
     id: t.id ?? 'task',
@@ -363,7 +435,12 @@ function fromTaskField(t: FunctionTask): BaseTask {
   });
   if (t.test_code !== undefined && t.test_code.trim()) {
     const check = language === 'python' && /^def\s+check\s*\(/m.test(t.test_code);
-    const script: ScriptSuite = { kind: 'script', name: 'test_code', code: t.test_code, ...(check ? { invoke: `check(${t.entry_point})` } : {}) };
+    const script: ScriptSuite = {
+      kind: 'script',
+      name: 'test_code',
+      code: t.test_code,
+      ...(check ? { invoke: `check(${t.entry_point})` } : {}),
+    };
     suites.push(script);
   }
   return { task, suites, publicNames, tests };
@@ -388,12 +465,23 @@ function fromRecord(line: string): BaseTask {
     const spec = detectFormat(topLevelKeys(line), 'dataset_record');
     loaded = spec.load(parseJsonlLine('dataset_record', { lineNo: 1, text: line }, spec.rawFields), 'dataset_record');
   } catch (error) {
-    throw new VerifyError(`dataset_record: ${(error as Error).message.replace(/^dataset_record(:1)?: /, '').slice(0, 1500)}`);
+    throw new VerifyError(
+      `dataset_record: ${(error as Error).message.replace(/^dataset_record(:1)?: /, '').slice(0, 1500)}`,
+    );
   }
   const { task } = loaded;
   // The entry point names a function in the judge and in patterns over the prompt: nothing else.
-  if (!IDENTIFIER.test(task.entryPoint)) throw new VerifyError(`dataset_record: the entry point ${JSON.stringify(task.entryPoint.slice(0, 100))} is not a function name`);
+  if (!IDENTIFIER.test(task.entryPoint))
+    throw new VerifyError(
+      `dataset_record: the entry point ${JSON.stringify(task.entryPoint.slice(0, 100))} is not a function name`,
+    );
   const publicTest = loaded.publicTest;
   const suites = [...(publicTest ? [publicTest] : []), ...task.suites];
-  return { task: { ...task, suites: [] }, suites, publicNames: new Set(publicTest ? [publicTest.name] : []), tests: new Map(), ownIo: task.suites.some((s) => s.kind === 'io') };
+  return {
+    task: { ...task, suites: [] },
+    suites,
+    publicNames: new Set(publicTest ? [publicTest.name] : []),
+    tests: new Map(),
+    ownIo: task.suites.some((s) => s.kind === 'io'),
+  };
 }

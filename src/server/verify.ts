@@ -75,10 +75,15 @@ export class VerifyError extends BadRequestError {}
 export async function verify(
   executor: Executor,
   body: VerifyRequest,
-  hooks: { onProgress?: (p: VerifyProgress) => void; onCandidate?: (v: CandidateVerdict, index: number) => void; signal?: AbortSignal } = {},
+  hooks: {
+    onProgress?: (p: VerifyProgress) => void;
+    onCandidate?: (v: CandidateVerdict, index: number) => void;
+    signal?: AbortSignal;
+  } = {},
 ): Promise<{ results: CandidateVerdict[]; summary: Record<string, unknown> }> {
   const language = runtimeFor(body.language);
-  if (!language) throw new VerifyError(`language ${body.language} is not run by this server (it runs ${SUPPORTED.join(', ')})`);
+  if (!language)
+    throw new VerifyError(`language ${body.language} is not run by this server (it runs ${SUPPORTED.join(', ')})`);
   const started = performance.now();
   const task: StdinTask = {
     id: 'request',
@@ -94,7 +99,9 @@ export async function verify(
   };
   const pack = programPack(executor);
   const checks = prepareStdinChecks(task, { audience: 'scorer' });
-  const candidates = body.candidates.map((c, i) => (typeof c === 'string' ? { id: String(i), code: c } : { id: c.id ?? String(i), code: c.code }));
+  const candidates = body.candidates.map((c, i) =>
+    typeof c === 'string' ? { id: String(i), code: c } : { id: c.id ?? String(i), code: c.code },
+  );
   const total = candidates.length * body.tests.length;
   let done = 0;
   const onTest = () => {
@@ -104,7 +111,11 @@ export async function verify(
   const results = await pMap(
     candidates,
     async (candidate, i) => {
-      const report = await pack.verify(checks, candidate.code, { onTest, ...(hooks.signal ? { signal: hooks.signal } : {}), ...(body.weights ? { weights: body.weights } : {}) });
+      const report = await pack.verify(checks, candidate.code, {
+        onTest,
+        ...(hooks.signal ? { signal: hooks.signal } : {}),
+        ...(body.weights ? { weights: body.weights } : {}),
+      });
       const verdict = candidateVerdict(candidate.id, report, body);
       hooks.onCandidate?.(verdict, i);
       return verdict;
@@ -149,7 +160,22 @@ function candidateVerdict(id: string, report: ProgramReport, body: VerifyRequest
   });
   const passed = tests.filter((t) => t.status === 'pass').length;
   const { reward } = report;
-  const common = { id, status: report.verdict.status, passed, total: body.tests.length, first_failure: firstFailure, minimal_failure: minimal, tests };
-  if (reward.reward === null) return { ...common, pass_rate: null, reward: null, gates: null, first_failed_level: null, reason: reward.reason };
-  return { ...common, pass_rate: passed / body.tests.length, reward: reward.reward, gates: { ...reward.gates }, first_failed_level: reward.firstFailed };
+  const common = {
+    id,
+    status: report.verdict.status,
+    passed,
+    total: body.tests.length,
+    first_failure: firstFailure,
+    minimal_failure: minimal,
+    tests,
+  };
+  if (reward.reward === null)
+    return { ...common, pass_rate: null, reward: null, gates: null, first_failed_level: null, reason: reward.reason };
+  return {
+    ...common,
+    pass_rate: passed / body.tests.length,
+    reward: reward.reward,
+    gates: { ...reward.gates },
+    first_failed_level: reward.firstFailed,
+  };
 }

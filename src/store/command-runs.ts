@@ -21,7 +21,9 @@ export function describeResult(run: Pick<Run, 'strategy' | 'headline'>): string 
   if (!h || !isCommandRun(run)) return '';
   switch (run.strategy as CommandRunName) {
     case 'eval': {
-      const suites = Object.entries((h.pass_at_k ?? {}) as Record<string, Record<string, number>>).map(([suite, byK]) => `${suite} ${percent(byK['1'])}`);
+      const suites = Object.entries((h.pass_at_k ?? {}) as Record<string, Record<string, number>>).map(
+        ([suite, byK]) => `${suite} ${percent(byK['1'])}`,
+      );
       return [
         `pass@1 ${suites.join(' · ') || '?'}`,
         `${h.samples} samples of ${h.tasks} tasks`,
@@ -52,7 +54,12 @@ export function headlineLines(headline: Record<string, unknown>): string[] {
     if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
       for (const [key, inner] of Object.entries(value)) walk(inner, path ? `${path}.${key}` : key);
     } else {
-      figures.push([path, typeof value === 'number' && !Number.isInteger(value) ? String(Number(value.toFixed(4))) : JSON.stringify(value)]);
+      figures.push([
+        path,
+        typeof value === 'number' && !Number.isInteger(value)
+          ? String(Number(value.toFixed(4)))
+          : JSON.stringify(value),
+      ]);
     }
   };
   walk(headline, '');

@@ -1,4 +1,13 @@
 /** Runs and traces in SQLite. */
-export { DEFAULT_STORE_PATH, Store, UnknownRunError, type StoreOptions, type Run, type RunFinish, type RunStart, type RunUsage } from './store.js';
+export {
+  DEFAULT_STORE_PATH,
+  Store,
+  UnknownRunError,
+  type StoreOptions,
+  type Run,
+  type RunFinish,
+  type RunStart,
+  type RunUsage,
+} from './store.js';
 export { COMMAND_RUNS, describeResult, isCommandRun, type CommandRunName } from './command-runs.js';
 export { describeEvent, formatRunList, formatRunTree } from './render.js';

@@ -9,11 +9,15 @@ function excerpt(text: string, max = MAX_TEXT): string {
   const line = text.split('\n').find((l) => l.trim()) ?? '';
   const trimmed = line.trim();
   const more = trimmed.length > max || text.trim().includes('\n');
-  return JSON.stringify(trimmed.length > max ? `${trimmed.slice(0, max - 1)}…` : trimmed) + (more && trimmed.length <= max ? ' …' : '');
+  return (
+    JSON.stringify(trimmed.length > max ? `${trimmed.slice(0, max - 1)}…` : trimmed) +
+    (more && trimmed.length <= max ? ' …' : '')
+  );
 }
 
 const tokens = (run: Run) => (run.usage ? run.usage.inputTokens + run.usage.outputTokens : 0);
-const dollars = (cost: number | null | undefined) => (cost === null || cost === undefined ? '?' : `$${cost.toFixed(cost < 0.01 && cost > 0 ? 4 : 2)}`);
+const dollars = (cost: number | null | undefined) =>
+  cost === null || cost === undefined ? '?' : `$${cost.toFixed(cost < 0.01 && cost > 0 ? 4 : 2)}`;
 
 function seconds(from: string, to: string | null): string {
   if (!to) return 'running';
@@ -41,7 +45,8 @@ function result(run: Run): string {
 }
 
 export function formatRunList(runs: readonly Run[]): string {
-  if (runs.length === 0) return 'no runs yet (crucible solve records one per task; eval, select, calibrate and audit one per run)';
+  if (runs.length === 0)
+    return 'no runs yet (crucible solve records one per task; eval, select, calibrate and audit one per run)';
   const rows = runs.map((r) => {
     const eventful = !isCommandRun(r); // a command's run has its figures, not events
     return [
@@ -57,9 +62,27 @@ export function formatRunList(runs: readonly Run[]): string {
       result(r),
     ];
   });
-  const header = ['RUN', 'STARTED', 'STATUS', 'COMMAND', 'MODEL/SAMPLES', 'TASK/DATASET', 'EVENTS', 'TOKENS', 'COST', 'RESULT'];
+  const header = [
+    'RUN',
+    'STARTED',
+    'STATUS',
+    'COMMAND',
+    'MODEL/SAMPLES',
+    'TASK/DATASET',
+    'EVENTS',
+    'TOKENS',
+    'COST',
+    'RESULT',
+  ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  return [header, ...rows].map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+  return [header, ...rows]
+    .map((row) =>
+      row
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 /** One line saying what an event is. */
@@ -77,13 +100,17 @@ export function describeEvent(event: TraceEvent): string {
       return `response${label}  ${texts}${d.usage.inputTokens}+${d.usage.outputTokens} tokens, ${(d.latencyMs / 1000).toFixed(2)} s${d.cached ? ', cached' : ''}${cost}: ${excerpt(d.texts[0] ?? '')}`;
     }
     case 'candidate': {
-      const lines = String(d.program).split('\n').filter((l) => l.trim()).length;
+      const lines = String(d.program)
+        .split('\n')
+        .filter((l) => l.trim()).length;
       return `candidate${label}  ${lines} line${lines === 1 ? '' : 's'}: ${excerpt(d.program)}`;
     }
     case 'verdict': {
       const counts = typeof d.passed === 'number' && typeof d.total === 'number' ? ` ${d.passed}/${d.total}` : '';
       const f = d.firstFailure;
-      const failure = f ? ` — ${f.message ?? 'failed'}${f.input ? ` | input ${f.input}` : ''}${f.expected ? ` | expected ${f.expected}` : ''}${f.actual ? ` | got ${f.actual}` : ''}` : '';
+      const failure = f
+        ? ` — ${f.message ?? 'failed'}${f.input ? ` | input ${f.input}` : ''}${f.expected ? ` | expected ${f.expected}` : ''}${f.actual ? ` | got ${f.actual}` : ''}`
+        : '';
       return `verdict${label}  ${d.status}${counts}${failure}`;
     }
     case 'feedback':
@@ -102,16 +129,29 @@ export function formatRunTree(run: Run, events: readonly TraceEvent[]): string {
       : `run ${run.id}  ${run.status}  strategy ${run.strategy}  model ${run.model}  task ${run.task}`,
     `started ${run.startedAt}  (${seconds(run.startedAt, run.finishedAt)})`,
   ];
-  if (run.budget && Object.keys(run.budget).length) lines.push(`budget ${Object.entries(run.budget).map(([k, v]) => `${k} ≤ ${v}`).join(', ')}`);
+  if (run.budget && Object.keys(run.budget).length)
+    lines.push(
+      `budget ${Object.entries(run.budget)
+        .map(([k, v]) => `${k} ≤ ${v}`)
+        .join(', ')}`,
+    );
   if (run.usage) {
     const u = run.usage;
-    lines.push(`usage ${u.modelCalls} model calls, ${u.inputTokens}+${u.outputTokens} tokens, ${dollars(u.costUsd)}${u.sandboxSeconds !== undefined ? `, ${u.sandboxSeconds.toFixed(1)} sandbox s` : ''}`);
+    lines.push(
+      `usage ${u.modelCalls} model calls, ${u.inputTokens}+${u.outputTokens} tokens, ${dollars(u.costUsd)}${u.sandboxSeconds !== undefined ? `, ${u.sandboxSeconds.toFixed(1)} sandbox s` : ''}`,
+    );
   }
   if (run.summary?.reason) lines.push(`reason ${String(run.summary.reason)}`);
   if (commandRun) {
     // A command's run has no events: its figures, and where the rest is.
     if (!run.headline) return lines.join('\n');
-    return [...lines, `result ${describeResult(run)}`, 'figures', ...headlineLines(run.headline), `(the whole document: crucible show ${run.id} --json)`].join('\n');
+    return [
+      ...lines,
+      `result ${describeResult(run)}`,
+      'figures',
+      ...headlineLines(run.headline),
+      `(the whole document: crucible show ${run.id} --json)`,
+    ].join('\n');
   }
   if (events.length === 0) return [...lines, '(no events)'].join('\n');
 

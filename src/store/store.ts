@@ -122,7 +122,9 @@ function newRunId(now: Date): string {
   const iso = now.toISOString();
   const stamp = `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}-${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}`;
   // Not a secret, so not crypto.randomBytes (which cost a tenth of a millisecond here, called once per run).
-  return `${stamp}-${Math.floor(Math.random() * 0x10000).toString(16).padStart(4, '0')}`;
+  return `${stamp}-${Math.floor(Math.random() * 0x10000)
+    .toString(16)
+    .padStart(4, '0')}`;
 }
 
 const parse = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
@@ -139,7 +141,13 @@ export interface StoreOptions {
 /** Work waiting for the next flush: a run's row or finish, or an event (validated when flushed). */
 type Queued =
   | { readonly write: Database.Statement; readonly values: readonly unknown[]; readonly runId?: string }
-  | { readonly event: NewTraceEvent; readonly id: number; readonly runId: string; readonly seq: number; readonly time: string };
+  | {
+      readonly event: NewTraceEvent;
+      readonly id: number;
+      readonly runId: string;
+      readonly seq: number;
+      readonly time: string;
+    };
 
 /** Runs this Store started and has not finished: the run as started, the next seq, its event ids. */
 interface OwnRun {
@@ -210,14 +218,24 @@ export class Store {
 
   private prepareStatements() {
     return {
-      insertRun: this.db.prepare('INSERT INTO runs (id, task, strategy, model, budget, meta, status, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+      insertRun: this.db.prepare(
+        'INSERT INTO runs (id, task, strategy, model, budget, meta, status, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
       runStatus: this.db.prepare('SELECT status FROM runs WHERE id = ?'),
       eventRun: this.db.prepare('SELECT run_id FROM events WHERE id = ?'),
       nextSeq: this.db.prepare('SELECT COALESCE(MAX(seq) + 1, 0) AS seq FROM events WHERE run_id = ?'),
-      nextEventId: this.db.prepare("SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0), COALESCE((SELECT MAX(id) FROM events), 0)) + 1 AS id"),
-      insertEvent: this.db.prepare('INSERT INTO events (id, run_id, seq, parent_id, kind, label, time, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
-      finishRun: this.db.prepare('UPDATE runs SET status = ?, finished_at = ?, summary = ?, usage = ?, headline = ? WHERE id = ?'),
-      runRecord: this.db.prepare('SELECT runs.*, (SELECT COUNT(*) FROM events WHERE run_id = runs.id) AS events FROM runs WHERE id = ?'),
+      nextEventId: this.db.prepare(
+        "SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0), COALESCE((SELECT MAX(id) FROM events), 0)) + 1 AS id",
+      ),
+      insertEvent: this.db.prepare(
+        'INSERT INTO events (id, run_id, seq, parent_id, kind, label, time, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
+      finishRun: this.db.prepare(
+        'UPDATE runs SET status = ?, finished_at = ?, summary = ?, usage = ?, headline = ? WHERE id = ?',
+      ),
+      runRecord: this.db.prepare(
+        'SELECT runs.*, (SELECT COUNT(*) FROM events WHERE run_id = runs.id) AS events FROM runs WHERE id = ?',
+      ),
     };
   }
 
@@ -226,16 +244,38 @@ export class Store {
     // Ids are short: many runs started within one second may draw the same one; draw again.
     let id = newRunId(now);
     for (let attempt = 1; this.queuedRuns.has(id) || this.statements.runStatus.get(id); attempt++) {
-      if (attempt === 20) throw new Error(`could not draw a free run id for ${now.toISOString()} in 20 tries; start fewer runs per second`);
+      if (attempt === 20)
+        throw new Error(
+          `could not draw a free run id for ${now.toISOString()} in 20 tries; start fewer runs per second`,
+        );
       id = newRunId(now);
     }
     const budget = start.budget ? JSON.stringify(start.budget) : null;
     const meta = start.meta ? JSON.stringify(start.meta) : null;
-    const run: Run = { ...start, id, status: 'running', startedAt: now.toISOString(), finishedAt: null, summary: null, usage: null, headline: null, events: 0 };
+    const run: Run = {
+      ...start,
+      id,
+      status: 'running',
+      startedAt: now.toISOString(),
+      finishedAt: null,
+      summary: null,
+      usage: null,
+      headline: null,
+      events: 0,
+    };
     this.queuedRuns.add(id);
-    this.queue({ write: this.statements.insertRun, values: [id, start.task, start.strategy, start.model, budget, meta, 'running', run.startedAt], runId: id });
+    this.queue({
+      write: this.statements.insertRun,
+      values: [id, start.task, start.strategy, start.model, budget, meta, 'running', run.startedAt],
+      runId: id,
+    });
     // The group that inserts the run (the open one, or the next) knows it has no events yet.
-    this.writing.set(id, { run, nextSeq: 0, seqGroup: this.db.inTransaction ? this.group : this.group + 1, events: new Set() });
+    this.writing.set(id, {
+      run,
+      nextSeq: 0,
+      seqGroup: this.db.inTransaction ? this.group : this.group + 1,
+      events: new Set(),
+    });
     return run;
   }
 
@@ -252,7 +292,8 @@ export class Store {
     if (parentId !== null && !own?.events.has(parentId)) {
       this.flush();
       const parent = this.statements.eventRun.get(parentId) as { run_id: string } | undefined;
-      if (!parent || parent.run_id !== runId) throw new TypeError(`trace event rejected: parent ${parentId} is not an event of run ${runId}`);
+      if (!parent || parent.run_id !== runId)
+        throw new TypeError(`trace event rejected: parent ${parentId} is not an event of run ${runId}`);
     }
     if (own && own.seqGroup !== this.group) {
       this.flush();
@@ -277,7 +318,15 @@ export class Store {
     let finished: Run;
     if (own) {
       this.queue({ write: this.statements.finishRun, values });
-      finished = { ...own.run, status: finish.status, finishedAt, summary: finish.summary ?? null, usage: finish.usage ?? null, headline: finish.headline ?? null, events: own.nextSeq };
+      finished = {
+        ...own.run,
+        status: finish.status,
+        finishedAt,
+        summary: finish.summary ?? null,
+        usage: finish.usage ?? null,
+        headline: finish.headline ?? null,
+        events: own.nextSeq,
+      };
     } else {
       this.raiseLater();
       this.flush();
@@ -373,7 +422,16 @@ export class Store {
           throw new TypeError(`trace event rejected (run ${runId}, event ${seq}, ${String(event.kind)}): ${issues}`);
         }
         const valid = parsed.data;
-        this.statements.insertEvent.run(id, runId, seq, parentId, valid.kind, valid.label ?? null, time, JSON.stringify(valid.data));
+        this.statements.insertEvent.run(
+          id,
+          runId,
+          seq,
+          parentId,
+          valid.kind,
+          valid.label ?? null,
+          time,
+          JSON.stringify(valid.data),
+        );
       } catch (error) {
         this.laterError ??= error;
       }
@@ -426,8 +484,13 @@ export class Store {
   private resolveId(idOrPrefix: string): string | undefined {
     const exact = this.db.prepare('SELECT id FROM runs WHERE id = ?').get(idOrPrefix) as { id: string } | undefined;
     if (exact) return exact.id;
-    const matches = this.db.prepare("SELECT id FROM runs WHERE id LIKE ? ESCAPE '\\' ORDER BY id LIMIT 6").all(`${idOrPrefix.replace(/[\\%_]/g, '\\$&')}%`) as Array<{ id: string }>;
-    if (matches.length > 1) throw new UnknownRunError(`"${idOrPrefix}" matches several runs: ${matches.map((m) => m.id).join(', ')}; give more of the id`);
+    const matches = this.db
+      .prepare("SELECT id FROM runs WHERE id LIKE ? ESCAPE '\\' ORDER BY id LIMIT 6")
+      .all(`${idOrPrefix.replace(/[\\%_]/g, '\\$&')}%`) as Array<{ id: string }>;
+    if (matches.length > 1)
+      throw new UnknownRunError(
+        `"${idOrPrefix}" matches several runs: ${matches.map((m) => m.id).join(', ')}; give more of the id`,
+      );
     return matches[0]?.id;
   }
 

@@ -24,7 +24,12 @@ export const dccd: Strategy = async (task, context) => {
   const { model } = context;
   const maxTokens = context.options?.maxTokens;
   return session.run(async () => {
-    const draft = await session.ask(draftMessages(task), { label: 'draft', parent: null, temperature: context.options?.temperature ?? 0.7, ...(maxTokens ? { maxTokens } : {}) });
+    const draft = await session.ask(draftMessages(task), {
+      label: 'draft',
+      parent: null,
+      temperature: context.options?.temperature ?? 0.7,
+      ...(maxTokens ? { maxTokens } : {}),
+    });
     const draftText = draft.completions[0]?.text ?? '';
     const final = await session.ask(finalAnswerMessages(task, draftText), {
       label: 'final',
@@ -41,11 +46,21 @@ export const dccd: Strategy = async (task, context) => {
     if (code === undefined) {
       // The constrained answer did not validate (a cut-off reply): fall back to the draft's code, and say so.
       code = codeOf(task, draftText);
-      parent = session.decision('fallback', `the final answer is not {"code": ...} (${completion?.outputError ?? 'no reply'}); using the code in the draft`, final.eventId, 'final');
+      parent = session.decision(
+        'fallback',
+        `the final answer is not {"code": ...} (${completion?.outputError ?? 'no reply'}); using the code in the draft`,
+        final.eventId,
+        'final',
+      );
     }
-    if (code === undefined) return session.conclude(undefined, undefined, 'neither the final answer nor the draft holds code');
-    const judged = await session.judgeReply(code, parent, structured !== undefined ? 'final' : 'draft', { shrink: false });
-    const why = judged ? `the program fails ${judged.report.failures[0]?.check ?? judged.report.noVerdict ?? 'a check'}` : 'the answer holds no code';
+    if (code === undefined)
+      return session.conclude(undefined, undefined, 'neither the final answer nor the draft holds code');
+    const judged = await session.judgeReply(code, parent, structured !== undefined ? 'final' : 'draft', {
+      shrink: false,
+    });
+    const why = judged
+      ? `the program fails ${judged.report.failures[0]?.check ?? judged.report.noVerdict ?? 'a check'}`
+      : 'the answer holds no code';
     return session.conclude(judged, judged, why);
   });
 };

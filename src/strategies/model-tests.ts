@@ -23,7 +23,11 @@ export interface DroppedTest {
   readonly why: string;
 }
 
-export async function validateModelTests(harness: Harness, view: CodeChecks, tests: readonly PromptExample[]): Promise<{ kept: PromptExample[]; dropped: DroppedTest[] }> {
+export async function validateModelTests(
+  harness: Harness,
+  view: CodeChecks,
+  tests: readonly PromptExample[],
+): Promise<{ kept: PromptExample[]; dropped: DroppedTest[] }> {
   const task = view.task;
   const dropped: DroppedTest[] = [];
   const texts = (examples: readonly PromptExample[]) => examples.flatMap((e) => [`[${e.argsText}]`, e.outputText]);
@@ -55,7 +59,10 @@ export async function validateModelTests(harness: Harness, view: CodeChecks, tes
     const agreed = kept.filter((test, i) => {
       const suite = verdict.suites[i];
       if (suite?.status === 'pass') return true;
-      dropped.push({ test, why: `the reference solution disagrees${suite?.firstFailure ? `: ${suite.firstFailure.message.split('\n')[0]}` : ''}` });
+      dropped.push({
+        test,
+        why: `the reference solution disagrees${suite?.firstFailure ? `: ${suite.firstFailure.message.split('\n')[0]}` : ''}`,
+      });
       return false;
     });
     kept = agreed;
@@ -65,17 +72,33 @@ export async function validateModelTests(harness: Harness, view: CodeChecks, tes
 
 /** Asks for tests, validates them, and returns the view with the kept ones as checks. */
 export async function addModelTests(session: Session, view: CodeChecks, count = 5): Promise<CodeChecks> {
-  const asked = await session.ask(testsMessages(session.task, count), { label: 'tests', parent: null, output: { schema: ModelTestsSchema, name: 'tests' }, temperature: 0 });
+  const asked = await session.ask(testsMessages(session.task, count), {
+    label: 'tests',
+    parent: null,
+    output: { schema: ModelTestsSchema, name: 'tests' },
+    temperature: 0,
+  });
   const value = asked.completions[0]?.value as z.infer<typeof ModelTestsSchema> | undefined;
   if (!value) {
-    session.decision('tests', `no usable tests: ${asked.completions[0]?.outputError ?? 'empty reply'}`, asked.eventId, 'tests');
+    session.decision(
+      'tests',
+      `no usable tests: ${asked.completions[0]?.outputError ?? 'empty reply'}`,
+      asked.eventId,
+      'tests',
+    );
     return view;
   }
   const proposed = value.tests.slice(0, count).map((t) => ({ argsText: t.input.trim(), outputText: t.output.trim() }));
   const { kept, dropped } = await session.sandbox(() => validateModelTests(session.context.harness, view, proposed));
-  session.decision('tests', `kept ${kept.length} of ${proposed.length} model tests${dropped.length ? `; dropped ${dropped.map((d) => `${session.task.entryPoint}(${d.test.argsText}) → ${d.test.outputText} (${d.why})`).join('; ')}` : ''}`, asked.eventId, 'tests', {
-    kept,
-    dropped,
-  });
+  session.decision(
+    'tests',
+    `kept ${kept.length} of ${proposed.length} model tests${dropped.length ? `; dropped ${dropped.map((d) => `${session.task.entryPoint}(${d.test.argsText}) → ${d.test.outputText} (${d.why})`).join('; ')}` : ''}`,
+    asked.eventId,
+    'tests',
+    {
+      kept,
+      dropped,
+    },
+  );
   return withModelTests(view, kept);
 }

@@ -5,7 +5,8 @@ import type { ChatMessage } from '../models/index.js';
 const LANGUAGE_NAMES = { python: 'Python', javascript: 'JavaScript', typescript: 'TypeScript' } as const;
 const FENCE_TAGS = { python: 'python', javascript: 'javascript', typescript: 'typescript' } as const;
 
-export const SYSTEM = 'You are a careful programmer. You write correct, complete, self-contained code and nothing else.';
+export const SYSTEM =
+  'You are a careful programmer. You write correct, complete, self-contained code and nothing else.';
 
 export function language(task: Task): string {
   return LANGUAGE_NAMES[task.language];
@@ -59,5 +60,8 @@ export function finalAnswerMessages(task: Task, draft: string): ChatMessage[] {
 /** DCCD, step 1: think freely before the constrained answer. */
 export function draftMessages(task: Task): ChatMessage[] {
   const [system, user] = solveMessages(task);
-  return [system!, { role: 'user', content: `${user!.content}\n\nThink it through first: the cases, the edge cases, then the code.` }];
+  return [
+    system!,
+    { role: 'user', content: `${user!.content}\n\nThink it through first: the cases, the edge cases, then the code.` },
+  ];
 }

@@ -34,9 +34,19 @@ export const repair: Strategy = async (task, context) => {
         feedbackParent = asked.eventId;
       } else {
         if (judged.report.passed || judged.report.unchecked) return session.conclude(judged, session.best, '');
-        if (judged.report.noVerdict) return session.conclude(undefined, session.best, `the sandbox failed, so nothing is known about the program: ${judged.report.noVerdict}`);
+        if (judged.report.noVerdict)
+          return session.conclude(
+            undefined,
+            session.best,
+            `the sandbox failed, so nothing is known about the program: ${judged.report.noVerdict}`,
+          );
         const minimal = pickMinimal(judged.report.failures);
-        if (!minimal) return session.conclude(undefined, session.best, `the program fails (${judged.report.verdict.status}) without a failure to report`);
+        if (!minimal)
+          return session.conclude(
+            undefined,
+            session.best,
+            `the program fails (${judged.report.verdict.status}) without a failure to report`,
+          );
         feedback = renderFeedback(minimal, task.entryPoint);
         feedbackParent = judged.verdictId;
         fact = minimal;

@@ -38,7 +38,11 @@ export async function solveTask(options: SolveOptions): Promise<SolveOutcome> {
     strategy: options.strategy,
     model: options.model.spec,
     budget: options.budget,
-    meta: { seed: options.seed, ...(options.options ? { options: { ...options.options, threshold: options.options.threshold?.threshold } } : {}), ...options.meta },
+    meta: {
+      seed: options.seed,
+      ...(options.options ? { options: { ...options.options, threshold: options.options.threshold?.threshold } } : {}),
+      ...options.meta,
+    },
   });
   const trace = store && run ? storeTrace(store, run.id) : memoryTrace();
   try {
@@ -55,15 +59,28 @@ export async function solveTask(options: SolveOptions): Promise<SolveOutcome> {
     if (store && run) {
       store.finishRun(run.id, {
         status: result.status,
-        summary: { reason: result.reason, attempts: result.attempts, ...(result.program !== undefined ? { program: result.program } : {}) },
-        usage: { modelCalls: result.usage.calls, inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens, costUsd: result.usage.costUsd, sandboxSeconds: result.usage.sandboxSeconds },
+        summary: {
+          reason: result.reason,
+          attempts: result.attempts,
+          ...(result.program !== undefined ? { program: result.program } : {}),
+        },
+        usage: {
+          modelCalls: result.usage.calls,
+          inputTokens: result.usage.inputTokens,
+          outputTokens: result.usage.outputTokens,
+          costUsd: result.usage.costUsd,
+          sandboxSeconds: result.usage.sandboxSeconds,
+        },
       });
     }
     return { result, ...(run ? { runId: run.id } : {}) };
   } catch (error) {
     if (store && run) {
       const interrupted = options.signal?.aborted;
-      store.finishRun(run.id, { status: interrupted ? 'interrupted' : 'error', summary: { reason: error instanceof Error ? error.message : String(error) } });
+      store.finishRun(run.id, {
+        status: interrupted ? 'interrupted' : 'error',
+        summary: { reason: error instanceof Error ? error.message : String(error) },
+      });
     }
     throw error;
   }

@@ -44,7 +44,8 @@ export class Session {
   /** Builds the solver's view of the task (unless given) and starts the budget's clock before it. */
   static async open(task: Task, context: StrategyContext): Promise<Session> {
     const started = performance.now();
-    const view = context.view ?? (await prepareCodeChecks(context.harness, task, { audience: 'solver', seed: context.seed }));
+    const view =
+      context.view ?? (await prepareCodeChecks(context.harness, task, { audience: 'solver', seed: context.seed }));
     const session = new Session(task, view, context, started);
     // Running the reference on generated inputs is sandbox time too.
     if (!context.view) session.tracker.recordSandbox((performance.now() - started) / 1000);
@@ -79,7 +80,8 @@ export class Session {
   private ensureBudget(calls = 1): void {
     const reason = this.stopReason();
     if (reason) throw new BudgetStop(reason);
-    if (!this.tracker.fits({ modelCalls: calls })) throw new BudgetStop(`budget spent: ${this.context.budget.modelCalls} model calls used`);
+    if (!this.tracker.fits({ modelCalls: calls }))
+      throw new BudgetStop(`budget spent: ${this.context.budget.modelCalls} model calls used`);
   }
 
   /** How many completions fit the call budget (an endpoint without native n spends one call per completion). */
@@ -89,11 +91,29 @@ export class Session {
     return left === undefined ? n : Math.max(0, Math.min(n, Math.floor(left)));
   }
 
-  async ask(messages: readonly ChatMessage[], options: { label: string; parent: number | null; n?: number } & Omit<GenerateRequest, 'messages' | 'n' | 'label' | 'signal'>): Promise<Asked> {
+  async ask(
+    messages: readonly ChatMessage[],
+    options: { label: string; parent: number | null; n?: number } & Omit<
+      GenerateRequest,
+      'messages' | 'n' | 'label' | 'signal'
+    >,
+  ): Promise<Asked> {
     const { label, parent, n = 1, ...rest } = options;
     this.ensureBudget(this.context.model.capabilities.nativeN ? 1 : n);
-    const request: GenerateRequest = { ...rest, messages, n, label, seed: rest.seed ?? this.context.seed, signal: this.signal };
-    const promptId = this.context.trace.emit({ kind: 'prompt', parentId: parent, label, data: promptEventData(this.context.model, request) });
+    const request: GenerateRequest = {
+      ...rest,
+      messages,
+      n,
+      label,
+      seed: rest.seed ?? this.context.seed,
+      signal: this.signal,
+    };
+    const promptId = this.context.trace.emit({
+      kind: 'prompt',
+      parentId: parent,
+      label,
+      data: promptEventData(this.context.model, request),
+    });
     let result;
     try {
       result = await this.context.model.generate(request);
@@ -109,7 +129,12 @@ export class Session {
       this.outputTokens += call.usage.outputTokens;
       this.costUsd = this.costUsd === null || call.costUsd === null ? null : this.costUsd + call.costUsd;
     }
-    const eventId = this.context.trace.emit({ kind: 'response', parentId: promptId, label, data: responseEventData(this.context.model, result) });
+    const eventId = this.context.trace.emit({
+      kind: 'response',
+      parentId: promptId,
+      label,
+      data: responseEventData(this.context.model, result),
+    });
     return { completions: result.completions, eventId };
   }
 
@@ -117,7 +142,8 @@ export class Session {
   async sandbox<T>(work: () => Promise<T>): Promise<T> {
     const reason = this.stopReason();
     const spent = this.tracker.exhausted();
-    if (reason && (!spent || spent.resource === 'sandboxSeconds' || spent.resource === 'wallSeconds')) throw new BudgetStop(reason);
+    if (reason && (!spent || spent.resource === 'sandboxSeconds' || spent.resource === 'wallSeconds'))
+      throw new BudgetStop(reason);
     const started = performance.now();
     try {
       return await work();
@@ -127,7 +153,12 @@ export class Session {
   }
 
   /** Reads the program from a reply, records it, judges it on the visible checks and records the verdict. */
-  async judgeReply(text: string, parent: number, label: string, options: { shrink?: boolean; view?: CodeChecks } = {}): Promise<Judged | undefined> {
+  async judgeReply(
+    text: string,
+    parent: number,
+    label: string,
+    options: { shrink?: boolean; view?: CodeChecks } = {},
+  ): Promise<Judged | undefined> {
     const extracted = extractProgram(this.task, text);
     if (!extracted) {
       this.decision('skip', 'the reply holds no code', parent, label);
@@ -136,10 +167,22 @@ export class Session {
     return this.judgeProgram(extracted.program, parent, label, { ...options, form: extracted.form });
   }
 
-  async judgeProgram(program: string, parent: number | null, label: string, options: { shrink?: boolean; view?: CodeChecks; form?: string } = {}): Promise<Judged> {
-    const candidateId = this.context.trace.emit({ kind: 'candidate', parentId: parent, label, data: { program, ...(options.form ? { form: options.form } : {}) } });
+  async judgeProgram(
+    program: string,
+    parent: number | null,
+    label: string,
+    options: { shrink?: boolean; view?: CodeChecks; form?: string } = {},
+  ): Promise<Judged> {
+    const candidateId = this.context.trace.emit({
+      kind: 'candidate',
+      parentId: parent,
+      label,
+      data: { program, ...(options.form ? { form: options.form } : {}) },
+    });
     const view = options.view ?? this.view;
-    const report = await this.sandbox(() => verifyProgram(this.context.harness, view, program, { shrink: options.shrink ?? false }));
+    const report = await this.sandbox(() =>
+      verifyProgram(this.context.harness, view, program, { shrink: options.shrink ?? false }),
+    );
     this.attempts++;
     const verdictId = this.context.trace.emit({
       kind: 'verdict',
@@ -150,7 +193,12 @@ export class Session {
         passed: report.verdict.suites.filter((s) => s.status === 'pass').length,
         total: report.verdict.suites.length,
         firstFailure: report.failures[0] ?? report.verdict.firstFailure,
-        suites: report.verdict.suites.map((s) => ({ name: s.name, status: s.status, passed: s.passed, total: s.total })),
+        suites: report.verdict.suites.map((s) => ({
+          name: s.name,
+          status: s.status,
+          passed: s.passed,
+          total: s.total,
+        })),
         ...(report.noVerdict ? { noVerdict: report.noVerdict } : {}),
       },
     });
@@ -173,8 +221,19 @@ export class Session {
     return this.context.trace.emit({ kind: 'feedback', parentId: parent, label, data: { ...data, text } });
   }
 
-  decision(action: string, reason: string, parent: number | null, label?: string, data: Record<string, unknown> = {}): number {
-    return this.context.trace.emit({ kind: 'decision', parentId: parent, ...(label ? { label } : {}), data: { ...data, action, reason } });
+  decision(
+    action: string,
+    reason: string,
+    parent: number | null,
+    label?: string,
+    data: Record<string, unknown> = {},
+  ): number {
+    return this.context.trace.emit({
+      kind: 'decision',
+      parentId: parent,
+      ...(label ? { label } : {}),
+      data: { ...data, action, reason },
+    });
   }
 
   usage(): StrategyUsage {
@@ -200,7 +259,9 @@ export class Session {
       reason,
       attempts: this.attempts,
       usage: this.usage(),
-      ...(answer ? { program: answer.program, verdict: answer.report.verdict, reward: answer.report.reward.reward } : {}),
+      ...(answer
+        ? { program: answer.program, verdict: answer.report.verdict, reward: answer.report.reward.reward }
+        : {}),
       ...(status === 'abstained' && best ? { bestAttempt: best.program } : {}),
     };
   }
@@ -208,7 +269,12 @@ export class Session {
   /** The usual ending: verified when the answer passed, unverified when nothing could check it, else abstained. */
   conclude(answer: Judged | undefined, best: Judged | undefined, otherwise: string): StrategyResult {
     if (answer?.report.passed) return this.finish('verified', `passes ${describeReport(answer.report)}`, answer);
-    if (answer?.report.unchecked) return this.finish('unverified', 'nothing to check the program against: the task has no examples, tests, reference or properties', answer);
+    if (answer?.report.unchecked)
+      return this.finish(
+        'unverified',
+        'nothing to check the program against: the task has no examples, tests, reference or properties',
+        answer,
+      );
     return this.finish('abstained', otherwise, undefined, best);
   }
 }

@@ -6,7 +6,13 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { APICallError } from 'ai';
-import type { Backend, BackendCallOptions, BackendCompletion, BackendRequest, BackendResponse } from '../models/backend.js';
+import type {
+  Backend,
+  BackendCallOptions,
+  BackendCompletion,
+  BackendRequest,
+  BackendResponse,
+} from '../models/backend.js';
 import { CAPABILITY_TABLE } from '../models/capabilities.js';
 import { modelFromBackend, type ModelOptions } from '../models/model.js';
 import type { ResolvedModel } from '../models/resolve.js';
@@ -46,7 +52,9 @@ export interface InMemoryModelOptions {
   /** Replies in order; a request for n completions (native n) takes n of them. */
   readonly replies?: readonly ScriptedReply[];
   /** Answers every request instead of the queue: one reply (used for each of n), or one per completion. */
-  readonly script?: (request: InMemoryRequest) => ScriptedReply | readonly ScriptedReply[] | Promise<ScriptedReply | readonly ScriptedReply[]>;
+  readonly script?: (
+    request: InMemoryRequest,
+  ) => ScriptedReply | readonly ScriptedReply[] | Promise<ScriptedReply | readonly ScriptedReply[]>;
   /** The endpoint kind it stands in for (default `openai-compatible`): its capability row, its pricing (free kinds cost 0). */
   readonly kind?: EndpointKind;
   /** Overrides of the kind's capability row (e.g. `{ nativeN: false }`). */
@@ -63,7 +71,8 @@ export interface InMemoryBackend extends Backend {
   pending(): number;
 }
 
-export const isScriptedFailure = (reply: ScriptedReply): reply is ScriptedFailure => typeof reply === 'object' && reply !== null && 'status' in reply;
+export const isScriptedFailure = (reply: ScriptedReply): reply is ScriptedFailure =>
+  typeof reply === 'object' && reply !== null && 'status' in reply;
 
 /** An in-memory Backend; wrap it with `modelFromBackend` (or use `inMemoryModel`). */
 export function inMemoryBackend(options: InMemoryModelOptions = {}): InMemoryBackend {
@@ -76,7 +85,9 @@ export function inMemoryBackend(options: InMemoryModelOptions = {}): InMemoryBac
     if (options.script) {
       const scripted = await options.script(request);
       const list = Array.isArray(scripted) ? [...(scripted as readonly ScriptedReply[])] : [scripted as ScriptedReply];
-      return list.length === 1 && !isScriptedFailure(list[0]!) ? Array.from({ length: request.n }, () => list[0]!) : list;
+      return list.length === 1 && !isScriptedFailure(list[0]!)
+        ? Array.from({ length: request.n }, () => list[0]!)
+        : list;
     }
     const first = queue.shift();
     if (first === undefined || isScriptedFailure(first)) return first === undefined ? [] : [first];
@@ -101,17 +112,23 @@ export function inMemoryBackend(options: InMemoryModelOptions = {}): InMemoryBac
     if (failure) throw httpError(failure, request);
     if (replies.length < request.n) {
       // Not an HTTP error: nothing retries it, and the message names the request.
-      throw new Error(`in-memory model: no scripted reply left for request #${request.seq} (wanted ${request.n}, had ${replies.length}; last user message: ${JSON.stringify(lastUserText(request))})`);
+      throw new Error(
+        `in-memory model: no scripted reply left for request #${request.seq} (wanted ${request.n}, had ${replies.length}; last user message: ${JSON.stringify(lastUserText(request))})`,
+      );
     }
     const completions = (replies as Array<string | ScriptedCompletion>).map((reply) => completionOf(reply, request));
-    if (request.stream && call.onText) for (const c of completions) for (const piece of pieces(c.text, 8)) call.onText(piece);
+    if (request.stream && call.onText)
+      for (const c of completions) for (const piece of pieces(c.text, 8)) call.onText(piece);
     const scripted = replies.map((r) => (typeof r === 'string' ? {} : (r as ScriptedCompletion)));
     const promptTokens = estimateTokens(request.messages.map((m) => m.content).join('\n'));
     return {
       completions,
       usage: {
         inputTokens: scripted.find((s) => s.usage?.input !== undefined)?.usage?.input ?? promptTokens,
-        outputTokens: scripted.reduce((sum, s, i) => sum + (s.usage?.output ?? estimateTokens(completionText(completions[i]!))), 0),
+        outputTokens: scripted.reduce(
+          (sum, s, i) => sum + (s.usage?.output ?? estimateTokens(completionText(completions[i]!))),
+          0,
+        ),
       },
     };
   }
@@ -144,11 +161,22 @@ export interface InMemoryModel extends Model {
  * both for tests: the response cache is `off` unless `cache` (and `cacheDir`) are given, and
  * retries wait 1 ms (the retry count is the Model's default unless `retry` says otherwise).
  */
-export function inMemoryModel(options: InMemoryModelOptions & ModelOptions & { readonly backend?: InMemoryBackend } = {}): InMemoryModel {
+export function inMemoryModel(
+  options: InMemoryModelOptions & ModelOptions & { readonly backend?: InMemoryBackend } = {},
+): InMemoryModel {
   // Several models may share one backend (and its script), as several runs share one endpoint.
   const backend = options.backend ?? inMemoryBackend(options);
-  const resolved: ResolvedModel = { kind: backend.kind, modelId: backend.modelId, spec: `memory:${backend.modelId}`, capabilities: backend.capabilities };
-  const model = modelFromBackend(resolved, backend, { cache: 'off', ...options, retry: { baseDelayMs: 1, maxDelayMs: 10, ...options.retry } });
+  const resolved: ResolvedModel = {
+    kind: backend.kind,
+    modelId: backend.modelId,
+    spec: `memory:${backend.modelId}`,
+    capabilities: backend.capabilities,
+  };
+  const model = modelFromBackend(resolved, backend, {
+    cache: 'off',
+    ...options,
+    retry: { baseDelayMs: 1, maxDelayMs: 10, ...options.retry },
+  });
   return {
     spec: model.spec,
     kind: model.kind,
@@ -168,9 +196,18 @@ export function inMemoryModel(options: InMemoryModelOptions & ModelOptions & { r
 function completionOf(reply: string | ScriptedCompletion, request: InMemoryRequest): BackendCompletion {
   const c: ScriptedCompletion = typeof reply === 'string' ? { text: reply } : reply;
   const text = c.text ?? '';
-  const toolCalls = (c.toolCalls ?? []).map((t, k) => ({ id: t.id ?? `call_${request.seq}_${k}`, name: t.name, input: t.input }));
+  const toolCalls = (c.toolCalls ?? []).map((t, k) => ({
+    id: t.id ?? `call_${request.seq}_${k}`,
+    name: t.name,
+    input: t.input,
+  }));
   const finishReason = c.finishReason ?? (toolCalls.length && !text ? 'tool-calls' : 'stop');
-  return { text, toolCalls, finishReason, ...(request.logprobs ? { logprobs: c.logprobs ?? fakeTokenLogprobs(text) } : {}) };
+  return {
+    text,
+    toolCalls,
+    finishReason,
+    ...(request.logprobs ? { logprobs: c.logprobs ?? fakeTokenLogprobs(text) } : {}),
+  };
 }
 
 function completionText(c: BackendCompletion): string {
@@ -185,7 +222,8 @@ function httpError(failure: ScriptedFailure, request: InMemoryRequest): APICallE
     url: 'memory://in-memory-model',
     requestBodyValues: request,
     statusCode: status,
-    responseHeaders: failure.retryAfterSeconds !== undefined ? { 'retry-after': String(failure.retryAfterSeconds) } : {},
+    responseHeaders:
+      failure.retryAfterSeconds !== undefined ? { 'retry-after': String(failure.retryAfterSeconds) } : {},
     responseBody: JSON.stringify({ error: { message } }),
     isRetryable: status === 429 || status === 408 || status >= 500,
   });

@@ -37,7 +37,8 @@ export interface InMemoryProgram {
   /** JavaScript stand-ins for the program's functions, by name (the entry point at least). */
   readonly functions?: Readonly<Record<string, (...args: any[]) => unknown>>;
   /** Outcomes by suite name, or a function of the suite (undefined: not scripted); consulted before `functions`. */
-  readonly suites?: Readonly<Record<string, SuiteScript>> | ((suite: TimedSuite, request: RunRequest) => SuiteScript | undefined);
+  readonly suites?:
+    Readonly<Record<string, SuiteScript>> | ((suite: TimedSuite, request: RunRequest) => SuiteScript | undefined);
   /** Every suite neither scripted nor modelled gets this status (default `pass` for a program without `functions`). */
   readonly status?: RawSuiteStatus;
   /** The program does not load (e.g. `SyntaxError: invalid syntax`): every run says so. */
@@ -95,7 +96,8 @@ export function createInMemoryRuntime(options: InMemoryRuntimeOptions = {}): InM
   const runs: RunRequest[] = [];
   let closed = false;
 
-  const find = (program: string): InMemoryProgram => entries.find((entry) => matches(entry.match, program)) ?? otherwise;
+  const find = (program: string): InMemoryProgram =>
+    entries.find((entry) => matches(entry.match, program)) ?? otherwise;
 
   async function run(request: RunRequest): Promise<RunResult> {
     runs.push(request);
@@ -104,7 +106,8 @@ export function createInMemoryRuntime(options: InMemoryRuntimeOptions = {}): InM
     if (request.program.trim() === '' && request.suites.length === 0) return ran([]);
     const program = find(request.program);
     if (program.result) return typeof program.result === 'function' ? program.result(request) : program.result;
-    if (program.loadError !== undefined) return { kind: 'ran', load: { ok: false, status: 'error', message: program.loadError }, suites: [] };
+    if (program.loadError !== undefined)
+      return { kind: 'ran', load: { ok: false, status: 'error', message: program.loadError }, suites: [] };
     const suites: SuiteOutcome[] = [];
     let stopped = false;
     for (const suite of request.suites) {
@@ -122,7 +125,8 @@ export function createInMemoryRuntime(options: InMemoryRuntimeOptions = {}): InM
 
   async function runSuite(program: InMemoryProgram, suite: TimedSuite, request: RunRequest): Promise<SuiteOutcome> {
     const record = request.record === true;
-    const scripted = typeof program.suites === 'function' ? program.suites(suite, request) : program.suites?.[suite.name];
+    const scripted =
+      typeof program.suites === 'function' ? program.suites(suite, request) : program.suites?.[suite.name];
     if (scripted !== undefined) return scriptedOutcome(scripted, suite, record, request.program);
     if (program.functions) {
       if (suite.kind === 'io') return runIo(program.functions, suite, record, language);
@@ -180,7 +184,9 @@ function scriptedOutcome(script: SuiteScript, suite: TimedSuite, record: boolean
         `but the program has only a scripted status: give it \`functions\` (stand-ins the runtime can call) or script the suite's \`outputs\`. Program: ${excerpt(program)}`,
     );
   }
-  const failure: Failure | null = pass ? null : { input: null, expected: null, actual: null, message: `in-memory runtime: scripted ${fields.status}` };
+  const failure: Failure | null = pass
+    ? null
+    : { input: null, expected: null, actual: null, message: `in-memory runtime: scripted ${fields.status}` };
   return {
     passed: pass ? total : 0,
     firstFailure: failure,
@@ -194,14 +200,32 @@ function scriptedOutcome(script: SuiteScript, suite: TimedSuite, record: boolean
 type Functions = NonNullable<InMemoryProgram['functions']>;
 
 /** Runs an io suite on the stand-ins: compare with `expectedJson`, or record. */
-function runIo(functions: Functions, suite: Extract<TimedSuite, { kind: 'io' }>, record: boolean, language: Language): SuiteOutcome {
-  if (suite.inputAdapter) throw new InMemoryRuntimeError(`in-memory runtime: io suite "${suite.name}" has the input adapter ${suite.inputAdapter}, which is not modelled`);
-  if (suite.oracle && !record) throw new InMemoryRuntimeError(`in-memory runtime: io suite "${suite.name}" compares with the oracle ${suite.oracle}, which is not modelled`);
+function runIo(
+  functions: Functions,
+  suite: Extract<TimedSuite, { kind: 'io' }>,
+  record: boolean,
+  language: Language,
+): SuiteOutcome {
+  if (suite.inputAdapter)
+    throw new InMemoryRuntimeError(
+      `in-memory runtime: io suite "${suite.name}" has the input adapter ${suite.inputAdapter}, which is not modelled`,
+    );
+  if (suite.oracle && !record)
+    throw new InMemoryRuntimeError(
+      `in-memory runtime: io suite "${suite.name}" compares with the oracle ${suite.oracle}, which is not modelled`,
+    );
   const inputs = decodeWire(parseJsonLoose(suite.inputsJson)) as unknown[][];
   const total = inputs.length;
   const expected = record ? [] : expectedValues(suite, language);
   const fn = functions[suite.entry];
-  if (!fn) return { name: suite.name, status: 'error', passed: 0, total, firstFailure: missingFunction(suite.entry, language) };
+  if (!fn)
+    return {
+      name: suite.name,
+      status: 'error',
+      passed: 0,
+      total,
+      firstFailure: missingFunction(suite.entry, language),
+    };
   const show = shower(language);
   const outputs: unknown[] = [];
   const times: number[] = [];
@@ -224,11 +248,21 @@ function runIo(functions: Functions, suite: Extract<TimedSuite, { kind: 'io' }>,
     } catch (error) {
       if (error instanceof ProgramTimeout) {
         const limit = suite.limits?.[i] ?? suite.limit ?? 10;
-        fail(i, 'timeout', { input: show(args), expected: want(), actual: null, message: `time limit of ${limit.toFixed(2)}s exceeded` });
+        fail(i, 'timeout', {
+          input: show(args),
+          expected: want(),
+          actual: null,
+          message: `time limit of ${limit.toFixed(2)}s exceeded`,
+        });
         break;
       }
       const name = errorName(error);
-      fail(i, name === 'MemoryError' ? 'memory' : 'fail', { input: show(args), expected: want(), actual: null, message: `${name}: ${(error as Error)?.message ?? ''}` });
+      fail(i, name === 'MemoryError' ? 'memory' : 'fail', {
+        input: show(args),
+        expected: want(),
+        actual: null,
+        message: `${name}: ${(error as Error)?.message ?? ''}`,
+      });
       if (record) {
         outputs.push({ $raised: name });
         times.push(SECONDS);
@@ -245,7 +279,13 @@ function runIo(functions: Functions, suite: Extract<TimedSuite, { kind: 'io' }>,
     }
     const got = decodeWire(JSON.parse(encoded));
     if (sameValue(got, expected[i], suite.atol ?? 0)) passed++;
-    else fail(i, 'fail', { input: show(args), expected: want(), actual: show(got), message: 'output differs from expected' });
+    else
+      fail(i, 'fail', {
+        input: show(args),
+        expected: want(),
+        actual: show(got),
+        message: 'output differs from expected',
+      });
   }
   return {
     name: suite.name,
@@ -259,10 +299,16 @@ function runIo(functions: Functions, suite: Extract<TimedSuite, { kind: 'io' }>,
 }
 
 function expectedValues(suite: Extract<TimedSuite, { kind: 'io' }>, language: Language): unknown[] {
-  if (suite.expectedJson === undefined) throw new InMemoryRuntimeError(`in-memory runtime: io suite "${suite.name}" has no expected outputs and is not a record run`);
+  if (suite.expectedJson === undefined)
+    throw new InMemoryRuntimeError(
+      `in-memory runtime: io suite "${suite.name}" has no expected outputs and is not a record run`,
+    );
   const items = parseJsonLoose(suite.expectedJson) as unknown[];
   return items.map((item) => {
-    if (item && typeof item === 'object' && 'sha256' in item) throw new InMemoryRuntimeError(`in-memory runtime: io suite "${suite.name}" expects an output kept as its SHA-256, which is not modelled`);
+    if (item && typeof item === 'object' && 'sha256' in item)
+      throw new InMemoryRuntimeError(
+        `in-memory runtime: io suite "${suite.name}" expects an output kept as its SHA-256, which is not modelled`,
+      );
     return decodeWire(language === 'python' && typeof item === 'string' ? parseJsonLoose(item) : item);
   });
 }
@@ -277,7 +323,10 @@ interface ScriptCall {
 const PYTHON_CALL = /^def check\(candidate\):\n {4}got = candidate\((.*)\)\n {4}want = (.*)\n {4}assert got == want/;
 const JAVASCRIPT_CALL = /^const assert = require\('node:assert'\);\nassert\.deepStrictEqual\(([A-Za-z_$][\w$]*)\(/;
 
-async function crucibleScriptCall(suite: Extract<TimedSuite, { kind: 'script' }>, language: Language): Promise<ScriptCall | undefined> {
+async function crucibleScriptCall(
+  suite: Extract<TimedSuite, { kind: 'script' }>,
+  language: Language,
+): Promise<ScriptCall | undefined> {
   let entry: string | undefined;
   let argsText: string | undefined;
   let wantText: string | undefined;
@@ -317,11 +366,25 @@ function matchingParen(text: string, open: number): number | undefined {
 }
 
 /** Runs one example call as the judge runs the script: an exception or a wrong value fails it. */
-function runCall(functions: Functions, suite: TimedSuite, call: ScriptCall, record: boolean, language: Language): SuiteOutcome {
+function runCall(
+  functions: Functions,
+  suite: TimedSuite,
+  call: ScriptCall,
+  record: boolean,
+  language: Language,
+): SuiteOutcome {
   const show = shower(language);
   const elapsed = record ? { elapsed: SECONDS } : {};
   const fn = functions[call.entry];
-  if (!fn) return { name: suite.name, status: 'fail', passed: 0, total: 1, firstFailure: missingFunction(call.entry, language), ...elapsed };
+  if (!fn)
+    return {
+      name: suite.name,
+      status: 'fail',
+      passed: 0,
+      total: 1,
+      firstFailure: missingFunction(call.entry, language),
+      ...elapsed,
+    };
   const input = language === 'python' ? pythonTuple(call.args) : show(call.args);
   let got: unknown;
   try {
@@ -329,11 +392,25 @@ function runCall(functions: Functions, suite: TimedSuite, call: ScriptCall, reco
   } catch (error) {
     if (error instanceof ProgramTimeout) {
       const limit = suite.limit ?? 10;
-      return { name: suite.name, status: 'timeout', passed: 0, total: 1, firstFailure: { input, expected: null, actual: null, message: `time limit of ${limit.toFixed(2)}s exceeded` }, ...elapsed };
+      return {
+        name: suite.name,
+        status: 'timeout',
+        passed: 0,
+        total: 1,
+        firstFailure: { input, expected: null, actual: null, message: `time limit of ${limit.toFixed(2)}s exceeded` },
+        ...elapsed,
+      };
     }
     const name = errorName(error);
     const status = name === 'MemoryError' ? 'memory' : 'fail';
-    return { name: suite.name, status, passed: 0, total: 1, firstFailure: { input, expected: null, actual: null, message: `${name}: ${(error as Error)?.message ?? ''}` }, ...elapsed };
+    return {
+      name: suite.name,
+      status,
+      passed: 0,
+      total: 1,
+      firstFailure: { input, expected: null, actual: null, message: `${name}: ${(error as Error)?.message ?? ''}` },
+      ...elapsed,
+    };
   }
   // Python compares with ==, floats to 1e-6 of the expected value; JavaScript with deepStrictEqual.
   const ok = language === 'python' ? sameValue(got, call.want, 1e-6, true) : sameValue(got, call.want, 0);
@@ -342,11 +419,19 @@ function runCall(functions: Functions, suite: TimedSuite, call: ScriptCall, reco
     language === 'python'
       ? `AssertionError: expected ${pythonRepr(call.want)}, got ${pythonRepr(got)}`
       : `AssertionError [ERR_ASSERTION]: Expected values to be strictly deep-equal: ${show(got)} !== ${show(call.want)}`;
-  return { name: suite.name, status: 'fail', passed: 0, total: 1, firstFailure: { input, expected: null, actual: show(got), message }, ...elapsed };
+  return {
+    name: suite.name,
+    status: 'fail',
+    passed: 0,
+    total: 1,
+    firstFailure: { input, expected: null, actual: show(got), message },
+    ...elapsed,
+  };
 }
 
 function missingFunction(name: string, language: Language): Failure {
-  const message = language === 'python' ? `NameError: name '${name}' is not defined` : `TypeError: ${name} is not a function`;
+  const message =
+    language === 'python' ? `NameError: name '${name}' is not defined` : `TypeError: ${name} is not a function`;
   return { input: null, expected: null, actual: null, message };
 }
 
@@ -366,7 +451,11 @@ function toWire(value: unknown, language: Language): unknown {
   if (typeof value === 'bigint') return { $t: language === 'python' ? 'int' : 'bigint', v: String(value) };
   if (Array.isArray(value)) return value.map((v) => toWire(v, language));
   if (value instanceof Set) return { $t: 'set', v: [...value].map((v) => toWire(v, language)) };
-  if (value instanceof Map) return { $t: language === 'python' ? 'dict' : 'map', v: [...value].map(([k, v]) => [toWire(k, language), toWire(v, language)]) };
+  if (value instanceof Map)
+    return {
+      $t: language === 'python' ? 'dict' : 'map',
+      v: [...value].map(([k, v]) => [toWire(k, language), toWire(v, language)]),
+    };
   if (value && typeof value === 'object') {
     if ('$t' in value) return value; // already tagged (a tuple, say)
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toWire(v, language)]));
@@ -379,19 +468,42 @@ function sameValue(got: unknown, want: unknown, atol: number, relative = false):
   if (typeof got === 'number' && typeof want === 'number') {
     if (Number.isNaN(got) && Number.isNaN(want)) return true;
     if (got === want) return true;
-    return atol > 0 && Math.abs(got - want) <= atol * (relative ? Math.max(1, Math.abs(want)) : 1) + (relative ? 0 : 1e-7 * Math.abs(want));
+    return (
+      atol > 0 &&
+      Math.abs(got - want) <=
+        atol * (relative ? Math.max(1, Math.abs(want)) : 1) + (relative ? 0 : 1e-7 * Math.abs(want))
+    );
   }
-  if (Array.isArray(got) && Array.isArray(want)) return got.length === want.length && got.every((g, i) => sameValue(g, want[i], atol, relative));
-  if (got instanceof Map && want instanceof Map) return got.size === want.size && [...got].every(([k, v]) => want.has(k) && sameValue(v, want.get(k), atol, relative));
-  if (got && want && typeof got === 'object' && typeof want === 'object' && !Array.isArray(got) && !Array.isArray(want)) {
+  if (Array.isArray(got) && Array.isArray(want))
+    return got.length === want.length && got.every((g, i) => sameValue(g, want[i], atol, relative));
+  if (got instanceof Map && want instanceof Map)
+    return (
+      got.size === want.size && [...got].every(([k, v]) => want.has(k) && sameValue(v, want.get(k), atol, relative))
+    );
+  if (
+    got &&
+    want &&
+    typeof got === 'object' &&
+    typeof want === 'object' &&
+    !Array.isArray(got) &&
+    !Array.isArray(want)
+  ) {
     const keys = Object.keys(got);
-    return keys.length === Object.keys(want).length && keys.every((k) => k in want && sameValue((got as Record<string, unknown>)[k], (want as Record<string, unknown>)[k], atol, relative));
+    return (
+      keys.length === Object.keys(want).length &&
+      keys.every(
+        (k) =>
+          k in want &&
+          sameValue((got as Record<string, unknown>)[k], (want as Record<string, unknown>)[k], atol, relative),
+      )
+    );
   }
   return isDeepStrictEqual(got, want);
 }
 
 function shower(language: Language): (value: unknown) => string {
-  return (value) => clip(language === 'python' ? pythonRepr(value) : JSON.stringify(toWire(value, language)) ?? 'undefined');
+  return (value) =>
+    clip(language === 'python' ? pythonRepr(value) : (JSON.stringify(toWire(value, language)) ?? 'undefined'));
 }
 
 function clip(text: string, n = 500): string {
@@ -415,7 +527,10 @@ export function pythonRepr(value: unknown): string {
   if (typeof value === 'string') return pythonString(value);
   if (Array.isArray(value)) return `[${value.map(pythonRepr).join(', ')}]`;
   if (value instanceof Map) return `{${[...value].map(([k, v]) => `${pythonRepr(k)}: ${pythonRepr(v)}`).join(', ')}}`;
-  if (typeof value === 'object') return `{${Object.entries(value).map(([k, v]) => `${pythonString(k)}: ${pythonRepr(v)}`).join(', ')}}`;
+  if (typeof value === 'object')
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${pythonString(k)}: ${pythonRepr(v)}`)
+      .join(', ')}}`;
   return String(value);
 }
 

@@ -60,8 +60,14 @@ export * from '../models/testing/index.js';
  * own language; a map gives one per language. A language with no runtime is an explicit
  * error. TypeScript type checks are off unless `typeCheck` is set (they would start the compiler).
  */
-export function inMemoryHarness(runtimes: Runtime | Partial<Record<Language, Runtime>>, options: Omit<HarnessOptions, 'sandbox' | 'runtimeFactory'> = {}): Harness {
-  const byLanguage: Partial<Record<Language, Runtime>> = 'run' in runtimes ? { [(runtimes as Runtime).language]: runtimes as Runtime } : (runtimes as Partial<Record<Language, Runtime>>);
+export function inMemoryHarness(
+  runtimes: Runtime | Partial<Record<Language, Runtime>>,
+  options: Omit<HarnessOptions, 'sandbox' | 'runtimeFactory'> = {},
+): Harness {
+  const byLanguage: Partial<Record<Language, Runtime>> =
+    'run' in runtimes
+      ? { [(runtimes as Runtime).language]: runtimes as Runtime }
+      : (runtimes as Partial<Record<Language, Runtime>>);
   return new Harness({
     workers: 1,
     typeCheck: false,
@@ -69,7 +75,10 @@ export function inMemoryHarness(runtimes: Runtime | Partial<Record<Language, Run
     sandbox: 'none',
     runtimeFactory: (language) => {
       const runtime = byLanguage[language];
-      if (!runtime) throw new InMemoryRuntimeError(`in-memory harness: no runtime for ${language} (it has ${Object.keys(byLanguage).join(', ') || 'none'})`);
+      if (!runtime)
+        throw new InMemoryRuntimeError(
+          `in-memory harness: no runtime for ${language} (it has ${Object.keys(byLanguage).join(', ') || 'none'})`,
+        );
       return runtime;
     },
   });

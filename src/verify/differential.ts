@@ -62,7 +62,9 @@ export function contractedReference(task: Task): string | undefined {
   const defines = new RegExp(`^[ \\t]*def[ \\t]+${escapeRegExp(task.entryPoint)}[ \\t]*\\(`, 'm');
   // HumanEval+: the prompt ends inside the function, so the contract goes right after it.
   if (task.reference.startsWith(task.completionPrefix) && defines.test(task.completionPrefix))
-    return task.completionPrefix + task.contract.replace(/^\n/, '') + task.reference.slice(task.completionPrefix.length);
+    return (
+      task.completionPrefix + task.contract.replace(/^\n/, '') + task.reference.slice(task.completionPrefix.length)
+    );
   // MBPP+: the reference holds the whole function; the contract goes after its signature,
   // indented like the body.
   const lines = task.reference.split('\n');
@@ -84,18 +86,36 @@ export async function augmentTask(harness: Harness, task: Task, options: Augment
   const reference = contractedReference(task);
   const validity = inputValidity(task, space.examples);
   const accepts = 'accept' in validity ? validity.accept : () => false;
-  const none = (reason: string, transient = false): Augmentation => ({ task, augmented: task, space, kept: 0, rejected: 0, reason, accepts, ...(transient ? { transient: true as const } : {}) });
+  const none = (reason: string, transient = false): Augmentation => ({
+    task,
+    augmented: task,
+    space,
+    kept: 0,
+    rejected: 0,
+    reason,
+    accepts,
+    ...(transient ? { transient: true as const } : {}),
+  });
   if (reference === undefined) return none(NO_REFERENCE);
-  if (space.types.length === 0 && space.examples.length === 0) return none('no signature or examples to generate inputs from');
+  if (space.types.length === 0 && space.examples.length === 0)
+    return none('no signature or examples to generate inputs from');
   if ('unknown' in validity) return none(validity.unknown);
   const { inferredDomain } = validity;
   // Ask for more than needed: the contract or the reference rejects some.
-  const generated = generateInputs(space, { seed: options.seed, count: Math.ceil(options.count * 2.5), accept: accepts });
+  const generated = generateInputs(space, {
+    seed: options.seed,
+    count: Math.ceil(options.count * 2.5),
+    accept: accepts,
+  });
   if (generated.texts.length === 0) return none("no generated input met the task's precondition");
-  const observed = await observe(harness, task, reference, generated.texts, { limit: options.referenceLimit ?? 2, maxTimeouts: 5 });
+  const observed = await observe(harness, task, reference, generated.texts, {
+    limit: options.referenceLimit ?? 2,
+    maxTimeouts: 5,
+  });
   const keptAt = generated.texts.flatMap((_, i) => (observed[i]?.kind === 'value' ? [i] : [])).slice(0, options.count);
   const kept = keptAt.map((i) => generated.texts[i]!);
-  if (observed.every((o) => o.kind === 'unknown')) return none(`the reference could not be run: ${(observed[0] as { why?: string })?.why ?? 'no inputs'}`, true);
+  if (observed.every((o) => o.kind === 'unknown'))
+    return none(`the reference could not be run: ${(observed[0] as { why?: string })?.why ?? 'no inputs'}`, true);
   const suite: IoSuite = { ...ioTemplate(task), name: GENERATED_SUITE, inputsJson: `[${kept.join(',')}]` };
   return {
     task,
@@ -130,7 +150,8 @@ export async function minimalCounterexample(
   const suite = verdict.suites.find((s) => s.name === GENERATED_SUITE);
   const io = task.suites.find((s): s is IoSuite => s.kind === 'io' && s.name === GENERATED_SUITE);
   const reference = contractedReference(task);
-  if (!suite || suite.status !== 'fail' || suite.failedAt === undefined || !io || reference === undefined) return undefined;
+  if (!suite || suite.status !== 'fail' || suite.failedAt === undefined || !io || reference === undefined)
+    return undefined;
   const failingText = splitJsonArray(io.inputsJson)[suite.failedAt];
   if (failingText === undefined) return undefined;
   const failing = JSON.parse(failingText) as unknown[];
@@ -142,7 +163,10 @@ export async function minimalCounterexample(
     const judged = await judgeOn(harness, task, program, {
       name: 'shrinking',
       texts: valid.map((v) => v.text),
-      expectedJson: expectedJsonOf(task, valid.map(({ i }) => expected[i]!)),
+      expectedJson: expectedJsonOf(
+        task,
+        valid.map(({ i }) => expected[i]!),
+      ),
       limits: valid.map(({ i }) => {
         const o = expected[i]!;
         return callLimit(harness.time, o.kind === 'value' ? o.seconds : undefined);

@@ -44,9 +44,18 @@ export function gatedLevels(evidence: LevelEvidence): GatedLevels {
   const { loaded, of } = evidence.loads;
   const counts = (units: readonly JudgedUnit[], passed: (u: JudgedUnit) => number): LevelScore => {
     const total = units.reduce((n, u) => n + u.total, 0);
-    return total === 0 ? 'vacuous' : { passed: Math.min(total, units.reduce((n, u) => n + passed(u), 0)), total };
+    return total === 0
+      ? 'vacuous'
+      : {
+          passed: Math.min(
+            total,
+            units.reduce((n, u) => n + passed(u), 0),
+          ),
+          total,
+        };
   };
-  if (!evidence.parses || loaded === 0) return { parses: evidence.parses ? 1 : 0, loads: 0, runs: 0, publicTests: 0, hidden: 0 };
+  if (!evidence.parses || loaded === 0)
+    return { parses: evidence.parses ? 1 : 0, loads: 0, runs: 0, publicTests: 0, hidden: 0 };
   const { units } = evidence;
   return {
     parses: 1,

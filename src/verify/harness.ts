@@ -4,7 +4,12 @@ import { combineStatuses, type Verdict } from '../core/verdict.js';
 import { createJavaScriptRuntime, createTypeScriptRuntime } from '../runtimes/javascript-runtime.js';
 import { createPythonRuntime } from '../runtimes/python-runtime.js';
 import { JAVASCRIPT_DEFAULT_HEAP } from '../runtimes/recipes.js';
-import { compilerStopped, type CompilerLimits, TypeScriptService, typescriptService } from '../runtimes/typescript-service.js';
+import {
+  compilerStopped,
+  type CompilerLimits,
+  TypeScriptService,
+  typescriptService,
+} from '../runtimes/typescript-service.js';
 import { DEFAULT_LIMITS, type Limits, type RunResult, type Runtime, type TimedSuite } from '../runtimes/runtime.js';
 import { assertSandboxUsable, type SandboxMode } from '../runtimes/sandbox.js';
 import { suiteVerdicts } from './outcome.js';
@@ -28,10 +33,7 @@ export interface HarnessOptions {
   /** The tests come from someone not trusted (a request over HTTP): each run gets a fresh, filtered judge. */
   readonly untrustedTests?: boolean;
   /** Supplies runtimes; defaults to the built-in ones (tests may pass their own). */
-  readonly runtimeFactory?: (
-    language: Language,
-    options: RuntimeChoices,
-  ) => Runtime;
+  readonly runtimeFactory?: (language: Language, options: RuntimeChoices) => Runtime;
 }
 
 /** Starts the no-verdict message of every candidate of a task whose reference ran out of time. */
@@ -68,7 +70,9 @@ export class Harness {
     this.time = { ...DEFAULT_TIME_POLICY, ...options.time };
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.workerCount = options.workers ?? availableParallelism();
-    this.compiler = options.compilerLimits ? new TypeScriptService({ processes: this.workerCount, limits: options.compilerLimits }) : typescriptService();
+    this.compiler = options.compilerLimits
+      ? new TypeScriptService({ processes: this.workerCount, limits: options.compilerLimits })
+      : typescriptService();
     assertSandboxUsable(options.sandbox ?? 'bwrap');
   }
 
@@ -83,13 +87,18 @@ export class Harness {
     const suites = task.suites.map((suite) => this.timed(suite, baseline, helpers));
     const missing = suites.find((suite) => suite.kind === 'io' && suite.expectedJson === undefined);
     if (missing) {
-      const message = baseline.problem ?? `suite ${missing.name} needs expected outputs, but the task has no reference solution`;
+      const message =
+        baseline.problem ?? `suite ${missing.name} needs expected outputs, but the task has no reference solution`;
       return this.verdictOf(task, { kind: 'no-verdict', why: message }, started);
     }
     const runStarted = performance.now();
     let result = await this.runtime(task.language).run({ program, suites, limits: this.limits, ...signal });
     let verdict = this.verdictOf(task, result, started);
-    if (verdict.status === 'timeout' && !hadTheCpu(result, performance.now() - runStarted) && !options.signal?.aborted) {
+    if (
+      verdict.status === 'timeout' &&
+      !hadTheCpu(result, performance.now() - runStarted) &&
+      !options.signal?.aborted
+    ) {
       result = await this.runtime(task.language).run({ program, suites, limits: this.limits, ...signal });
       verdict = this.verdictOf(task, result, started);
     }
@@ -107,7 +116,12 @@ export class Harness {
     if (compilerStopped(checked)) {
       const typeCheckNotDone = checked.message;
       if (!this.options.strictTypes || verdict.status !== 'pass') return { ...verdict, typeCheckNotDone };
-      const failure = { input: null, expected: null, actual: null, message: `type check not done: ${typeCheckNotDone}` };
+      const failure = {
+        input: null,
+        expected: null,
+        actual: null,
+        message: `type check not done: ${typeCheckNotDone}`,
+      };
       return { ...verdict, status: 'fail', firstFailure: failure, typeCheckNotDone };
     }
     const typeErrors = checked.errors;
@@ -162,8 +176,17 @@ export class Harness {
     // Generous: a reference is trusted, and one of MBPP+'s (Mbpp/255) builds a 957 MB output,
     // which takes over a minute on a busy machine.
     const helpers = promptHelpers(task);
-    const generous = task.suites.map((suite): TimedSuite => ({ ...suite, limit: REFERENCE_SECONDS, ...(helpers && suite.kind === 'script' ? { helpers } : {}) }));
-    const result = await this.runtime(task.language).run({ program: task.reference, suites: generous, record: true, limits: this.limits });
+    const generous = task.suites.map((suite): TimedSuite => ({
+      ...suite,
+      limit: REFERENCE_SECONDS,
+      ...(helpers && suite.kind === 'script' ? { helpers } : {}),
+    }));
+    const result = await this.runtime(task.language).run({
+      program: task.reference,
+      suites: generous,
+      record: true,
+      limits: this.limits,
+    });
     const suites = new Map<string, { expectedJson?: string; times?: readonly number[]; elapsed?: number }>();
     for (const outcome of result.kind === 'ran' ? result.suites : []) {
       suites.set(outcome.name, {
@@ -173,16 +196,21 @@ export class Harness {
       });
     }
     const failed = (result.kind === 'ran' ? result.suites : []).find((outcome) => outcome.status !== 'pass');
-    const problem = result.kind === 'no-verdict'
-      ? `the reference could not be run: ${result.why}`
-      : result.kind === 'ran' && !result.load.ok
-        ? `the reference does not load: ${result.load.message ?? result.load.status}`
-        : failed?.status === 'timeout'
-          ? `${REFERENCE_OUT_OF_TIME} in suite ${failed.name} (a busy machine can cause it; run again with fewer --workers)`
-          : failed
-            ? `the reference fails suite ${failed.name}: ${failed.firstFailure?.message ?? failed.status}`
-            : undefined;
-    return { suites, ...(problem ? { problem } : {}), ...(result.kind === 'no-verdict' ? { sandboxFailed: true } : {}) };
+    const problem =
+      result.kind === 'no-verdict'
+        ? `the reference could not be run: ${result.why}`
+        : result.kind === 'ran' && !result.load.ok
+          ? `the reference does not load: ${result.load.message ?? result.load.status}`
+          : failed?.status === 'timeout'
+            ? `${REFERENCE_OUT_OF_TIME} in suite ${failed.name} (a busy machine can cause it; run again with fewer --workers)`
+            : failed
+              ? `the reference fails suite ${failed.name}: ${failed.firstFailure?.message ?? failed.status}`
+              : undefined;
+    return {
+      suites,
+      ...(problem ? { problem } : {}),
+      ...(result.kind === 'no-verdict' ? { sandboxFailed: true } : {}),
+    };
   }
 
   private timed(suite: Suite, baseline: Baseline, helpers: PromptHelpers | undefined): TimedSuite {
@@ -205,10 +233,24 @@ export class Harness {
       totals = new Map(task.suites.map((suite) => [suite.name, suiteSize(suite)]));
       this.suiteSizes.set(task, totals);
     }
-    const suites = suiteVerdicts(result, this.limits, totals, task.suites.map((suite) => suite.name));
+    const suites = suiteVerdicts(
+      result,
+      this.limits,
+      totals,
+      task.suites.map((suite) => suite.name),
+    );
     const firstFailure = suites.find((suite) => suite.status !== 'pass')?.firstFailure ?? null;
-    const loadFailure = result.kind === 'ran' && !result.load.ok ? (result.load.message ?? result.load.status ?? 'the program does not load') : undefined;
-    return { status: combineStatuses(suites), suites, firstFailure, timeMs: performance.now() - started, ...(loadFailure !== undefined ? { loadFailure } : {}) };
+    const loadFailure =
+      result.kind === 'ran' && !result.load.ok
+        ? (result.load.message ?? result.load.status ?? 'the program does not load')
+        : undefined;
+    return {
+      status: combineStatuses(suites),
+      suites,
+      firstFailure,
+      timeMs: performance.now() - started,
+      ...(loadFailure !== undefined ? { loadFailure } : {}),
+    };
   }
 
   runtime(language: Language): Runtime {
@@ -219,7 +261,15 @@ export class Harness {
       const memoryChosen = this.options.limits?.memoryBytes !== undefined;
       const nodePath = this.options.nodePath?.length ? { nodePath: this.options.nodePath } : {};
       const untrustedTests = this.options.untrustedTests ? { untrustedTests: true } : {};
-      runtime = factory(language, { workers: this.workerCount, sandbox, limits: this.limits, memoryChosen, compiler: this.compiler, ...nodePath, ...untrustedTests });
+      runtime = factory(language, {
+        workers: this.workerCount,
+        sandbox,
+        limits: this.limits,
+        memoryChosen,
+        compiler: this.compiler,
+        ...nodePath,
+        ...untrustedTests,
+      });
       this.runtimes.set(language, runtime);
     }
     return runtime;
@@ -246,7 +296,10 @@ export interface RuntimeChoices {
 function defaultRuntime(language: Language, options: RuntimeChoices): Runtime {
   const nodeOptions = options.memoryChosen
     ? options
-    : { ...options, limits: { ...options.limits, memoryBytes: Math.min(options.limits.memoryBytes, JAVASCRIPT_DEFAULT_HEAP) } };
+    : {
+        ...options,
+        limits: { ...options.limits, memoryBytes: Math.min(options.limits.memoryBytes, JAVASCRIPT_DEFAULT_HEAP) },
+      };
   switch (language) {
     case 'python':
       return createPythonRuntime(options);

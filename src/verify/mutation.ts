@@ -17,7 +17,14 @@ import { hashString, spreadPick } from './mutants/spread.js';
 import type { MutationOperator, MutationSite } from './mutants/types.js';
 
 export { MUTATION_OPERATORS, type MutationOperator } from './mutants/types.js';
-export { EQUIVALENT_MUTANTS_NOTE, scoreMutants, WEAK_SCORE, type MutationReport, type Survivor, type TaskMutationScore } from './mutants/score.js';
+export {
+  EQUIVALENT_MUTANTS_NOTE,
+  scoreMutants,
+  WEAK_SCORE,
+  type MutationReport,
+  type Survivor,
+  type TaskMutationScore,
+} from './mutants/score.js';
 export { formatMutationReport } from './mutants/format.js';
 
 export const DEFAULT_MUTANTS_PER_TASK = 30;
@@ -76,7 +83,8 @@ export async function generateMutants(tasks: readonly Task[], options: MutationO
     let sites: MutationSite[];
     if (task.language === 'python') {
       const result = tokenized[pythonIndex.get(task)!]!;
-      if (!Array.isArray(result)) return nothing(`the reference does not tokenize: ${(result as { error: string }).error}`);
+      if (!Array.isArray(result))
+        return nothing(`the reference does not tokenize: ${(result as { error: string }).error}`);
       sites = pythonSites(task.reference, result, solutionStart(task));
     } else {
       sites = javascriptSites(task.reference, task.language, solutionStart(task));
@@ -91,7 +99,9 @@ export async function generateMutants(tasks: readonly Task[], options: MutationO
   return drafts.map((draft): TaskMutants => {
     const { task, edits } = draft;
     const valid = edits.filter((edit) =>
-      task.language === 'python' ? pythonValid[nextPython++] === true : parsesCleanly(edit.program, task.language as 'javascript' | 'typescript'),
+      task.language === 'python'
+        ? pythonValid[nextPython++] === true
+        : parsesCleanly(edit.program, task.language as 'javascript' | 'typescript'),
     );
     const seed = (hashString(task.id) ^ (options.seed ?? 0)) >>> 0;
     const mutants = spreadPick(valid, max, seed).map(({ site, program, line, diff }) => ({
@@ -124,7 +134,10 @@ interface Edit {
 }
 
 /** Applies each site; drops programs equal to the reference or to an earlier mutant up to whitespace. */
-function distinctEdits(reference: string, sites: readonly MutationSite[]): { edits: Edit[]; found: number; duplicates: number } {
+function distinctEdits(
+  reference: string,
+  sites: readonly MutationSite[],
+): { edits: Edit[]; found: number; duplicates: number } {
   const normalize = (text: string) => text.replace(/\s+/g, ' ').trim();
   const seen = new Set([normalize(reference)]);
   const edits: Edit[] = [];
@@ -133,7 +146,12 @@ function distinctEdits(reference: string, sites: readonly MutationSite[]): { edi
     const key = normalize(program);
     if (seen.has(key)) continue;
     seen.add(key);
-    edits.push({ operator: site.operator, site, program, ...lineDiff(reference, site.start, site.end, site.replacement) });
+    edits.push({
+      operator: site.operator,
+      site,
+      program,
+      ...lineDiff(reference, site.start, site.end, site.replacement),
+    });
   }
   return { edits, found: sites.length, duplicates: sites.length - edits.length };
 }

@@ -14,13 +14,20 @@ export function statusOfDeath(exit: CandidateExit | undefined, limits: Limits): 
     return { status: 'output-limit', message: `printed or wrote to a file more than ${limits.outputBytes} bytes` };
   if (exit.signal === SIGKILL && exit.cpuSeconds !== undefined && exit.cpuSeconds >= limits.cpuSeconds - 1)
     return { status: 'timeout', message: `CPU time limit of ${limits.cpuSeconds}s exceeded` };
-  if (exit.signal === SIGSEGV) return { status: 'error', message: 'the candidate crashed (segmentation fault, often unbounded recursion)' };
-  if (exit.signal !== null) return { status: 'error', message: `the candidate process was killed by signal ${exit.signal}` };
+  if (exit.signal === SIGSEGV)
+    return { status: 'error', message: 'the candidate crashed (segmentation fault, often unbounded recursion)' };
+  if (exit.signal !== null)
+    return { status: 'error', message: `the candidate process was killed by signal ${exit.signal}` };
   return { status: 'error', message: `the candidate process exited with code ${exit.code} before its tests finished` };
 }
 
 /** Turns the judge's raw outcome into verdicts, attributing process deaths to their cause. */
-export function suiteVerdicts(result: RunResult, limits: Limits, totals: ReadonlyMap<string, number>, names: readonly string[]): SuiteVerdict[] {
+export function suiteVerdicts(
+  result: RunResult,
+  limits: Limits,
+  totals: ReadonlyMap<string, number>,
+  names: readonly string[],
+): SuiteVerdict[] {
   const blank = (name: string, status: Status, message: string): SuiteVerdict => ({
     name,
     status,
@@ -29,11 +36,12 @@ export function suiteVerdicts(result: RunResult, limits: Limits, totals: Readonl
     firstFailure: { input: null, expected: null, actual: null, message },
   });
   if (result.kind === 'no-verdict') return names.map((name) => blank(name, 'no-verdict', result.why));
-  if (result.kind === 'hung') return names.map((name) => blank(name, 'timeout', 'no answer within the time limit; stopped from outside'));
+  if (result.kind === 'hung')
+    return names.map((name) => blank(name, 'timeout', 'no answer within the time limit; stopped from outside'));
   if (!result.load.ok) {
     const death = result.load.status === 'crashed' ? statusOfDeath(result.exit, limits) : undefined;
     const status = death?.status ?? mapStatus(result.load.status ?? 'error');
-    const message = death ? `${death.message} (while loading)` : result.load.message ?? 'the program did not load';
+    const message = death ? `${death.message} (while loading)` : (result.load.message ?? 'the program did not load');
     return names.map((name) => blank(name, status, message));
   }
   const exit = result.exit;
@@ -51,7 +59,14 @@ export function suiteVerdicts(result: RunResult, limits: Limits, totals: Readonl
     const outcome = result.suites.find((suite) => suite.name === name);
     let verdict: SuiteVerdict;
     if (!outcome) verdict = blank(name, 'no-verdict', 'the judge returned no result for this suite');
-    else if (outcome.status === 'skipped' && previous) verdict = { ...blank(name, previous.status, `not run: ${previous.firstFailure?.message ?? 'an earlier suite stopped the candidate'}`) };
+    else if (outcome.status === 'skipped' && previous)
+      verdict = {
+        ...blank(
+          name,
+          previous.status,
+          `not run: ${previous.firstFailure?.message ?? 'an earlier suite stopped the candidate'}`,
+        ),
+      };
     else verdict = fromOutcome(outcome, result, limits, totals);
     verdicts.push(verdict);
     if (verdict.status !== 'pass') previous = verdict;
@@ -59,13 +74,23 @@ export function suiteVerdicts(result: RunResult, limits: Limits, totals: Readonl
   return verdicts;
 }
 
-function fromOutcome(outcome: SuiteOutcome, result: Ran, limits: Limits, totals: ReadonlyMap<string, number>): SuiteVerdict {
+function fromOutcome(
+  outcome: SuiteOutcome,
+  result: Ran,
+  limits: Limits,
+  totals: ReadonlyMap<string, number>,
+): SuiteVerdict {
   let status: Status;
   let failure: Failure | null = outcome.firstFailure;
   if (outcome.status === 'crashed') {
     const death = statusOfDeath(result.exit, limits);
     status = death.status;
-    failure = { input: failure?.input ?? null, expected: failure?.expected ?? null, actual: null, message: death.message };
+    failure = {
+      input: failure?.input ?? null,
+      expected: failure?.expected ?? null,
+      actual: null,
+      message: death.message,
+    };
   } else {
     status = mapStatus(outcome.status);
   }

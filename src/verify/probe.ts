@@ -36,7 +36,13 @@ export function ioTemplate(task: Task): Omit<IoSuite, 'name' | 'inputsJson'> {
 }
 
 /** What `program` does on each input (texts: JSON argument lists). A timeout does not hide later inputs. */
-export async function observe(harness: Harness, task: Task, program: string, texts: readonly string[], options: ProbeOptions): Promise<Observation[]> {
+export async function observe(
+  harness: Harness,
+  task: Task,
+  program: string,
+  texts: readonly string[],
+  options: ProbeOptions,
+): Promise<Observation[]> {
   const observations: Observation[] = [];
   const limitAt = (i: number) => (typeof options.limit === 'number' ? options.limit : (options.limit[i] ?? 1));
   let timeouts = 0;
@@ -44,23 +50,43 @@ export async function observe(harness: Harness, task: Task, program: string, tex
   while (observations.length < texts.length) {
     const from = observations.length;
     const rest = texts.slice(from);
-    const suite: TimedSuite = { ...template, name: 'probe', inputsJson: `[${rest.join(',')}]`, limits: rest.map((_, i) => limitAt(from + i)) };
-    const result = await harness.runtime(task.language).run({ program, suites: [suite], record: true, limits: harness.limits });
+    const suite: TimedSuite = {
+      ...template,
+      name: 'probe',
+      inputsJson: `[${rest.join(',')}]`,
+      limits: rest.map((_, i) => limitAt(from + i)),
+    };
+    const result = await harness
+      .runtime(task.language)
+      .run({ program, suites: [suite], record: true, limits: harness.limits });
     const outcome = result.kind === 'ran' ? result.suites[0] : undefined;
     const unknown =
-      result.kind === 'no-verdict' ? result.why : result.kind === 'ran' && !result.load.ok ? `does not load: ${result.load.message ?? result.load.status}` : outcome ? undefined : 'no result';
+      result.kind === 'no-verdict'
+        ? result.why
+        : result.kind === 'ran' && !result.load.ok
+          ? `does not load: ${result.load.message ?? result.load.status}`
+          : outcome
+            ? undefined
+            : 'no result';
     if (unknown !== undefined || !outcome?.outputs) {
-      while (observations.length < texts.length) observations.push({ kind: 'unknown', why: unknown ?? outcome?.firstFailure?.message ?? 'no outputs' });
+      while (observations.length < texts.length)
+        observations.push({ kind: 'unknown', why: unknown ?? outcome?.firstFailure?.message ?? 'no outputs' });
       break;
     }
     const outputs = JSON.parse(outcome.outputs) as unknown[];
-    outputs.forEach((item, i) => observations.push(observationOf(task.language === 'python', item, outcome.times?.[i] ?? 0)));
+    outputs.forEach((item, i) =>
+      observations.push(observationOf(task.language === 'python', item, outcome.times?.[i] ?? 0)),
+    );
     if (observations.length >= texts.length) break;
     // The run stopped at the next input: it timed out there (or the process died on it).
-    const stopped: Observation = outcome.status === 'timeout' ? { kind: 'timeout' } : { kind: 'unknown', why: outcome.firstFailure?.message ?? outcome.status };
+    const stopped: Observation =
+      outcome.status === 'timeout'
+        ? { kind: 'timeout' }
+        : { kind: 'unknown', why: outcome.firstFailure?.message ?? outcome.status };
     observations.push(stopped);
     if (stopped.kind === 'timeout' && ++timeouts >= (options.maxTimeouts ?? 3)) {
-      while (observations.length < texts.length) observations.push({ kind: 'unknown', why: 'not run: too many timeouts' });
+      while (observations.length < texts.length)
+        observations.push({ kind: 'unknown', why: 'not run: too many timeouts' });
     }
   }
   return observations;
@@ -68,7 +94,8 @@ export async function observe(harness: Harness, task: Task, program: string, tex
 
 /** Python's judge records each output as its encoded text; JavaScript's as the wire value itself. */
 function observationOf(python: boolean, item: unknown, seconds: number): Observation {
-  if (item && typeof item === 'object' && '$raised' in item) return { kind: 'raised', error: String((item as { $raised: unknown }).$raised) };
+  if (item && typeof item === 'object' && '$raised' in item)
+    return { kind: 'raised', error: String((item as { $raised: unknown }).$raised) };
   if (python && typeof item === 'string') return { kind: 'value', json: item, seconds };
   return { kind: 'value', json: JSON.stringify(item), seconds }; // also Python's {sha256, bytes} for huge outputs
 }
@@ -81,9 +108,20 @@ export async function judgeOn(
   harness: Harness,
   task: Task,
   program: string,
-  suite: { readonly name: string; readonly texts: readonly string[]; readonly expectedJson: string; readonly limits: readonly number[] },
+  suite: {
+    readonly name: string;
+    readonly texts: readonly string[];
+    readonly expectedJson: string;
+    readonly limits: readonly number[];
+  },
 ): Promise<SuiteVerdict> {
-  const timed: TimedSuite = { ...ioTemplate(task), name: suite.name, inputsJson: `[${suite.texts.join(',')}]`, expectedJson: suite.expectedJson, limits: suite.limits };
+  const timed: TimedSuite = {
+    ...ioTemplate(task),
+    name: suite.name,
+    inputsJson: `[${suite.texts.join(',')}]`,
+    expectedJson: suite.expectedJson,
+    limits: suite.limits,
+  };
   const result = await harness.runtime(task.language).run({ program, suites: [timed], limits: harness.limits });
   return suiteVerdicts(result, harness.limits, new Map([[suite.name, suite.texts.length]]), [suite.name])[0]!;
 }

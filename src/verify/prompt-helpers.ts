@@ -22,7 +22,10 @@ export function promptHelpers(task: Task): PromptHelpers | undefined {
   const declaration =
     task.language === 'python'
       ? new RegExp(`^(async[ \\t]+)?def[ \\t]+${entry}[ \\t]*\\(`, 'm')
-      : new RegExp(`^(export[ \\t]+)?((async[ \\t]+)?function[ \\t]*(?:\\*[ \\t]*)?${entry}\\b|(const|let|var)[ \\t]+${entry}\\b)`, 'm');
+      : new RegExp(
+          `^(export[ \\t]+)?((async[ \\t]+)?function[ \\t]*(?:\\*[ \\t]*)?${entry}\\b|(const|let|var)[ \\t]+${entry}\\b)`,
+          'm',
+        );
   const at = task.prompt.search(declaration);
   if (at < 0) return undefined;
   const code = task.language === 'python' ? task.prompt : task.prompt.slice(0, at);

@@ -62,7 +62,10 @@ function checkSoundness(task: Task): SoundProperties {
   const properties = task.properties ?? [];
   if (properties.length === 0) return { kept: [], dropped: [] };
   const examples = findPromptExamples(task.prompt, task.entryPoint, task.language);
-  const read = readLiterals(task.language, examples.flatMap((e) => [`[${e.argsText}]`, e.outputText]));
+  const read = readLiterals(
+    task.language,
+    examples.flatMap((e) => [`[${e.argsText}]`, e.outputText]),
+  );
   const dropped: { property: string; example: string }[] = [];
   const kept = properties.filter((property) => {
     for (let i = 0; i < examples.length; i++) {
@@ -70,7 +73,10 @@ function checkSoundness(task: Task): SoundProperties {
       if (args === undefined || output === undefined) continue;
       const decodedArgs = decodeWire(JSON.parse(args));
       if (!propertyHolds(property, decodedArgs, decodeWire(JSON.parse(output)))) {
-        dropped.push({ property: property.name, example: `${task.entryPoint}(${examples[i]!.argsText}) -> ${examples[i]!.outputText}` });
+        dropped.push({
+          property: property.name,
+          example: `${task.entryPoint}(${examples[i]!.argsText}) -> ${examples[i]!.outputText}`,
+        });
         return false;
       }
     }
@@ -89,7 +95,11 @@ export interface PropertyVerdict {
 }
 
 /** The first broken property over observations of the given inputs (wire-value argument lists). */
-export function judgeProperties(properties: readonly Property[], args: readonly unknown[][], observed: readonly Observation[]): PropertyVerdict {
+export function judgeProperties(
+  properties: readonly Property[],
+  args: readonly unknown[][],
+  observed: readonly Observation[],
+): PropertyVerdict {
   let passed = 0;
   let total = 0;
   let first: Omit<PropertyVerdict, 'status' | 'passed' | 'total'> | undefined;
@@ -106,7 +116,12 @@ export function judgeProperties(properties: readonly Property[], args: readonly 
     first ??= {
       failedAt: i,
       property: broken.name,
-      firstFailure: { input: JSON.stringify(args[i]), expected: null, actual: o.json, message: `property broken: ${broken.name}` },
+      firstFailure: {
+        input: JSON.stringify(args[i]),
+        expected: null,
+        actual: o.json,
+        message: `property broken: ${broken.name}`,
+      },
     };
   });
   return first ? { status: 'fail', passed, total, ...first } : { status: 'pass', passed, total, firstFailure: null };
@@ -137,15 +152,32 @@ export async function shrinkPropertyViolation(
   types: readonly ValueType[],
   accepts: (args: readonly unknown[]) => boolean = (args) => meetsPrecondition(task, args),
 ): Promise<(Failure & { readonly original: string; readonly shrunk: string; readonly rounds: number }) | undefined> {
-  const firstBroken = async (batch: readonly unknown[][], texts: readonly string[]): Promise<{ at: number; failure: Failure } | undefined> => {
+  const firstBroken = async (
+    batch: readonly unknown[][],
+    texts: readonly string[],
+  ): Promise<{ at: number; failure: Failure } | undefined> => {
     const valid = batch.flatMap((args, i) => (accepts(args) ? [i] : []));
     if (valid.length === 0) return undefined;
-    const observed = await observe(harness, task, program, valid.map((i) => texts[i]!), { limit: harness.time.callFloorSeconds, maxTimeouts: 1 });
-    const verdict = judgeProperties([property], valid.map((i) => batch[i]!), observed);
+    const observed = await observe(
+      harness,
+      task,
+      program,
+      valid.map((i) => texts[i]!),
+      { limit: harness.time.callFloorSeconds, maxTimeouts: 1 },
+    );
+    const verdict = judgeProperties(
+      [property],
+      valid.map((i) => batch[i]!),
+      observed,
+    );
     if (verdict.failedAt === undefined || !verdict.firstFailure) return undefined;
     return { at: valid[verdict.failedAt]!, failure: verdict.firstFailure };
   };
-  const shrunk = await shrinkFailingInput(failing, types, async (batch, texts) => (await firstBroken(batch, texts))?.at);
+  const shrunk = await shrinkFailingInput(
+    failing,
+    types,
+    async (batch, texts) => (await firstBroken(batch, texts))?.at,
+  );
   // Check the result once more: it must still break the property.
   const final = await firstBroken([[...shrunk.args]], [shrunk.text]);
   if (!final) return undefined;

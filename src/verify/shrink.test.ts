@@ -15,7 +15,8 @@ test('a shrunk input is never larger than the failing one, still fails, and ever
       fc.integer({ min: 0, max: 500 }),
       async (xs, s, limit) => {
         // A "bug" that shows when the list sums past a limit and the string is not empty.
-        const fails = (args: readonly unknown[]) => (args[0] as number[]).reduce((a, b) => a + Math.abs(b), 0) > limit && (args[1] as string).length > 0;
+        const fails = (args: readonly unknown[]) =>
+          (args[0] as number[]).reduce((a, b) => a + Math.abs(b), 0) > limit && (args[1] as string).length > 0;
         fc.pre(fails([xs, s]));
         let calls = 0;
         const shrunk = await shrinkFailingInput([xs, s], types, async (batch) => {

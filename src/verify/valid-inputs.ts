@@ -15,6 +15,7 @@ export type InputValidity =
 export function inputValidity(task: Task, examples: readonly (readonly unknown[])[]): InputValidity {
   if (statesDomain(task)) return { accept: (args) => meetsPrecondition(task, args) };
   const domain = domainFromExamples(examples);
-  if (!domain) return { unknown: 'the task states no contract and shows no examples, so nothing says which inputs are valid' };
+  if (!domain)
+    return { unknown: 'the task states no contract and shows no examples, so nothing says which inputs are valid' };
   return { accept: (args) => resemblesExamples(domain, args), inferredDomain: domain.description };
 }

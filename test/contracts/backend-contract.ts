@@ -48,7 +48,8 @@ export interface SeenRequest {
   /** The JSON schema the reply is constrained to (response_format, format, output_config, a forced tool). */
   readonly schema?: JsonSchema | undefined;
   /** Tools offered (not the protocol's own structured-output tool), with their required arguments. */
-  readonly tools?: ReadonlyArray<{ readonly name: string; readonly required?: readonly string[] | undefined }> | undefined;
+  readonly tools?:
+    ReadonlyArray<{ readonly name: string; readonly required?: readonly string[] | undefined }> | undefined;
   readonly toolChoice?: string | undefined;
   readonly logprobs?: boolean | undefined;
 }
@@ -90,7 +91,8 @@ export interface BackendContract {
 /** The contract's clauses, by key: a fixture's `skip` names them. */
 export const CLAUSES = {
   plain: 'a plain completion: its text, the system prompt and messages as sent, one call recorded with its tokens',
-  settings: 'temperature, topP, seed (where the endpoint takes one), stop and maxTokens reach the endpoint where it reads them',
+  settings:
+    'temperature, topP, seed (where the endpoint takes one), stop and maxTokens reach the endpoint where it reads them',
   n: 'n completions come back, from one call with native n or one call per completion',
   nOnTheWire: 'n on the wire: one request carrying n, or one request per completion with seeds seed, seed+1, …',
   cost: 'cost: without a price as the kind says (0 for a local endpoint, a built-in price, or null); a config price turns tokens into dollars',
@@ -104,8 +106,8 @@ export const CLAUSES = {
   logprobs: 'token log-probabilities for every completion, one per token of its text',
   cache: 'the cache answers a repeated call without a request, and offline names the request it misses',
   retried: '429 and 5xx are retried until an answer comes: one logical call, its attempts counted',
-  givesUp: 'when retries run out, a ModelCallError names the spec, the status, the attempts and the server\'s message',
-  clientError: 'a client error (4xx) is not retried, and the server\'s message (what to fix) reaches the error',
+  givesUp: "when retries run out, a ModelCallError names the spec, the status, the attempts and the server's message",
+  clientError: "a client error (4xx) is not retried, and the server's message (what to fix) reaches the error",
   timeout: 'an attempt that outlives the timeout fails with a timeout error saying the limit',
   abortInFlight: 'an AbortSignal cancels a request in flight',
   alreadyAborted: 'an already aborted signal makes no request',
@@ -116,7 +118,12 @@ export type Clause = keyof typeof CLAUSES;
 const user = (content: string): ChatMessage[] => [{ role: 'user', content }];
 const Point = z.object({ name: z.enum(['a', 'b']), ok: z.boolean() });
 const Answer = z.object({ program: z.string(), confidence: z.number().min(0).max(1) });
-const tools = { run_tests: { description: 'run the tests', inputSchema: { type: 'object', properties: { file: { type: 'string' } }, required: ['file'] } } };
+const tools = {
+  run_tests: {
+    description: 'run the tests',
+    inputSchema: { type: 'object', properties: { file: { type: 'string' } }, required: ['file'] },
+  },
+};
 
 export function runBackendContract(contract: BackendContract): void {
   const { name } = contract;
@@ -151,7 +158,9 @@ export function runBackendContract(contract: BackendContract): void {
       f.endpoint?.enqueue({ text: 'def f(): pass', usage: { input: 11, output: 7 } });
       const model = await open({ cache: 'off' });
       const before = seenCount();
-      const result = await model.generate(freeText({ messages: [{ role: 'system', content: 'be terse' }, ...user('write f')], label: 'first' }));
+      const result = await model.generate(
+        freeText({ messages: [{ role: 'system', content: 'be terse' }, ...user('write f')], label: 'first' }),
+      );
       assert.equal(result.completions.length, 1);
       const completion = result.completions[0]!;
       assert.deepEqual(completion.toolCalls, []);
@@ -163,7 +172,13 @@ export function runBackendContract(contract: BackendContract): void {
       assert.equal(call.completions, 1);
       assert.ok(call.latencyMs > 0);
       assert.deepEqual(call.usage, result.usage);
-      assert.deepEqual(model.totals(), { calls: 1, cachedCalls: 0, inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens, costUsd: result.costUsd });
+      assert.deepEqual(model.totals(), {
+        calls: 1,
+        cachedCalls: 0,
+        inputTokens: result.usage.inputTokens,
+        outputTokens: result.usage.outputTokens,
+        costUsd: result.costUsd,
+      });
       if (!f.endpoint) {
         // A real decoder: some text, and tokens counted on both sides.
         assert.equal(typeof completion.text, 'string');
@@ -178,7 +193,11 @@ export function runBackendContract(contract: BackendContract): void {
       assert.equal(seen.length, 1);
       assert.equal(seen[0]!.model, f.modelId);
       assert.equal(seen[0]!.system, 'be terse');
-      assert.deepEqual(seen[0]!.messages, [{ role: 'user', text: 'write f' }], 'no system message left among the messages');
+      assert.deepEqual(
+        seen[0]!.messages,
+        [{ role: 'user', text: 'write f' }],
+        'no system message left among the messages',
+      );
       assert.equal(seen[0]!.stream, false, 'without onText the reply is not streamed');
     });
 
@@ -193,7 +212,11 @@ export function runBackendContract(contract: BackendContract): void {
       assert.equal(sampled!.temperature, 0.7);
       assert.deepEqual(sampled!.stop, ['\n\n']);
       assert.equal(sampled!.maxTokens, 64);
-      assert.equal(sampled!.seed, model.capabilities.seed ? 42 : undefined, 'a seed goes out only where the endpoint takes one');
+      assert.equal(
+        sampled!.seed,
+        model.capabilities.seed ? 42 : undefined,
+        'a seed goes out only where the endpoint takes one',
+      );
       assert.equal(nucleus!.topP, 0.9);
     });
 
@@ -204,7 +227,10 @@ export function runBackendContract(contract: BackendContract): void {
       assert.equal(result.completions.length, 3);
       const calls = model.capabilities.nativeN ? 1 : 3;
       assert.equal(result.calls.length, calls);
-      assert.equal(result.calls.reduce((sum, c) => sum + c.completions, 0), 3);
+      assert.equal(
+        result.calls.reduce((sum, c) => sum + c.completions, 0),
+        3,
+      );
       assert.equal(model.totals().calls, calls);
       if (f.endpoint) assert.deepEqual(result.completions.map((c) => c.text).sort(), ['one', 'three', 'two']);
     });
@@ -222,12 +248,21 @@ export function runBackendContract(contract: BackendContract): void {
         return;
       }
       assert.equal(seen.length, 3);
-      assert.ok(seen.every((r) => r.n === undefined), 'no n in the body');
-      assert.deepEqual(seen.map((r) => r.seed).sort(), model.capabilities.seed ? [40, 41, 42] : [undefined, undefined, undefined]);
+      assert.ok(
+        seen.every((r) => r.n === undefined),
+        'no n in the body',
+      );
+      assert.deepEqual(
+        seen.map((r) => r.seed).sort(),
+        model.capabilities.seed ? [40, 41, 42] : [undefined, undefined, undefined],
+      );
     });
 
     clause('cost', async () => {
-      f.endpoint?.enqueue({ text: 'unpriced', usage: { input: 1000, output: 500 } }, { text: 'priced', usage: { input: 1000, output: 500 } });
+      f.endpoint?.enqueue(
+        { text: 'unpriced', usage: { input: 1000, output: 500 } },
+        { text: 'priced', usage: { input: 1000, output: 500 } },
+      );
       const unpriced = await open({ cache: 'off' });
       const first = await unpriced.generate(freeText({ messages: user('price me') }));
       const expected = f.costWithoutPrice(first.usage);
@@ -246,15 +281,30 @@ export function runBackendContract(contract: BackendContract): void {
     clause('structured', async () => {
       f.endpoint?.enqueue({ json: { name: 'a', ok: true } }, { json: { name: 'b', ok: false } });
       const model = await open({ cache: 'off' });
-      const result = await model.generate({ messages: user('answer'), output: { schema: Point, name: 'point' }, n: 2, temperature: 1, seed: 3 });
+      const result = await model.generate({
+        messages: user('answer'),
+        output: { schema: Point, name: 'point' },
+        n: 2,
+        temperature: 1,
+        seed: 3,
+      });
       assert.equal(result.completions.length, 2);
       for (const completion of result.completions) {
         assert.equal(completion.outputError, undefined, completion.text);
         assert.deepEqual(Point.parse(completion.value), completion.value);
       }
       if (f.endpoint) {
-        assert.deepEqual(result.completions.map((c) => c.value).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))), [{ name: 'a', ok: true }, { name: 'b', ok: false }]);
-        assert.ok(result.completions.every((c) => c.repaired === undefined), 'no repair was needed');
+        assert.deepEqual(
+          result.completions.map((c) => c.value).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+          [
+            { name: 'a', ok: true },
+            { name: 'b', ok: false },
+          ],
+        );
+        assert.ok(
+          result.completions.every((c) => c.repaired === undefined),
+          'no repair was needed',
+        );
       }
     });
 
@@ -262,7 +312,10 @@ export function runBackendContract(contract: BackendContract): void {
       f.endpoint!.enqueue({ json: { name: 'a', ok: true } });
       const model = await open({ cache: 'off' });
       const before = seenCount();
-      await model.generate({ messages: [{ role: 'system', content: 'you write code' }, ...user('answer')], output: { schema: Point, name: 'point' } });
+      await model.generate({
+        messages: [{ role: 'system', content: 'you write code' }, ...user('answer')],
+        output: { schema: Point, name: 'point' },
+      });
       const [request] = seenSince(before);
       const schema = request!.schema as { type?: string; required?: string[] } | undefined;
       assert.equal(schema?.type, 'object');
@@ -279,7 +332,10 @@ export function runBackendContract(contract: BackendContract): void {
       const result = await model.generate({ messages: user('answer'), output: { schema: Answer }, label: 'final' });
       assert.deepEqual(result.completions[0]!.value, { program: 'print(1)', confidence: 0.7 });
       assert.equal(result.completions[0]!.repaired, true);
-      assert.deepEqual(result.calls.map((c) => c.label), ['final', 'final:repair']);
+      assert.deepEqual(
+        result.calls.map((c) => c.label),
+        ['final', 'final:repair'],
+      );
       const repair = seenSince(before)[1]!;
       assert.ok(repair.schema, 'the repair request is constrained by the schema too');
       assert.equal(repair.messages.at(-2)!.role, 'assistant');
@@ -297,8 +353,14 @@ export function runBackendContract(contract: BackendContract): void {
       assert.equal(request!.toolChoice, 'required');
       const completion = result.completions[0]!;
       assert.equal(completion.finishReason, 'tool-calls');
-      assert.deepEqual(completion.toolCalls.map((c) => [c.name, c.input]), [['run_tests', { file: 'a.py' }]]);
-      assert.ok(completion.toolCalls.every((c) => typeof c.id === 'string' && c.id.length > 0), 'each call has an id');
+      assert.deepEqual(
+        completion.toolCalls.map((c) => [c.name, c.input]),
+        [['run_tests', { file: 'a.py' }]],
+      );
+      assert.ok(
+        completion.toolCalls.every((c) => typeof c.id === 'string' && c.id.length > 0),
+        'each call has an id',
+      );
     });
 
     clause('refused', async () => {
@@ -313,7 +375,11 @@ export function runBackendContract(contract: BackendContract): void {
       assert.ok(lacking.length > 0, 'the backend lacks something to refuse');
       const before = seenCount();
       for (const [, ask, message] of lacking) {
-        await assert.rejects(model.generate({ messages: user('refuse me'), ...ask }), (error: unknown) => error instanceof ModelConfigError && message.test(error.message) && error.message.startsWith(model.spec));
+        await assert.rejects(
+          model.generate({ messages: user('refuse me'), ...ask }),
+          (error: unknown) =>
+            error instanceof ModelConfigError && message.test(error.message) && error.message.startsWith(model.spec),
+        );
       }
       assert.equal(seenCount(), before, 'no request was made');
       assert.equal(model.totals().calls, 0);
@@ -325,14 +391,19 @@ export function runBackendContract(contract: BackendContract): void {
       const model = await open({ cache: 'off' });
       const before = seenCount();
       const pieces: string[] = [];
-      const result = await model.generate(freeText({ messages: user('add'), onText: (index, delta) => (assert.equal(index, 0), pieces.push(delta)) }));
+      const result = await model.generate(
+        freeText({ messages: user('add'), onText: (index, delta) => (assert.equal(index, 0), pieces.push(delta)) }),
+      );
       assert.ok(pieces.length > 1, `more than one delta: ${JSON.stringify(pieces)}`);
       assert.equal(pieces.join(''), result.completions[0]!.text);
       assert.ok(result.usage.inputTokens > 0 && result.usage.outputTokens > 0);
       if (!f.endpoint) return;
       assert.equal(result.completions[0]!.text, text);
       assert.deepEqual(result.usage, { inputTokens: 12, outputTokens: 9 });
-      assert.deepEqual(seenSince(before).map((r) => r.stream), [true]);
+      assert.deepEqual(
+        seenSince(before).map((r) => r.stream),
+        [true],
+      );
     });
 
     clause('streamingN', async () => {
@@ -340,23 +411,44 @@ export function runBackendContract(contract: BackendContract): void {
       const model = await open({ cache: 'off' });
       const before = seenCount();
       const texts = ['', ''];
-      const result = await model.generate(freeText({ messages: user('two'), n: 2, temperature: 1, seed: 21, onText: (index, delta) => (texts[index] += delta) }));
-      assert.deepEqual(result.completions.map((c) => c.text), texts, 'completion i is the text streamed under index i');
+      const result = await model.generate(
+        freeText({
+          messages: user('two'),
+          n: 2,
+          temperature: 1,
+          seed: 21,
+          onText: (index, delta) => (texts[index] += delta),
+        }),
+      );
+      assert.deepEqual(
+        result.completions.map((c) => c.text),
+        texts,
+        'completion i is the text streamed under index i',
+      );
       if (!f.endpoint) return;
       assert.deepEqual([...texts].sort(), ['alpha', 'beta']);
-      assert.deepEqual(seenSince(before).map((r) => r.stream), [true, true], 'one stream per completion');
+      assert.deepEqual(
+        seenSince(before).map((r) => r.stream),
+        [true, true],
+        'one stream per completion',
+      );
     });
 
     clause('logprobs', async () => {
       f.endpoint?.enqueue('return 1', 'return 22');
       const model = await open({ cache: 'off' });
       const before = seenCount();
-      const result = await model.generate(freeText({ messages: user('lp'), n: 2, temperature: 1, seed: 9, logprobs: true }));
+      const result = await model.generate(
+        freeText({ messages: user('lp'), n: 2, temperature: 1, seed: 9, logprobs: true }),
+      );
       assert.equal(result.completions.length, 2);
       for (const completion of result.completions) {
         assert.ok(completion.logprobs && completion.logprobs.length > 0, 'log-probabilities came back');
         assert.equal(completion.logprobs.map((t) => t.token).join(''), completion.text);
-        assert.ok(completion.logprobs.every((t) => Number.isFinite(t.logprob) && (f.endpoint ? t.logprob < 0 : t.logprob <= 0)), JSON.stringify(completion.logprobs));
+        assert.ok(
+          completion.logprobs.every((t) => Number.isFinite(t.logprob) && (f.endpoint ? t.logprob < 0 : t.logprob <= 0)),
+          JSON.stringify(completion.logprobs),
+        );
       }
       if (f.endpoint) {
         assert.deepEqual(result.completions.map((c) => c.text).sort(), ['return 1', 'return 22']);
@@ -377,16 +469,29 @@ export function runBackendContract(contract: BackendContract): void {
       assert.equal(again.calls[0]!.attempts, 0);
       if (f.endpoint) assert.equal(again.completions[0]!.text, 'recorded once');
       const offline = await open({ cache: 'offline' });
-      await assert.rejects(offline.generate(freeText({ messages: user(`never recorded for ${name}`) })), (error: unknown) => {
-        assert.ok(error instanceof CacheMissError);
-        assert.match(error.message, new RegExp(`^offline: no cached response for request [0-9a-f]{64} \\(.*never recorded for ${escapeRegExp(name)}`));
-        return true;
-      });
+      await assert.rejects(
+        offline.generate(freeText({ messages: user(`never recorded for ${name}`) })),
+        (error: unknown) => {
+          assert.ok(error instanceof CacheMissError);
+          assert.match(
+            error.message,
+            new RegExp(
+              `^offline: no cached response for request [0-9a-f]{64} \\(.*never recorded for ${escapeRegExp(name)}`,
+            ),
+          );
+          return true;
+        },
+      );
       assert.equal(seenCount(), before);
     });
 
     clause('retried', async () => {
-      f.endpoint!.enqueue({ status: 429, retryAfterSeconds: 0 }, { status: 500 }, { status: 503, message: 'server busy, please try again' }, 'finally');
+      f.endpoint!.enqueue(
+        { status: 429, retryAfterSeconds: 0 },
+        { status: 500 },
+        { status: 503, message: 'server busy, please try again' },
+        'finally',
+      );
       const model = await open({ cache: 'off', retry: { baseDelayMs: 1 } });
       const before = seenCount();
       const result = await model.generate({ messages: user('retry me') });
@@ -404,7 +509,10 @@ export function runBackendContract(contract: BackendContract): void {
         assert.ok(error instanceof ModelCallError);
         assert.equal(error.statusCode, 503);
         assert.equal(error.attempts, 3);
-        assert.match(error.message, new RegExp(`^${escapeRegExp(model.spec)}: HTTP 503 after 3 attempts: .*try again later`));
+        assert.match(
+          error.message,
+          new RegExp(`^${escapeRegExp(model.spec)}: HTTP 503 after 3 attempts: .*try again later`),
+        );
         return true;
       });
       assert.equal(f.endpoint!.pending(), 0);
@@ -421,13 +529,19 @@ export function runBackendContract(contract: BackendContract): void {
         return true;
       });
       assert.equal(f.endpoint!.pending(), 1);
-      assert.equal((await model.generate({ messages: user('takes the reply left') })).completions[0]!.text, 'not reached');
+      assert.equal(
+        (await model.generate({ messages: user('takes the reply left') })).completions[0]!.text,
+        'not reached',
+      );
     });
 
     clause('timeout', async () => {
       f.endpoint!.enqueue({ text: 'too late', delayMs: 5_000 });
       const model = await open({ cache: 'off', timeoutMs: 150, retry: { retries: 0 } });
-      await assert.rejects(model.generate({ messages: user('slow') }), (error: unknown) => error instanceof ModelTimeoutError && /no answer within 150 ms/.test(error.message));
+      await assert.rejects(
+        model.generate({ messages: user('slow') }),
+        (error: unknown) => error instanceof ModelTimeoutError && /no answer within 150 ms/.test(error.message),
+      );
     });
 
     clause('abortInFlight', async () => {
@@ -448,7 +562,10 @@ export function runBackendContract(contract: BackendContract): void {
     clause('alreadyAborted', async () => {
       const model = await open({ cache: 'off' });
       const before = seenCount();
-      await assert.rejects(model.generate(freeText({ messages: user('x'), signal: AbortSignal.abort() })), (error: unknown) => (error as Error).name === 'AbortError');
+      await assert.rejects(
+        model.generate(freeText({ messages: user('x'), signal: AbortSignal.abort() })),
+        (error: unknown) => (error as Error).name === 'AbortError',
+      );
       assert.equal(seenCount(), before);
       assert.equal(model.totals().calls, 0);
     });
@@ -467,7 +584,15 @@ export function runBackendContract(contract: BackendContract): void {
       const harness = inMemoryHarness(standInRuntime());
       const before = seenCount();
       try {
-        const { result } = await solveTask({ task: brackets.task, strategy: 'repair', model, harness, budget: { modelCalls: 4 }, seed: 7, options: { modelTests: false } });
+        const { result } = await solveTask({
+          task: brackets.task,
+          strategy: 'repair',
+          model,
+          harness,
+          budget: { modelCalls: 4 },
+          seed: 7,
+          options: { modelTests: false },
+        });
         assert.equal(result.status, 'verified', result.reason);
         assert.equal(result.program, brackets.program('pair-removal'));
       } finally {
@@ -475,7 +600,10 @@ export function runBackendContract(contract: BackendContract): void {
       }
       const seen = seenSince(before);
       assert.equal(seen.length, 2);
-      assert.ok(seen.every((r) => r.system.length > 0), 'the strategy\'s system prompt reached the endpoint');
+      assert.ok(
+        seen.every((r) => r.system.length > 0),
+        "the strategy's system prompt reached the endpoint",
+      );
       const feedback = seen[1]!.messages.at(-1)!;
       assert.equal(feedback.role, 'user');
       assert.match(feedback.text, /Input: is_balanced\(\["\("\]\)|Input: is_balanced\("\("\)/);

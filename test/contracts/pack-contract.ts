@@ -24,10 +24,15 @@ export interface PackFixture<T, A> {
   readonly skip?: Readonly<Record<string, string>>;
 }
 
-export function runPackContract<T, A, C extends Checks<T>, P extends Probe>(pack: () => DomainPack<T, A, C, P>, fixture: PackFixture<T, A>): void {
+export function runPackContract<T, A, C extends Checks<T>, P extends Probe>(
+  pack: () => DomainPack<T, A, C, P>,
+  fixture: PackFixture<T, A>,
+): void {
   describe(`domain pack contract: ${fixture.name}`, () => {
-    const clause = (name: string, body: () => Promise<void>) => it(name, fixture.skip?.[name] !== undefined ? { skip: fixture.skip[name] } : {}, body);
-    const prepared = (audience: 'solver' | 'scorer', seed = 1) => pack().prepare(fixture.task, { ...fixture.prepare, audience, seed });
+    const clause = (name: string, body: () => Promise<void>) =>
+      it(name, fixture.skip?.[name] !== undefined ? { skip: fixture.skip[name] } : {}, body);
+    const prepared = (audience: 'solver' | 'scorer', seed = 1) =>
+      pack().prepare(fixture.task, { ...fixture.prepare, audience, seed });
 
     clause('extract reads the artifact from a reply, and nothing from an empty one', async () => {
       assert.deepEqual(pack().extract(fixture.task, fixture.reply)?.artifact, fixture.right);
@@ -56,14 +61,23 @@ export function runPackContract<T, A, C extends Checks<T>, P extends Probe>(pack
       assert.deepEqual(report.failures, []);
     });
 
-    clause('a wrong artifact fails with a fact to feed back, the smallest probe shrunk, and a lower reward', async () => {
-      const report = await pack().verify(await prepared('scorer'), fixture.wrong, { shrink: true });
-      assert.equal(report.passed, false);
-      assert.equal(report.verdict.status, 'fail');
-      assert.ok(report.failures.length > 0);
-      assert.ok(report.failures.some((f) => f.shrunk), `a shrunk fact among ${JSON.stringify(report.failures)}`);
-      assert.ok(report.reward.reward !== null && report.reward.reward < 1 && report.reward.reward > 0, JSON.stringify(report.reward));
-    });
+    clause(
+      'a wrong artifact fails with a fact to feed back, the smallest probe shrunk, and a lower reward',
+      async () => {
+        const report = await pack().verify(await prepared('scorer'), fixture.wrong, { shrink: true });
+        assert.equal(report.passed, false);
+        assert.equal(report.verdict.status, 'fail');
+        assert.ok(report.failures.length > 0);
+        assert.ok(
+          report.failures.some((f) => f.shrunk),
+          `a shrunk fact among ${JSON.stringify(report.failures)}`,
+        );
+        assert.ok(
+          report.reward.reward !== null && report.reward.reward < 1 && report.reward.reward > 0,
+          JSON.stringify(report.reward),
+        );
+      },
+    );
 
     clause('an artifact that does not parse earns nothing', async () => {
       const report = await pack().verify(await prepared('scorer'), fixture.broken);
@@ -83,7 +97,14 @@ export function runPackContract<T, A, C extends Checks<T>, P extends Probe>(pack
 
     // Selection's evidence: what artifacts do side by side, with no reference consulted (a
     // scorer's checks, so that the probes reach where the wrong artifact goes wrong).
-    const unjudged = () => pack().prepare(fixture.task, { ...fixture.prepare, audience: 'scorer', seed: 1, oracle: false, purpose: 'compare' });
+    const unjudged = () =>
+      pack().prepare(fixture.task, {
+        ...fixture.prepare,
+        audience: 'scorer',
+        seed: 1,
+        oracle: false,
+        purpose: 'compare',
+      });
 
     clause('observe: the same artifact behaves the same on every probe, a wrong one differently on some', async () => {
       const checks = await unjudged();
@@ -93,8 +114,14 @@ export function runPackContract<T, A, C extends Checks<T>, P extends Probe>(pack
       assert.equal(behaviour.keys.length, 3);
       assert.equal(behaviour.keys[0]!.length, probes.length);
       assert.deepEqual(behaviour.keys[0], behaviour.keys[1]);
-      assert.ok(behaviour.keys[0]!.some((key) => key !== null), 'something is known of the right artifact');
-      assert.ok(behaviour.keys[2]!.some((key, i) => key !== behaviour.keys[0]![i]), 'the wrong artifact differs on some probe');
+      assert.ok(
+        behaviour.keys[0]!.some((key) => key !== null),
+        'something is known of the right artifact',
+      );
+      assert.ok(
+        behaviour.keys[2]!.some((key, i) => key !== behaviour.keys[0]![i]),
+        'the wrong artifact differs on some probe',
+      );
     });
 
     clause('neighbours: new probes near the given ones, the same for the same seed', async () => {
@@ -106,7 +133,12 @@ export function runPackContract<T, A, C extends Checks<T>, P extends Probe>(pack
       assert.ok(found.length > 0 && found.length <= 5, `${found.length} neighbours`);
       for (const probe of found) assert.ok(!seen.has(probe.text), `${probe.text} was seen`);
       assert.equal(new Set(found.map((p) => p.text)).size, found.length, 'no probe twice');
-      assert.deepEqual(pack().neighbours(checks, near, 5, 7, seen).map((p) => p.text), found.map((p) => p.text));
+      assert.deepEqual(
+        pack()
+          .neighbours(checks, near, 5, 7, seen)
+          .map((p) => p.text),
+        found.map((p) => p.text),
+      );
       assert.deepEqual(pack().neighbours(checks, [], 5, 7, seen), []);
     });
   });

@@ -45,11 +45,17 @@ describe('built-in suite: structure', () => {
         if (suite.kind !== 'io') continue;
         assert.equal(suite.entry, task.entryPoint, `${task.id}/${suite.name}: entry`);
         const inputs: unknown = JSON.parse(suite.inputsJson);
-        assert.ok(Array.isArray(inputs) && inputs.length > 0 && inputs.every(Array.isArray), `${task.id}/${suite.name}: array of argument lists`);
+        assert.ok(
+          Array.isArray(inputs) && inputs.length > 0 && inputs.every(Array.isArray),
+          `${task.id}/${suite.name}: array of argument lists`,
+        );
       }
     }
     for (const { task } of tasksOf('python')) {
-      assert.ok(task.suites.some((suite) => suite.name === 'plus' && suite.kind === 'io'), `${task.id}: python tasks have a plus io suite`);
+      assert.ok(
+        task.suites.some((suite) => suite.name === 'plus' && suite.kind === 'io'),
+        `${task.id}: python tasks have a plus io suite`,
+      );
     }
   });
 
@@ -58,12 +64,25 @@ describe('built-in suite: structure', () => {
       assert.ok(candidates.length >= 2 && candidates.length <= 5, `${task.id}: ${candidates.length} candidates`);
       const labels = candidates.map((candidate) => candidate.label);
       assert.equal(new Set(labels).size, labels.length, `${task.id}: duplicate labels`);
-      assert.ok(candidates.some((candidate) => candidate.expected === 'pass'), `${task.id}: no passing candidate`);
-      assert.ok(candidates.some((candidate) => candidate.expected !== 'pass'), `${task.id}: no wrong candidate`);
+      assert.ok(
+        candidates.some((candidate) => candidate.expected === 'pass'),
+        `${task.id}: no passing candidate`,
+      );
+      assert.ok(
+        candidates.some((candidate) => candidate.expected !== 'pass'),
+        `${task.id}: no wrong candidate`,
+      );
       for (const candidate of candidates) {
-        assert.ok(STATUSES.includes(candidate.expected) && candidate.expected !== 'no-verdict', `${task.id}/${candidate.label}: expected`);
+        assert.ok(
+          STATUSES.includes(candidate.expected) && candidate.expected !== 'no-verdict',
+          `${task.id}/${candidate.label}: expected`,
+        );
         assert.ok(candidate.why.length > 20, `${task.id}/${candidate.label}: why`);
-        assert.notEqual(candidate.program, task.reference, `${task.id}/${candidate.label}: a candidate is not the reference itself`);
+        assert.notEqual(
+          candidate.program,
+          task.reference,
+          `${task.id}/${candidate.label}: a candidate is not the reference itself`,
+        );
       }
       assert.deepEqual(
         task.knownWrong.map((wrong) => wrong.label),
@@ -75,7 +94,8 @@ describe('built-in suite: structure', () => {
 
   it('covers every kind of verdict, with few timeouts', () => {
     const counts = new Map<Status, number>();
-    for (const { candidates } of builtinTasks) for (const { expected } of candidates) counts.set(expected, (counts.get(expected) ?? 0) + 1);
+    for (const { candidates } of builtinTasks)
+      for (const { expected } of candidates) counts.set(expected, (counts.get(expected) ?? 0) + 1);
     for (const status of ['pass', 'fail', 'error', 'timeout', 'memory', 'output-limit'] as const) {
       assert.ok((counts.get(status) ?? 0) > 0, `no candidate expects ${status}`);
     }
@@ -89,9 +109,21 @@ describe('built-in suite: structure', () => {
     for (const { task, candidates } of builtinTasks) {
       const ext = EXT[task.language];
       const dir = new URL(`./tasks/${task.language}/${task.id.split('/')[2]}/`, import.meta.url);
-      const allowed = [`prompt.${ext}`, `reference.${ext}`, `base_test.${ext}`, 'plus.json', 'task.json', 'checks.ts', 'candidates'];
+      const allowed = [
+        `prompt.${ext}`,
+        `reference.${ext}`,
+        `base_test.${ext}`,
+        'plus.json',
+        'task.json',
+        'checks.ts',
+        'candidates',
+      ];
       for (const name of visible(dir)) assert.ok(allowed.includes(name), `${task.id}: unexpected file ${name}`);
-      assert.deepEqual(visible(new URL('candidates/', dir)).sort(), candidates.map((c) => `${c.label}.${ext}`).sort(), `${task.id}: candidates/`);
+      assert.deepEqual(
+        visible(new URL('candidates/', dir)).sort(),
+        candidates.map((c) => `${c.label}.${ext}`).sort(),
+        `${task.id}: candidates/`,
+      );
     }
   });
 
@@ -103,7 +135,10 @@ describe('built-in suite: structure', () => {
       builtinTasks.map((entry) => entry.task.id),
     );
     const samples = builtinSamples();
-    assert.equal(samples.length, builtinTasks.reduce((sum, entry) => sum + entry.candidates.length, 0));
+    assert.equal(
+      samples.length,
+      builtinTasks.reduce((sum, entry) => sum + entry.candidates.length, 0),
+    );
     for (const sample of samples) {
       const entry = builtinTasks.find((candidate) => candidate.task.id === sample.taskId);
       assert.ok(entry, sample.taskId);
@@ -134,7 +169,9 @@ function missingRuntime(language: Language): string | undefined {
 }
 
 function describeVerdict(verdict: Verdict): string {
-  const suites = verdict.suites.map((suite) => `${suite.name}=${suite.status} ${suite.passed}/${suite.total}`).join(', ');
+  const suites = verdict.suites
+    .map((suite) => `${suite.name}=${suite.status} ${suite.passed}/${suite.total}`)
+    .join(', ');
   return `${verdict.status} [${suites}] ${verdict.firstFailure ? JSON.stringify(verdict.firstFailure) : ''}`;
 }
 
@@ -159,17 +196,22 @@ for (const language of LANGUAGES) {
         const problems: string[] = [];
         for (const suite of task.suites) {
           const outcome = reference!.suites.find((s) => s.name === suite.name);
-          if (outcome?.status !== 'pass') problems.push(`${task.id} / reference: suite ${suite.name} did not pass: ${describeVerdict(reference!)}`);
+          if (outcome?.status !== 'pass')
+            problems.push(`${task.id} / reference: suite ${suite.name} did not pass: ${describeVerdict(reference!)}`);
         }
-        if (reference!.typeErrors?.length) problems.push(`${task.id} / reference: type errors ${JSON.stringify(reference!.typeErrors)}`);
+        if (reference!.typeErrors?.length)
+          problems.push(`${task.id} / reference: type errors ${JSON.stringify(reference!.typeErrors)}`);
         candidates.forEach((candidate, i) => {
           const verdict = verdicts[i]!;
           if (verdict.status !== candidate.expected) {
-            problems.push(`${task.id} / ${candidate.label}: expected ${candidate.expected}, got ${describeVerdict(verdict)}`);
+            problems.push(
+              `${task.id} / ${candidate.label}: expected ${candidate.expected}, got ${describeVerdict(verdict)}`,
+            );
           }
           const base = verdict.suites.find((s) => s.name === 'base');
           const plus = verdict.suites.find((s) => s.name === 'plus');
-          if (candidate.expected !== 'pass' && base?.status === 'pass' && plus && plus.status !== 'pass') subtle.push(`${task.id} / ${candidate.label}`);
+          if (candidate.expected !== 'pass' && base?.status === 'pass' && plus && plus.status !== 'pass')
+            subtle.push(`${task.id} / ${candidate.label}`);
         });
         if (problems.length > 0) assert.fail(problems.join('\n'));
       });

@@ -18,7 +18,8 @@ export const ints = (xs: unknown): xs is number[] => Array.isArray(xs) && xs.eve
 export const sortedAscending = (xs: readonly number[]) => xs.every((x, i) => i === 0 || xs[i - 1]! <= x);
 /** Same elements with the same counts, whatever the order; elements compare by their JSON. */
 export const sameMultiset = (a: readonly unknown[], b: readonly unknown[]) =>
-  a.length === b.length && JSON.stringify(a.map((x) => JSON.stringify(x)).sort()) === JSON.stringify(b.map((x) => JSON.stringify(x)).sort());
+  a.length === b.length &&
+  JSON.stringify(a.map((x) => JSON.stringify(x)).sort()) === JSON.stringify(b.map((x) => JSON.stringify(x)).sort());
 export const p = (name: string, holds: Property['holds']): Property => ({ name, holds });
 /** A real calendar date written YYYY-MM-DD (setUTCFullYear, since Date.UTC maps years 0-99 to 1900-1999). */
 export const isDate = (s: unknown, minYear = 1, maxYear = 9999) => {

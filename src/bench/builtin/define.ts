@@ -44,10 +44,14 @@ export function defineTask(spec: BuiltinSpec): BuiltinTask {
     entryPoint: spec.entryPoint,
     completionPrefix: spec.prompt,
     reference: spec.reference,
-    knownWrong: spec.candidates.filter((c) => c.expected !== 'pass').map((c) => ({ label: c.label, program: c.program })),
+    knownWrong: spec.candidates
+      .filter((c) => c.expected !== 'pass')
+      .map((c) => ({ label: c.label, program: c.program })),
     suites: [
       { kind: 'script', name: 'base', ...spec.base },
-      ...(spec.plus ? [{ kind: 'io' as const, name: 'plus', entry: spec.entryPoint, inputsJson: JSON.stringify(spec.plus) }] : []),
+      ...(spec.plus
+        ? [{ kind: 'io' as const, name: 'plus', entry: spec.entryPoint, inputsJson: JSON.stringify(spec.plus) }]
+        : []),
     ],
     source: 'builtin',
     ...(spec.checks && { precondition: spec.checks.precondition, properties: spec.checks.properties }),

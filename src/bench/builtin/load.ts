@@ -37,7 +37,9 @@ function loadTask({ language, slug, checks }: TaskEntry): BuiltinTask {
     .filter((name) => name.endsWith(`.${ext}`))
     .sort();
   if (JSON.stringify(listed) !== JSON.stringify(present)) {
-    throw new Error(`${where}: task.json lists candidates ${listed.join(', ')}; candidates/ holds ${present.join(', ')}`);
+    throw new Error(
+      `${where}: task.json lists candidates ${listed.join(', ')}; candidates/ holds ${present.join(', ')}`,
+    );
   }
   const plusFile = new URL('plus.json', dir);
   return defineTask({
@@ -47,9 +49,17 @@ function loadTask({ language, slug, checks }: TaskEntry): BuiltinTask {
     prompt,
     reference,
     // HumanEval's layout defines check(candidate) and leaves the call to the harness; MultiPL-E's test file calls test() itself.
-    base: language === 'python' ? { code: read('base_test.py'), invoke: `check(${meta.entryPoint})` } : { code: read(`base_test.${ext}`) },
+    base:
+      language === 'python'
+        ? { code: read('base_test.py'), invoke: `check(${meta.entryPoint})` }
+        : { code: read(`base_test.${ext}`) },
     ...(existsSync(plusFile) && { plus: JSON.parse(readFileSync(plusFile, 'utf8')) as unknown[][] }),
-    candidates: meta.candidates.map(({ label, expected, why }) => ({ label, expected, why, program: read(`candidates/${label}.${ext}`) })),
+    candidates: meta.candidates.map(({ label, expected, why }) => ({
+      label,
+      expected,
+      why,
+      program: read(`candidates/${label}.${ext}`),
+    })),
     ...(checks && { checks }),
   });
 }
@@ -62,7 +72,9 @@ export function loadBuiltinTasks(): BuiltinTask[] {
     if (!existsSync(folder)) continue;
     for (const entry of readdirSync(folder, { withFileTypes: true })) {
       if (entry.isDirectory() && !listed.has(`${language}/${entry.name}`)) {
-        throw new Error(`${fileURLToPath(new URL(entry.name, folder))}: a task folder not listed in ${fileURLToPath(new URL('index.ts', ROOT))}`);
+        throw new Error(
+          `${fileURLToPath(new URL(entry.name, folder))}: a task folder not listed in ${fileURLToPath(new URL('index.ts', ROOT))}`,
+        );
       }
     }
   }

@@ -7,7 +7,14 @@ import { quixbugs } from './quixbugs.js';
 import type { FormatSpec } from './types.js';
 
 /** Most specific first: MBPP+ records also look like HumanEval+, HumanEvalPack like HumanEval. */
-export const FORMAT_SPECS: readonly FormatSpec[] = [mbppPlus, humanevalPlus, humanevalpack, quixbugs, multiple, humaneval];
+export const FORMAT_SPECS: readonly FormatSpec[] = [
+  mbppPlus,
+  humanevalPlus,
+  humanevalpack,
+  quixbugs,
+  multiple,
+  humaneval,
+];
 
 export function detectFormat(fields: readonly string[], where: string): FormatSpec {
   const present = new Set(fields);

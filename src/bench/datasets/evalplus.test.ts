@@ -18,7 +18,10 @@ const HUMANEVAL_PLUS_LINE =
   '{"task_id": "HumanEval/32", "prompt": "def find_zero(xs: list):\\n", "entry_point": "find_zero", ' +
   '"canonical_solution": "    return 0.0\\n", "test": "def check(c): pass", "contract": "", ' +
   '"base_input": [[[1.0, 2.0]], [[-6, 11, -6, 1]]], "atol": 1e-06, "plus_input": [[[NaN, Infinity]], [[-Infinity, 1.0]]]}';
-const OTHER_LINE = HUMANEVAL_PLUS_LINE.replaceAll('HumanEval/32', 'HumanEval/2').replaceAll('find_zero', 'truncate_number');
+const OTHER_LINE = HUMANEVAL_PLUS_LINE.replaceAll('HumanEval/32', 'HumanEval/2').replaceAll(
+  'find_zero',
+  'truncate_number',
+);
 
 for (const name of ['he+.jsonl', 'he+.jsonl.gz']) {
   test(`HumanEval+ from ${name}: raw inputs, atol, find_zero oracle`, async () => {
@@ -53,7 +56,12 @@ const mbpp = (id: number, entry: string, plus = '[[[1, 2]]]') =>
 
 for (const name of ['mbpp+.jsonl', 'mbpp+.jsonl.gz']) {
   test(`MBPP+ from ${name}: adapters, oracles, empty {} inputs`, async () => {
-    const lines = [mbpp(2, 'similar_elements'), mbpp(3, 'is_not_prime'), mbpp(793, 'last', '{}'), mbpp(581, 'surface_Area')];
+    const lines = [
+      mbpp(2, 'similar_elements'),
+      mbpp(3, 'is_not_prime'),
+      mbpp(793, 'last', '{}'),
+      mbpp(581, 'surface_Area'),
+    ];
     const dataset = await loadDataset(await files.write(name, lines));
     assert.equal(dataset.name, 'mbpp+');
     assert.equal(dataset.format, 'mbpp+');
@@ -77,8 +85,13 @@ for (const name of ['mbpp+.jsonl', 'mbpp+.jsonl.gz']) {
 }
 
 test('EvalPlus errors: inputs that are not arrays, bad MBPP+ ids', async () => {
-  const notArray = await files.write('na.jsonl', [HUMANEVAL_PLUS_LINE.replace('"plus_input": [[[NaN', '"plus_input": 3, "x": [[[NaN')]);
-  await assert.rejects(loadDataset(notArray), /na\.jsonl:1: invalid HumanEval\+ record "HumanEval\/32": plus_input: must be a JSON array/);
+  const notArray = await files.write('na.jsonl', [
+    HUMANEVAL_PLUS_LINE.replace('"plus_input": [[[NaN', '"plus_input": 3, "x": [[[NaN'),
+  ]);
+  await assert.rejects(
+    loadDataset(notArray),
+    /na\.jsonl:1: invalid HumanEval\+ record "HumanEval\/32": plus_input: must be a JSON array/,
+  );
   const badValue = await files.write('bv.jsonl', [HUMANEVAL_PLUS_LINE.replace('[[[NaN,', '[[[nan,')]);
   await assert.rejects(loadDataset(badValue), /bv\.jsonl:1: malformed JSON line/);
   const badId = await files.write('id.jsonl', [mbpp(2, 'f').replace('Mbpp/2', 'MBPP-2')]);
@@ -113,7 +126,9 @@ test('real MBPP+: 378 tasks, adapters and oracles', { skip: mbppPlus.skip }, asy
   for (const task of dataset.tasks) assert.equal(io(task, 'base').inputAdapter, `mbpp:${task.id.slice(5)}`);
   assert.equal(io(byId.get('Mbpp/793'), 'plus').inputsJson, '[]');
   assert.match(io(byId.get('Mbpp/404'), 'plus').inputsJson, /\[-Infinity, Infinity\]/);
-  const oracles = Object.fromEntries(dataset.tasks.filter((t) => io(t, 'base').oracle).map((t) => [t.entryPoint, io(t, 'base').oracle]));
+  const oracles = Object.fromEntries(
+    dataset.tasks.filter((t) => io(t, 'base').oracle).map((t) => [t.entryPoint, io(t, 'base').oracle]),
+  );
   assert.deepEqual(oracles, {
     similar_elements: 'set_eq',
     find_char_long: 'set_eq',

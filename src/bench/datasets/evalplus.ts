@@ -54,7 +54,8 @@ function loadEvalPlus(format: DatasetFormat, record: JsonlRecord, where: string)
   const aliases: string[] = [];
   if (format === 'mbpp+') {
     const number = /^Mbpp\/(\d+)$/.exec(r.task_id)?.[1];
-    if (number === undefined) throw new Error(`${where}: MBPP+ task_id ${JSON.stringify(r.task_id)} is not of the form "Mbpp/<number>"`);
+    if (number === undefined)
+      throw new Error(`${where}: MBPP+ task_id ${JSON.stringify(r.task_id)} is not of the form "Mbpp/<number>"`);
     inputAdapter = `mbpp:${number}`;
     aliases.push(`MBPP/${number}`);
   }

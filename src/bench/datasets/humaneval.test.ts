@@ -40,16 +40,26 @@ test('errors: malformed line, invalid field, duplicate id, unknown format, empty
   await assert.rejects(loadDataset(malformed), /bad\.jsonl:3: malformed JSON line/);
   const firstBad = await files.write('bad1.jsonl', ['{"task_id": ']);
   await assert.rejects(loadDataset(firstBad), /bad1\.jsonl:1: malformed JSON line/);
-  const invalid = await files.write('invalid.jsonl', [HUMANEVAL_RECORD, { ...HUMANEVAL_RECORD, task_id: 'HumanEval/1', test: 42 }]);
-  await assert.rejects(loadDataset(invalid), /invalid\.jsonl:2: invalid HumanEval record "HumanEval\/1": test: .*expected string/);
-  const missing = await files.write('missing.jsonl', [HUMANEVAL_RECORD, { ...HUMANEVAL_RECORD, entry_point: undefined, task_id: 'HumanEval/1' }]);
+  const invalid = await files.write('invalid.jsonl', [
+    HUMANEVAL_RECORD,
+    { ...HUMANEVAL_RECORD, task_id: 'HumanEval/1', test: 42 },
+  ]);
+  await assert.rejects(
+    loadDataset(invalid),
+    /invalid\.jsonl:2: invalid HumanEval record "HumanEval\/1": test: .*expected string/,
+  );
+  const missing = await files.write('missing.jsonl', [
+    HUMANEVAL_RECORD,
+    { ...HUMANEVAL_RECORD, entry_point: undefined, task_id: 'HumanEval/1' },
+  ]);
   await assert.rejects(loadDataset(missing), /missing\.jsonl:2: .*entry_point: .*\(field missing\)/);
   const duplicate = await files.write('dup.jsonl', [HUMANEVAL_RECORD, HUMANEVAL_RECORD]);
   await assert.rejects(loadDataset(duplicate), /dup\.jsonl:2: task "HumanEval\/0" already defined on line 1/);
   const unknown = await files.write('unknown.jsonl', [{ task_id: 'HumanEval/0', completion: 'x' }]);
   await assert.rejects(loadDataset(unknown), (error: Error) => {
     assert.match(error.message, /unknown dataset format: the first record has fields \[task_id, completion\]/);
-    for (const format of ['humaneval', 'humaneval+', 'mbpp+', 'multipl-e', 'humanevalpack', 'quixbugs']) assert.ok(error.message.includes(`${format} (`), format);
+    for (const format of ['humaneval', 'humaneval+', 'mbpp+', 'multipl-e', 'humanevalpack', 'quixbugs'])
+      assert.ok(error.message.includes(`${format} (`), format);
     return true;
   });
   const empty = await files.write('empty.jsonl', ['', '  ']);
@@ -66,7 +76,10 @@ test('real HumanEval: 164 tasks', { skip: real.skip }, async () => {
   );
   for (const task of dataset.tasks) {
     const suite = task.suites[0];
-    assert.ok(suite?.kind === 'script' && suite.invoke === `check(${task.entryPoint})` && suite.code.includes('def check('), task.id);
+    assert.ok(
+      suite?.kind === 'script' && suite.invoke === `check(${task.entryPoint})` && suite.code.includes('def check('),
+      task.id,
+    );
     assert.ok(task.reference?.startsWith(task.prompt));
   }
 });

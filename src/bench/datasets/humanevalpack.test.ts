@@ -43,7 +43,11 @@ test('HumanEvalPack Python (.jsonl)', async () => {
     suites: [{ kind: 'script', name: 'base', code: python.test }],
     source: 'humanevalpack',
   });
-  assert.deepEqual(dataset.publicTests?.get('Python/0'), { kind: 'script', name: EXAMPLE_SUITE, code: python.example_test });
+  assert.deepEqual(dataset.publicTests?.get('Python/0'), {
+    kind: 'script',
+    name: EXAMPLE_SUITE,
+    code: python.example_test,
+  });
   assert.equal(dataset.aliases?.get('HumanEval/0'), 'Python/0');
 });
 
@@ -58,7 +62,10 @@ test('HumanEvalPack JavaScript (.jsonl.gz)', async () => {
 
 test('HumanEvalPack: unsupported languages are named', async () => {
   const go = await files.write('go.jsonl', [{ ...python, task_id: 'Go/0' }]);
-  await assert.rejects(loadDataset(go), /go\.jsonl:1: invalid HumanEvalPack record "Go\/0": task_id: unsupported language \(supported: Python, JavaScript\)/);
+  await assert.rejects(
+    loadDataset(go),
+    /go\.jsonl:1: invalid HumanEvalPack record "Go\/0": task_id: unsupported language \(supported: Python, JavaScript\)/,
+  );
 });
 
 for (const [file, language, name] of [

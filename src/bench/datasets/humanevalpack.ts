@@ -17,7 +17,9 @@ const Schema = z.object({
   task_id: z
     .string()
     .regex(/^[^/]+\/\d+$/, 'must look like "Python/0"')
-    .refine((id) => Object.hasOwn(LANGUAGES, id.split('/')[0]!), { message: 'unsupported language (supported: Python, JavaScript)' }),
+    .refine((id) => Object.hasOwn(LANGUAGES, id.split('/')[0]!), {
+      message: 'unsupported language (supported: Python, JavaScript)',
+    }),
   prompt: z.string(),
   declaration: z.string(),
   canonical_solution: z.string(),
@@ -33,7 +35,9 @@ export const humanevalpack: FormatSpec = {
   load(record, where) {
     const r = validate(Schema, record.values, where, 'HumanEvalPack');
     const [lang, number] = r.task_id.split('/') as [string, string];
-    const publicTest: ScriptSuite | undefined = r.example_test?.trim() ? { kind: 'script', name: EXAMPLE_SUITE, code: r.example_test } : undefined;
+    const publicTest: ScriptSuite | undefined = r.example_test?.trim()
+      ? { kind: 'script', name: EXAMPLE_SUITE, code: r.example_test }
+      : undefined;
     return {
       task: {
         id: r.task_id,

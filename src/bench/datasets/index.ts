@@ -31,7 +31,8 @@ export async function loadDataset(path: string): Promise<Dataset> {
     const loaded = spec.load(parseJsonlLine(path, line, spec.rawFields), where);
     const id = loaded.task.id;
     const previous = lineOf.get(id);
-    if (previous !== undefined) throw new Error(`${where}: task ${JSON.stringify(id)} already defined on line ${previous}`);
+    if (previous !== undefined)
+      throw new Error(`${where}: task ${JSON.stringify(id)} already defined on line ${previous}`);
     lineOf.set(id, line.lineNo);
     tasks.push(loaded.task);
     for (const alias of loaded.aliases ?? []) if (!aliases.has(alias)) aliases.set(alias, id);

@@ -30,7 +30,10 @@ test('gzip is recognised by content, whatever the name', async () => {
 });
 
 test('parse errors name the file and line', () => {
-  assert.throws(() => parseJsonlLine('f.jsonl', { lineNo: 7, text: '{"a": [1,' }), /^Error: f\.jsonl:7: malformed JSON line: /);
+  assert.throws(
+    () => parseJsonlLine('f.jsonl', { lineNo: 7, text: '{"a": [1,' }),
+    /^Error: f\.jsonl:7: malformed JSON line: /,
+  );
   const record = parseJsonlLine('f.jsonl', { lineNo: 3, text: '{"a": [1.0], "b": NaN}' }, ['a']);
   assert.equal(record.lineNo, 3);
   assert.equal(record.raw.a, '[1.0]');

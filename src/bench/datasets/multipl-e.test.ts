@@ -12,7 +12,8 @@ const record = (language: string, extra: object = {}) => ({
   language,
   prompt: '//Return length of given string\n// function notThis(x)\nfunction strlen(string: string): number {\n',
   doctests: 'transform',
-  tests: 'const assert = require(\'node:assert\');\nfunction test() {\n  let candidate = strlen;\n  assert.deepEqual(candidate(""),0);\n}\ntest();',
+  tests:
+    'const assert = require(\'node:assert\');\nfunction test() {\n  let candidate = strlen;\n  assert.deepEqual(candidate(""),0);\n}\ntest();',
   stop_tokens: ['\nfunction '],
   ...extra,
 });
@@ -47,7 +48,10 @@ test('MultiPL-E helpers and errors', async () => {
   assert.equal(lastFunctionName('function a(x) {}\nfunction  b<T>(x: T): T {\n'), 'b');
   assert.equal(lastFunctionName('const f = () => 1;'), undefined);
   const py = await files.write('py.jsonl', [record('py')]);
-  await assert.rejects(loadDataset(py), /py\.jsonl:1: invalid MultiPL-E record "HumanEval_23_strlen": language: unsupported language \(supported: js, ts\)/);
+  await assert.rejects(
+    loadDataset(py),
+    /py\.jsonl:1: invalid MultiPL-E record "HumanEval_23_strlen": language: unsupported language \(supported: js, ts\)/,
+  );
   const noFn = await files.write('nofn.jsonl', [{ ...record('js'), prompt: '// nothing\n' }]);
   await assert.rejects(loadDataset(noFn), /nofn\.jsonl:1: .*no "function NAME\(" in its prompt/);
 });

@@ -7,11 +7,18 @@ import type { Language } from '../../core/task.js';
 import type { FormatSpec } from './types.js';
 import { validate } from './validate.js';
 
-const LANGUAGES: Readonly<Record<string, Language>> = { js: 'javascript', ts: 'typescript', javascript: 'javascript', typescript: 'typescript' };
+const LANGUAGES: Readonly<Record<string, Language>> = {
+  js: 'javascript',
+  ts: 'typescript',
+  javascript: 'javascript',
+  typescript: 'typescript',
+};
 
 const Schema = z.object({
   name: z.string().min(1),
-  language: z.string().refine((l) => Object.hasOwn(LANGUAGES, l), { message: 'unsupported language (supported: js, ts)' }),
+  language: z
+    .string()
+    .refine((l) => Object.hasOwn(LANGUAGES, l), { message: 'unsupported language (supported: js, ts)' }),
   prompt: z.string(),
   tests: z.string(),
   task_id: z.string().optional(),
@@ -39,7 +46,8 @@ export const multiple: FormatSpec = {
   load(record, where) {
     const r = validate(Schema, record.values, where, 'MultiPL-E');
     const entryPoint = lastFunctionName(r.prompt);
-    if (!entryPoint) throw new Error(`${where}: MultiPL-E record ${JSON.stringify(r.name)}: no "function NAME(" in its prompt`);
+    if (!entryPoint)
+      throw new Error(`${where}: MultiPL-E record ${JSON.stringify(r.name)}: no "function NAME(" in its prompt`);
     const id = multipleTaskId(r.name);
     const aliases = new Set([r.name, r.task_id ?? r.name]);
     aliases.delete(id);
@@ -59,7 +67,11 @@ export const multiple: FormatSpec = {
     };
   },
   datasetName(first) {
-    const benchmark = first.id.startsWith('HumanEval/') ? 'humaneval' : first.id.startsWith('Mbpp/') ? 'mbpp' : 'multipl-e';
+    const benchmark = first.id.startsWith('HumanEval/')
+      ? 'humaneval'
+      : first.id.startsWith('Mbpp/')
+        ? 'mbpp'
+        : 'multipl-e';
     return `${benchmark}-${first.language === 'typescript' ? 'ts' : 'js'}`;
   },
 };

@@ -18,7 +18,8 @@ export const quixbugs: FormatSpec = {
   load(record, where) {
     const r = validate(Schema, record.values, where, 'QuixBugs');
     const signature = new RegExp(`^def\\s+${escapeRegExp(r.name)}\\s*\\(.*$`, 'm').exec(r.solution)?.[0];
-    if (!signature) throw new Error(`${where}: QuixBugs record ${JSON.stringify(r.name)}: its solution has no "def ${r.name}(" line`);
+    if (!signature)
+      throw new Error(`${where}: QuixBugs record ${JSON.stringify(r.name)}: its solution has no "def ${r.name}(" line`);
     return {
       task: {
         id: `QuixBugs/${r.name}`,

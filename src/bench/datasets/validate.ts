@@ -1,7 +1,13 @@
 import type { z } from 'zod';
 
 /** Validates a record with zod; the error says where, which task and what is wrong. */
-export function validate<S extends z.ZodType>(schema: S, value: unknown, where: string, what: string, taskId?: string): z.output<S> {
+export function validate<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  where: string,
+  what: string,
+  taskId?: string,
+): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const fields = value as Record<string, unknown>;

@@ -8,7 +8,13 @@
  */
 import type { Property, Suite, Task } from '../../core/task.js';
 import { augmentTask, GENERATED_SUITE, NO_REFERENCE, type Augmentation } from '../../verify/differential.js';
-import { exampleArgumentTexts, findPromptCallArguments, findPromptExamples, publicSuites, type PromptExample } from '../../verify/generate/examples.js';
+import {
+  exampleArgumentTexts,
+  findPromptCallArguments,
+  findPromptExamples,
+  publicSuites,
+  type PromptExample,
+} from '../../verify/generate/examples.js';
 import { generateInputs, inputSpace, type InputSpace } from '../../verify/generate/inputs.js';
 import type { Harness } from '../../verify/harness.js';
 import { meetsPrecondition, soundProperties } from '../../verify/properties.js';
@@ -54,13 +60,22 @@ export const EXAMPLE_PREFIX = 'example/';
 export const MODEL_TEST_PREFIX = 'model-test/';
 export const DEFAULT_PROBES = 50;
 
-export async function prepareCodeChecks(harness: Harness, task: Task, options: CodePrepareOptions): Promise<CodeChecks> {
+export async function prepareCodeChecks(
+  harness: Harness,
+  task: Task,
+  options: CodePrepareOptions,
+): Promise<CodeChecks> {
   const oracle = (options.oracle ?? true) && task.reference !== undefined;
-  const fromPrompt = options.promptExamples === false ? [] : findPromptExamples(task.prompt, task.entryPoint, task.language);
+  const fromPrompt =
+    options.promptExamples === false ? [] : findPromptExamples(task.prompt, task.entryPoint, task.language);
   const offered = [...fromPrompt, ...(options.examples ?? [])];
   const vetted: Vetted = oracle ? await vetExamples(harness, task, offered) : { kept: offered, dropped: [] };
   const { kept: examples, dropped: droppedExamples } = vetted;
-  const visible: Task = { ...task, suites: [...exampleSuites(task, examples), ...(options.publicTests ?? [])], knownWrong: [] };
+  const visible: Task = {
+    ...task,
+    suites: [...exampleSuites(task, examples), ...(options.publicTests ?? [])],
+    knownWrong: [],
+  };
   if (!oracle) {
     delete (visible as { reference?: string }).reference;
     delete (visible as { contract?: string }).contract;
@@ -68,19 +83,39 @@ export async function prepareCodeChecks(harness: Harness, task: Task, options: C
   const scorer = options.audience === 'scorer';
   const count = options.probes ?? DEFAULT_PROBES;
   const seeds = generationSeeds(task, scorer, [...examples, ...(options.seedInputs ?? [])]);
-  const made = oracle && count > 0 ? await augmentTask(harness, { ...visible, suites: seeds }, { seed: options.seed, count }) : undefined;
+  const made =
+    oracle && count > 0
+      ? await augmentTask(harness, { ...visible, suites: seeds }, { seed: options.seed, count })
+      : undefined;
   const generated = made?.augmented.suites.filter((s) => s.name === GENERATED_SUITE) ?? [];
   // Visible suites first, then (for a scorer) the task's hidden ones, then generated inputs:
   // the first suite that fails decides the status, and public suites gate the rest.
-  const judged: Task = { ...(scorer ? task : visible), knownWrong: [], suites: [...visible.suites, ...(scorer ? task.suites : []), ...generated] };
+  const judged: Task = {
+    ...(scorer ? task : visible),
+    knownWrong: [],
+    suites: [...visible.suites, ...(scorer ? task.suites : []), ...generated],
+  };
   const augmentation = made && generated.length ? { ...made, task: visible, augmented: judged } : made;
   // Without the reference's inputs, every call the prompt shows seeds the space: one shown without its output still shows a valid input.
-  const space = made?.space ?? inputSpace(visible, exampleArgumentTexts(task.language, options.promptExamples === false ? examples : withPromptCalls(task, examples)));
-  const validity: InputValidity = options.purpose === 'compare' ? { accept: (args) => meetsPrecondition(task, args) } : inputValidity(task, space.examples);
+  const space =
+    made?.space ??
+    inputSpace(
+      visible,
+      exampleArgumentTexts(
+        task.language,
+        options.promptExamples === false ? examples : withPromptCalls(task, examples),
+      ),
+    );
+  const validity: InputValidity =
+    options.purpose === 'compare'
+      ? { accept: (args) => meetsPrecondition(task, args) }
+      : inputValidity(task, space.examples);
   const accepts = made?.accepts ?? ('accept' in validity ? validity.accept : () => false);
   const drawn =
     made?.inputs ??
-    ('accept' in validity && count > 0 && (space.types.length || space.examples.length) ? generateInputs(space, { seed: options.seed, count, accept: accepts }) : { args: [], texts: [] });
+    ('accept' in validity && count > 0 && (space.types.length || space.examples.length)
+      ? generateInputs(space, { seed: options.seed, count, accept: accepts })
+      : { args: [], texts: [] });
   const sound = soundProperties(task);
   // The sandbox failed while preparing: the checks work, but should not be kept for reuse.
   const incomplete = vetted.incomplete ?? (made?.transient ? made.reason : undefined);
@@ -106,7 +141,10 @@ export async function prepareCodeChecks(harness: Harness, task: Task, options: C
 function withPromptCalls(task: Task, examples: readonly PromptExample[]): PromptExample[] {
   const calls = findPromptCallArguments(task.prompt, task.entryPoint);
   const shown = new Set(calls);
-  return [...calls.map((argsText) => ({ argsText, outputText: '' })), ...examples.filter((e) => !shown.has(e.argsText))];
+  return [
+    ...calls.map((argsText) => ({ argsText, outputText: '' })),
+    ...examples.filter((e) => !shown.has(e.argsText)),
+  ];
 }
 
 /** What generation made for a report: inputs kept and rejected, the inferred domain, and why there are none. */
@@ -138,7 +176,10 @@ export function generatedSummary(checks: CodeChecks): GeneratedSummary {
 
 /** One script suite per example: `example/1`, `example/2`, … */
 function exampleSuites(task: Task, examples: readonly PromptExample[]): Suite[] {
-  return publicSuites(task.language, task.entryPoint, examples).map((s, i) => ({ ...s, name: `${EXAMPLE_PREFIX}${i + 1}` }));
+  return publicSuites(task.language, task.entryPoint, examples).map((s, i) => ({
+    ...s,
+    name: `${EXAMPLE_PREFIX}${i + 1}`,
+  }));
 }
 
 /**
@@ -149,7 +190,9 @@ function generationSeeds(task: Task, scorer: boolean, examples: readonly PromptE
   const own = scorer ? task.suites.find((s) => s.kind === 'io') : undefined;
   if (own) return [own];
   const texts = exampleArgumentTexts(task.language, examples);
-  return texts.length ? [{ kind: 'io', name: 'seeds', entry: task.entryPoint, inputsJson: `[${texts.join(',')}]` }] : [];
+  return texts.length
+    ? [{ kind: 'io', name: 'seeds', entry: task.entryPoint, inputsJson: `[${texts.join(',')}]` }]
+    : [];
 }
 
 /** A task's own suites as they are, and nothing else: what plain `eval` scores (no sandbox work to prepare). */
@@ -172,11 +215,20 @@ export function taskChecks(task: Task): CodeChecks {
 /** The checks with validated model tests added as visible checks (one task object, so the harness caches its baseline once). */
 export function withModelTests(checks: CodeChecks, tests: readonly PromptExample[]): CodeChecks {
   if (tests.length === 0) return checks;
-  const suites = publicSuites(checks.task.language, checks.task.entryPoint, tests).map((s, i) => ({ ...s, name: `${MODEL_TEST_PREFIX}${i + 1}` }));
+  const suites = publicSuites(checks.task.language, checks.task.entryPoint, tests).map((s, i) => ({
+    ...s,
+    name: `${MODEL_TEST_PREFIX}${i + 1}`,
+  }));
   const task: Task = { ...checks.task, suites: [...checks.task.suites, ...suites] };
   // The differential check shrinks against the augmented task: keep it pointing at the new one.
   const augmentation = checks.augmentation ? { ...checks.augmentation, augmented: task } : undefined;
-  return describe({ ...checks, task, publicSuites: new Set([...checks.publicSuites, ...suites.map((s) => s.name)]), modelTests: tests, ...(augmentation ? { augmentation } : {}) });
+  return describe({
+    ...checks,
+    task,
+    publicSuites: new Set([...checks.publicSuites, ...suites.map((s) => s.name)]),
+    modelTests: tests,
+    ...(augmentation ? { augmentation } : {}),
+  });
 }
 
 /**
@@ -187,9 +239,18 @@ async function vetExamples(harness: Harness, task: Task, examples: readonly Prom
   if (examples.length === 0 || task.reference === undefined) return { kept: [...examples], dropped: [] };
   const suites = exampleSuites(task, examples);
   const verdict = await harness.judge({ ...task, suites }, task.reference);
-  const unvetted = (why: string): Vetted => ({ kept: [...examples], dropped: [], incomplete: `the reference could not be run on the prompt's examples: ${why}` });
+  const unvetted = (why: string): Vetted => ({
+    kept: [...examples],
+    dropped: [],
+    incomplete: `the reference could not be run on the prompt's examples: ${why}`,
+  });
   if (verdict.status === 'no-verdict') return unvetted(verdict.firstFailure?.message ?? 'the sandbox failed');
-  if (verdict.loadFailure !== undefined) return { kept: [], dropped: [], referenceProblem: `the task's reference does not load: ${verdict.loadFailure.slice(0, 500)}` };
+  if (verdict.loadFailure !== undefined)
+    return {
+      kept: [],
+      dropped: [],
+      referenceProblem: `the task's reference does not load: ${verdict.loadFailure.slice(0, 500)}`,
+    };
   const passes = (i: number) => verdict.suites.find((s) => s.name === suites[i]!.name)?.status === 'pass';
   return {
     kept: examples.filter((_, i) => passes(i)),
@@ -224,14 +285,23 @@ function describeChecks(checks: Undescribed): string {
   const parts: string[] = [];
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   if (checks.examples.length) parts.push(plural(checks.examples.length, 'example'));
-  const publicTests = [...checks.publicSuites].filter((name) => !name.startsWith(EXAMPLE_PREFIX) && !name.startsWith(MODEL_TEST_PREFIX)).length;
+  const publicTests = [...checks.publicSuites].filter(
+    (name) => !name.startsWith(EXAMPLE_PREFIX) && !name.startsWith(MODEL_TEST_PREFIX),
+  ).length;
   if (publicTests) parts.push(plural(publicTests, 'public test'));
   if (checks.modelTests.length) parts.push(plural(checks.modelTests.length, 'validated model test'));
   const { augmentation } = checks;
   if (augmentation?.kept)
-    parts.push(`${augmentation.kept} generated inputs against the reference${augmentation.inferredDomain !== undefined ? " (like the prompt's examples: the task states no contract)" : ''}`);
-  if (propertiesApply(checks)) parts.push(`${checks.properties.length} propert${checks.properties.length === 1 ? 'y' : 'ies'} on ${checks.inputs.texts.length} generated inputs`);
-  const hidden = checks.task.suites.filter((s) => !checks.publicSuites.has(s.name) && s.name !== GENERATED_SUITE).length;
+    parts.push(
+      `${augmentation.kept} generated inputs against the reference${augmentation.inferredDomain !== undefined ? " (like the prompt's examples: the task states no contract)" : ''}`,
+    );
+  if (propertiesApply(checks))
+    parts.push(
+      `${checks.properties.length} propert${checks.properties.length === 1 ? 'y' : 'ies'} on ${checks.inputs.texts.length} generated inputs`,
+    );
+  const hidden = checks.task.suites.filter(
+    (s) => !checks.publicSuites.has(s.name) && s.name !== GENERATED_SUITE,
+  ).length;
   if (hidden) parts.push(plural(hidden, 'hidden suite'));
   return parts.join(', ') || 'nothing (no examples, tests, reference or properties)';
 }

@@ -24,7 +24,8 @@ export function definesEntry(task: Pick<Task, 'language' | 'entryPoint'>, code: 
   const name = escapeRegExp(task.entryPoint);
   // No two whitespace runs that can trade characters (`\\s*\\*?\\s*`, `^\\s*` across lines): those
   // backtracked quadratically on long runs of spaces or blank lines.
-  if (task.language === 'python') return new RegExp(`^[ \\t]*(async[ \\t]+)?def[ \\t]+${name}[ \\t]*\\(`, 'm').test(code);
+  if (task.language === 'python')
+    return new RegExp(`^[ \\t]*(async[ \\t]+)?def[ \\t]+${name}[ \\t]*\\(`, 'm').test(code);
   return new RegExp(`(function\\s*(?:\\*\\s*)?${name}\\s*[(<])|((const|let|var)\\s+${name}\\s*[:=])`).test(code);
 }
 
@@ -48,7 +49,12 @@ export function extractProgram(task: Task, text: string): Extracted | undefined 
 function asBody(task: Task, code: string): string {
   if (task.language === 'python') {
     const first = code.split('\n').find((l) => l.trim());
-    return first && !/^\s/.test(first) ? code.split('\n').map((l) => (l.trim() ? `    ${l}` : l)).join('\n') : code;
+    return first && !/^\s/.test(first)
+      ? code
+          .split('\n')
+          .map((l) => (l.trim() ? `    ${l}` : l))
+          .join('\n')
+      : code;
   }
   const open = braceDepth(task.completionPrefix + code);
   return open > 0 ? code + '}\n'.repeat(open) : code;

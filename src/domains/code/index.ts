@@ -7,7 +7,18 @@ import { extractProgram } from './extract.js';
 import { codeProbes, neighbourProbes, observePrograms, type CodeProbe } from './observe.js';
 import { verifyProgram } from './verify.js';
 
-export { DEFAULT_PROBES, EXAMPLE_PREFIX, generatedSummary, MODEL_TEST_PREFIX, prepareCodeChecks, taskChecks, withModelTests, type CodeChecks, type CodePrepareOptions, type GeneratedSummary } from './checks.js';
+export {
+  DEFAULT_PROBES,
+  EXAMPLE_PREFIX,
+  generatedSummary,
+  MODEL_TEST_PREFIX,
+  prepareCodeChecks,
+  taskChecks,
+  withModelTests,
+  type CodeChecks,
+  type CodePrepareOptions,
+  type GeneratedSummary,
+} from './checks.js';
 export { codeOf, definesEntry, extractProgram, type Extracted } from './extract.js';
 export { behaviourKey, type CodeProbe } from './observe.js';
 export { verifyProgram, type CodeReport } from './verify.js';

@@ -28,20 +28,38 @@ export function codeProbes(checks: CodeChecks): CodeProbe[] {
   return checks.inputs.texts.map((text, i) => ({ text, args: checks.inputs.args[i]! }));
 }
 
-export async function observePrograms(harness: Harness, checks: CodeChecks, programs: readonly string[], probes: readonly CodeProbe[]): Promise<Behaviour> {
+export async function observePrograms(
+  harness: Harness,
+  checks: CodeChecks,
+  programs: readonly string[],
+  probes: readonly CodeProbe[],
+): Promise<Behaviour> {
   const texts = probes.map((p) => p.text);
   const limit = harness.time.callFloorSeconds;
-  const observed = await Promise.all(programs.map((program) => observe(harness, checks.task, program, texts, { limit })));
+  const observed = await Promise.all(
+    programs.map((program) => observe(harness, checks.task, program, texts, { limit })),
+  );
   const args = probes.map((p) => [...p.args]);
   return {
     keys: observed.map((row) => row.map(behaviourKey)),
-    breaksProperty: observed.map((row) => checks.properties.length > 0 && probes.length > 0 && judgeProperties(checks.properties, args, row).status === 'fail'),
+    breaksProperty: observed.map(
+      (row) =>
+        checks.properties.length > 0 &&
+        probes.length > 0 &&
+        judgeProperties(checks.properties, args, row).status === 'fail',
+    ),
     properties: checks.properties.length,
   };
 }
 
 /** Mutations of `near` (taken in turn), inside the task's domain and not yet seen. */
-export function neighbourProbes(checks: CodeChecks, near: readonly CodeProbe[], count: number, seed: number, seen: ReadonlySet<string>): CodeProbe[] {
+export function neighbourProbes(
+  checks: CodeChecks,
+  near: readonly CodeProbe[],
+  count: number,
+  seed: number,
+  seen: ReadonlySet<string>,
+): CodeProbe[] {
   if (near.length === 0) return [];
   const { space } = checks;
   // A stream apart from the generator's, so the hunt does not retrace the generated inputs.
@@ -49,7 +67,11 @@ export function neighbourProbes(checks: CodeChecks, near: readonly CodeProbe[], 
   const taken = new Set(seen);
   const found: CodeProbe[] = [];
   for (let attempt = 0; found.length < count && attempt < count * 10; attempt++) {
-    const next = mutateArgs(near[attempt % near.length]!.args, space.types, { random, alphabet: space.arbitrary.alphabet, fragments: space.fragments });
+    const next = mutateArgs(near[attempt % near.length]!.args, space.types, {
+      random,
+      alphabet: space.arbitrary.alphabet,
+      fragments: space.fragments,
+    });
     const text = encodeArgs(next, space.types);
     if (taken.has(text) || text.length > LONGEST_PROBE || !checks.accepts(next)) continue;
     taken.add(text);
@@ -63,7 +85,9 @@ export function behaviourKey(observation: Observation): string | null {
   switch (observation.kind) {
     case 'value': {
       const key = `=${canonicalJson(observation.json)}`;
-      return key.length <= LONGEST_KEY ? key : `${key.slice(0, LONGEST_KEY - 50)}… #${createHash('sha256').update(key).digest('hex').slice(0, 32)}`;
+      return key.length <= LONGEST_KEY
+        ? key
+        : `${key.slice(0, LONGEST_KEY - 50)}… #${createHash('sha256').update(key).digest('hex').slice(0, 32)}`;
     }
     case 'raised':
       return `!${observation.error}`;
@@ -76,7 +100,9 @@ export function behaviourKey(observation: Observation): string | null {
 
 function canonicalJson(json: string): string {
   try {
-    return JSON.stringify(JSON.parse(json), (_, v: unknown) => (typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(10)) : v));
+    return JSON.stringify(JSON.parse(json), (_, v: unknown) =>
+      typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(10)) : v,
+    );
   } catch {
     return json;
   }

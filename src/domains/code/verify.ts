@@ -21,11 +21,17 @@ export interface CodeReport extends Report {
   readonly counterexample?: Counterexample & { readonly suite: string };
 }
 
-export async function verifyProgram(harness: Harness, checks: CodeChecks, program: string, options: VerifyOptions = {}): Promise<CodeReport> {
+export async function verifyProgram(
+  harness: Harness,
+  checks: CodeChecks,
+  program: string,
+  options: VerifyOptions = {},
+): Promise<CodeReport> {
   const { signal } = options;
   const judged = await harness.judge(checks.task, program, signal ? { signal } : {});
   if (signal?.aborted) return noVerdict(checks, judged, STOPPED, options);
-  if (judged.status === 'no-verdict') return noVerdict(checks, judged, judged.firstFailure?.message ?? 'the sandbox failed', options);
+  if (judged.status === 'no-verdict')
+    return noVerdict(checks, judged, judged.firstFailure?.message ?? 'the sandbox failed', options);
   const suites: SuiteVerdict[] = [...judged.suites];
   const failures: FailureFact[] = [];
   let counterexample: CodeReport['counterexample'];
@@ -38,16 +44,41 @@ export async function verifyProgram(harness: Harness, checks: CodeChecks, progra
   } else {
     for (const suite of judged.suites) {
       if (suite.status === 'pass') continue;
-      const shrunk = options.shrink && !signal?.aborted && suite.name === GENERATED_SUITE && suite.status === 'fail' && checks.augmentation ? await minimalCounterexample(harness, checks.augmentation, program, judged) : undefined;
+      const shrunk =
+        options.shrink &&
+        !signal?.aborted &&
+        suite.name === GENERATED_SUITE &&
+        suite.status === 'fail' &&
+        checks.augmentation
+          ? await minimalCounterexample(harness, checks.augmentation, program, judged)
+          : undefined;
       if (shrunk) counterexample = { ...shrunk, suite: suite.name };
       failures.push(factOf(checks, suite, shrunk));
     }
     if (checks.properties.length && checks.inputs.texts.length && !signal?.aborted) {
       const verdict = await checkProperties(harness, checks.task, program, checks.properties, checks.inputs);
-      suites.push({ name: PROPERTIES_SUITE, status: verdict.status, passed: verdict.passed, total: verdict.total, firstFailure: verdict.firstFailure, ...(verdict.failedAt !== undefined ? { failedAt: verdict.failedAt } : {}) });
+      suites.push({
+        name: PROPERTIES_SUITE,
+        status: verdict.status,
+        passed: verdict.passed,
+        total: verdict.total,
+        firstFailure: verdict.firstFailure,
+        ...(verdict.failedAt !== undefined ? { failedAt: verdict.failedAt } : {}),
+      });
       if (verdict.status === 'fail' && verdict.failedAt !== undefined) {
         const property = checks.properties.find((p) => p.name === verdict.property)!;
-        const shrunk = options.shrink && !signal?.aborted ? await shrinkPropertyViolation(harness, checks.task, program, property, checks.inputs.args[verdict.failedAt]!, checks.space.types, checks.accepts) : undefined;
+        const shrunk =
+          options.shrink && !signal?.aborted
+            ? await shrinkPropertyViolation(
+                harness,
+                checks.task,
+                program,
+                property,
+                checks.inputs.args[verdict.failedAt]!,
+                checks.space.types,
+                checks.accepts,
+              )
+            : undefined;
         if (shrunk) counterexample ??= { ...shrunk, suite: PROPERTIES_SUITE };
         const found = shrunk ?? verdict.firstFailure!;
         failures.push({
@@ -62,12 +93,22 @@ export async function verifyProgram(harness: Harness, checks: CodeChecks, progra
     }
   }
   const status = combineStatuses(suites);
-  const verdict: Verdict = { ...judged, status, suites, firstFailure: suites.find((s) => s.status !== 'pass')?.firstFailure ?? judged.firstFailure };
+  const verdict: Verdict = {
+    ...judged,
+    status,
+    suites,
+    firstFailure: suites.find((s) => s.status !== 'pass')?.firstFailure ?? judged.firstFailure,
+  };
   const levels = gatedLevels({
     parses: loadFailure === undefined || !SYNTAX.test(loadFailure),
     loads: { loaded: loadFailure === undefined ? 1 : 0, of: 1 },
     // Properties are judged on generated inputs: a hidden level, as the generated suite.
-    units: suites.map((s) => ({ status: s.status, passed: s.passed, total: s.total, public: checks.publicSuites.has(s.name) })),
+    units: suites.map((s) => ({
+      status: s.status,
+      passed: s.passed,
+      total: s.total,
+      public: checks.publicSuites.has(s.name),
+    })),
   });
   const unchecked = checks.count === 0;
   const visible = suites.filter((s) => checks.publicSuites.has(s.name));
@@ -99,25 +140,56 @@ function noVerdict(checks: CodeChecks, judged: Verdict, why: string, options: Ve
 
 function factOf(checks: CodeChecks, suite: SuiteVerdict, counterexample: Counterexample | undefined): FailureFact {
   const failure = suite.firstFailure;
-  const message = suite.status === 'timeout' ? `timed out: ${failure?.message ?? 'the time limit was reached'}` : (failure?.message ?? suite.status);
+  const message =
+    suite.status === 'timeout'
+      ? `timed out: ${failure?.message ?? 'the time limit was reached'}`
+      : (failure?.message ?? suite.status);
   const example = exampleOf(checks, suite.name);
   if (example) {
     // A fact's input is an argument list; an example's text is what goes inside the call.
-    return { check: example.check, input: `[${example.example.argsText}]`, expected: example.example.outputText, actual: failure?.actual ?? null, message };
+    return {
+      check: example.check,
+      input: `[${example.example.argsText}]`,
+      expected: example.example.outputText,
+      actual: failure?.actual ?? null,
+      message,
+    };
   }
   if (suite.name === GENERATED_SUITE) {
     // Without a contract the input's validity is a guess from the examples: the user reading an abstention should know.
     const check = `a generated input${checks.augmentation?.inferredDomain !== undefined ? " like the prompt's examples (the task states no contract)" : ''}, expected output from the reference solution`;
     if (counterexample) {
-      return { check, input: counterexample.shrunk, expected: counterexample.expected, actual: counterexample.actual, message: counterexample.message, shrunk: true };
+      return {
+        check,
+        input: counterexample.shrunk,
+        expected: counterexample.expected,
+        actual: counterexample.actual,
+        message: counterexample.message,
+        shrunk: true,
+      };
     }
-    return { check, input: failure?.input ?? null, expected: failure?.expected ?? null, actual: failure?.actual ?? null, message };
+    return {
+      check,
+      input: failure?.input ?? null,
+      expected: failure?.expected ?? null,
+      actual: failure?.actual ?? null,
+      message,
+    };
   }
   const kind = checks.publicSuites.has(suite.name) ? 'public test' : 'hidden test';
-  return { check: `${kind} ${suite.name}`, input: failure?.input ?? null, expected: failure?.expected ?? null, actual: failure?.actual ?? null, message };
+  return {
+    check: `${kind} ${suite.name}`,
+    input: failure?.input ?? null,
+    expected: failure?.expected ?? null,
+    actual: failure?.actual ?? null,
+    message,
+  };
 }
 
-function exampleOf(checks: CodeChecks, suite: string): { check: string; example: CodeChecks['examples'][number] } | undefined {
+function exampleOf(
+  checks: CodeChecks,
+  suite: string,
+): { check: string; example: CodeChecks['examples'][number] } | undefined {
   if (suite.startsWith(EXAMPLE_PREFIX)) {
     const n = Number(suite.slice(EXAMPLE_PREFIX.length));
     const example = checks.examples[n - 1];

@@ -41,7 +41,10 @@ export function prepareStdinChecks(task: StdinTask, options: Pick<PrepareOptions
     task: { ...task, tests },
     tests,
     publicSuites: new Set(tests.flatMap((t, i) => (t.public ? [testName(i)] : []))),
-    description: tests.length === 0 ? 'nothing (no tests)' : `${plural(tests.length, 'stdin test')}${publicCount ? ` (${publicCount} public)` : ''}`,
+    description:
+      tests.length === 0
+        ? 'nothing (no tests)'
+        : `${plural(tests.length, 'stdin test')}${publicCount ? ` (${publicCount} public)` : ''}`,
     count: tests.length,
   };
 }

@@ -8,8 +8,22 @@ import type { Behaviour, DomainPack, Probe } from '../types.js';
 import { prepareStdinChecks, type StdinChecks, type StdinTask } from './checks.js';
 import { verifyStdinProgram, type ProgramExecutor, type ProgramReport, type ProgramVerifyOptions } from './verify.js';
 
-export { outputMatches, prepareStdinChecks, testName, type OutputComparison, type StdinChecks, type StdinTask, type StdinTest } from './checks.js';
-export { verifyStdinProgram, type ProgramExecutor, type ProgramReport, type ProgramVerifyOptions, type TestRun } from './verify.js';
+export {
+  outputMatches,
+  prepareStdinChecks,
+  testName,
+  type OutputComparison,
+  type StdinChecks,
+  type StdinTask,
+  type StdinTest,
+} from './checks.js';
+export {
+  verifyStdinProgram,
+  type ProgramExecutor,
+  type ProgramReport,
+  type ProgramVerifyOptions,
+  type TestRun,
+} from './verify.js';
 
 export type ProgramPack = DomainPack<StdinTask, string, StdinChecks> & {
   verify(checks: StdinChecks, program: string, options?: ProgramVerifyOptions): Promise<ProgramReport>;
@@ -34,9 +48,17 @@ export function programPack(executor: ProgramExecutor): ProgramPack {
       keys: await Promise.all(
         programs.map(async (code) => {
           const keys: (string | null)[] = new Array(probes.length).fill(null);
-          const jobs = probes.map((p) => ({ language: checks.task.language, request: { code, stdin: p.text, ...(checks.task.limits ? { limits: checks.task.limits } : {}) } }));
+          const jobs = probes.map((p) => ({
+            language: checks.task.language,
+            request: { code, stdin: p.text, ...(checks.task.limits ? { limits: checks.task.limits } : {}) },
+          }));
           await executor.runBatch(jobs, (i, result) => {
-            keys[i] = result.status === 'ok' ? `=${result.stdout}` : result.status === 'no-verdict' ? null : `!${result.status}`;
+            keys[i] =
+              result.status === 'ok'
+                ? `=${result.stdout}`
+                : result.status === 'no-verdict'
+                  ? null
+                  : `!${result.status}`;
           });
           return keys;
         }),

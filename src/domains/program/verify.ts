@@ -33,14 +33,27 @@ export type ProgramExecutor = Pick<Executor, 'run' | 'runBatch'>;
 
 const SNIPPET = 2000;
 
-export async function verifyStdinProgram(executor: ProgramExecutor, checks: StdinChecks, program: string, options: ProgramVerifyOptions = {}): Promise<ProgramReport> {
+export async function verifyStdinProgram(
+  executor: ProgramExecutor,
+  checks: StdinChecks,
+  program: string,
+  options: ProgramVerifyOptions = {},
+): Promise<ProgramReport> {
   const { task, tests } = checks;
   const { signal } = options;
   const runs: (TestRun | undefined)[] = new Array(tests.length);
   let stopped = false;
-  const job = (i: number): ProgramJob => ({ language: task.language, request: { code: program, stdin: tests[i]!.stdin, ...(task.limits ? { limits: task.limits } : {}) } });
+  const job = (i: number): ProgramJob => ({
+    language: task.language,
+    request: { code: program, stdin: tests[i]!.stdin, ...(task.limits ? { limits: task.limits } : {}) },
+  });
   const record = (i: number, result: ProgramResult) => {
-    const status: Status = result.status === 'ok' ? (outputMatches(result.stdout, tests[i]!.expectedStdout, task.compare) ? 'pass' : 'fail') : result.status;
+    const status: Status =
+      result.status === 'ok'
+        ? outputMatches(result.stdout, tests[i]!.expectedStdout, task.compare)
+          ? 'pass'
+          : 'fail'
+        : result.status;
     runs[i] = { status, result };
     if (status !== 'pass' && task.stopOnFirstFailure) stopped = true;
     options.onTest?.();
@@ -68,17 +81,35 @@ function reportOf(checks: StdinChecks, runs: readonly (TestRun | undefined)[], o
     if (!run) return;
     const test = checks.tests[i]!;
     const message = run.status === 'fail' ? 'output differs from expected' : (run.result.message ?? run.status);
-    const failure = { input: test.stdin.slice(0, SNIPPET), expected: test.expectedStdout.slice(0, SNIPPET), actual: run.result.stdout.slice(0, SNIPPET), message };
-    suites.push({ name: testName(i), status: run.status, passed: run.status === 'pass' ? 1 : 0, total: 1, firstFailure: run.status === 'pass' ? null : failure });
+    const failure = {
+      input: test.stdin.slice(0, SNIPPET),
+      expected: test.expectedStdout.slice(0, SNIPPET),
+      actual: run.result.stdout.slice(0, SNIPPET),
+      message,
+    };
+    suites.push({
+      name: testName(i),
+      status: run.status,
+      passed: run.status === 'pass' ? 1 : 0,
+      total: 1,
+      firstFailure: run.status === 'pass' ? null : failure,
+    });
     if (run.status === 'no-verdict') noVerdict ??= run.result.message ?? 'the sandbox failed';
-    else if (run.status !== 'pass') failures.push({ check: `${test.public ? 'public' : 'hidden'} test ${testName(i)}`, ...failure });
-    if (run.result.phase === 'compile') compileError ??= `${run.result.message ?? 'the program does not compile'}\n${run.result.stderr}`.trim();
+    else if (run.status !== 'pass')
+      failures.push({ check: `${test.public ? 'public' : 'hidden'} test ${testName(i)}`, ...failure });
+    if (run.result.phase === 'compile')
+      compileError ??= `${run.result.message ?? 'the program does not compile'}\n${run.result.stderr}`.trim();
   });
   // Each stdin test is its own run of the program: its own load, a unit of one test.
   const levels = gatedLevels({
     parses: compileError === undefined,
     loads: { loaded: suites.filter((s) => s.status !== 'error').length, of: suites.length },
-    units: suites.map((s) => ({ status: s.status, passed: s.passed, total: 1, public: checks.publicSuites.has(s.name) })),
+    units: suites.map((s) => ({
+      status: s.status,
+      passed: s.passed,
+      total: 1,
+      public: checks.publicSuites.has(s.name),
+    })),
     ...(noVerdict !== undefined ? { noVerdict } : {}),
   });
   const failing = suites.find((s) => s.status !== 'pass' && s.status !== 'no-verdict');

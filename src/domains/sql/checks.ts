@@ -44,7 +44,6 @@ export interface SqlChecks extends Checks<SqlTask> {
   readonly incomplete?: string;
 }
 
-
 const digest = (table: ResultTable) => createHash('sha256').update(JSON.stringify(table.rows)).digest('hex');
 
 export async function prepareSqlChecks(runner: SqlRunner, task: SqlTask, options: PrepareOptions): Promise<SqlChecks> {
@@ -54,15 +53,26 @@ export async function prepareSqlChecks(runner: SqlRunner, task: SqlTask, options
   const reference = await runner.run({ database, sql: task.reference });
   if (reference.status !== 'ok') {
     const why = `the reference does not run on the task's database (${reference.status}${reference.message ? `: ${reference.message}` : ''})`;
-    return describe(task, { generated: [], tables: [], probeDatabases: [], ...(reference.status === 'no-verdict' ? { incomplete: why } : { referenceProblem: why }) });
+    return describe(task, {
+      generated: [],
+      tables: [],
+      probeDatabases: [],
+      ...(reference.status === 'no-verdict' ? { incomplete: why } : { referenceProblem: why }),
+    });
   }
   const base: DatabaseCheck = { database, expected: { columns: reference.columns, rows: reference.rows } };
   if (count === 0) return describe(task, { base, generated: [], tables: [], probeDatabases: [base] });
   const schema = await schemaOf(runner, task);
-  if ('incomplete' in schema) return describe(task, { base, generated: [], tables: [], probeDatabases: [base], incomplete: schema.incomplete });
+  if ('incomplete' in schema)
+    return describe(task, { base, generated: [], tables: [], probeDatabases: [base], incomplete: schema.incomplete });
   const { tables, samples } = schema;
   // Three times the databases asked for: some the reference cannot run on, many give the same result.
-  const drawn = generateDatabases(tables, { seed: options.seed, count: count * 3, literals: referenceLiterals(task.reference), samples });
+  const drawn = generateDatabases(tables, {
+    seed: options.seed,
+    count: count * 3,
+    literals: referenceLiterals(task.reference),
+    samples,
+  });
   const runs = await Promise.all(
     drawn.map(async (rows) => {
       const generated = { kind: 'inline' as const, ...setupSql(tables, rows) };
@@ -73,7 +83,10 @@ export async function prepareSqlChecks(runner: SqlRunner, task: SqlTask, options
   return describe(task, { base, generated, tables, probeDatabases: [base, ...generated] });
 }
 
-async function schemaOf(runner: SqlRunner, task: SqlTask): Promise<{ tables: TableInfo[]; samples: Awaited<ReturnType<typeof sampleValues>> } | { incomplete: string }> {
+async function schemaOf(
+  runner: SqlRunner,
+  task: SqlTask,
+): Promise<{ tables: TableInfo[]; samples: Awaited<ReturnType<typeof sampleValues>> } | { incomplete: string }> {
   try {
     const run = queryOn((request) => runner.run(request), task.database);
     const tables = await readSchema(run);
@@ -96,9 +109,26 @@ export function questionLiterals(question: string): (string | number)[] {
 /** Without the oracle: the task's database and databases generated from its schema and the question's values (no literal of the reference), for comparing queries. */
 async function unjudged(runner: SqlRunner, task: SqlTask, seed: number, count: number): Promise<SqlChecks> {
   const schema = await schemaOf(runner, task);
-  if ('incomplete' in schema) return describe(task, { generated: [], tables: [], probeDatabases: [{ database: task.database }], incomplete: schema.incomplete });
-  const drawn = count > 0 ? generateDatabases(schema.tables, { seed, count, literals: questionLiterals(task.question), samples: schema.samples }) : [];
-  const probeDatabases = [{ database: task.database }, ...drawn.map((rows) => ({ rows, database: { kind: 'inline' as const, ...setupSql(schema.tables, rows) } }))];
+  if ('incomplete' in schema)
+    return describe(task, {
+      generated: [],
+      tables: [],
+      probeDatabases: [{ database: task.database }],
+      incomplete: schema.incomplete,
+    });
+  const drawn =
+    count > 0
+      ? generateDatabases(schema.tables, {
+          seed,
+          count,
+          literals: questionLiterals(task.question),
+          samples: schema.samples,
+        })
+      : [];
+  const probeDatabases = [
+    { database: task.database },
+    ...drawn.map((rows) => ({ rows, database: { kind: 'inline' as const, ...setupSql(schema.tables, rows) } })),
+  ];
   return describe(task, { generated: [], tables: schema.tables, probeDatabases });
 }
 
@@ -108,14 +138,23 @@ async function unjudged(runner: SqlRunner, task: SqlTask, seed: number, count: n
  * database tells another; then one per reference result not yet kept, non-empty ones first;
  * then the rest in order. A mutant that does not run, or runs the same everywhere, decides nothing.
  */
-async function distil(runner: SqlRunner, reference: string, drawn: readonly Run[], count: number): Promise<DatabaseCheck[]> {
+async function distil(
+  runner: SqlRunner,
+  reference: string,
+  drawn: readonly Run[],
+  count: number,
+): Promise<DatabaseCheck[]> {
   const ran = drawn.filter((r) => r.result.status === 'ok');
   const mutants = queryMutants(reference);
   // kills[d]: the mutants database d tells from the reference.
   const kills = await Promise.all(
     ran.map(async (run) => {
       const results = await Promise.all(mutants.map((m) => runner.run({ database: run.database, sql: m.sql })));
-      return new Set(results.flatMap((result, m) => (result.status === 'ok' && !compareToReference(reference, run.result, result).equal ? [m] : [])));
+      return new Set(
+        results.flatMap((result, m) =>
+          result.status === 'ok' && !compareToReference(reference, run.result, result).equal ? [m] : [],
+        ),
+      );
     }),
   );
   const chosen: number[] = [];
@@ -133,7 +172,9 @@ async function distil(runner: SqlRunner, reference: string, drawn: readonly Run[
     for (const m of kills[best]!) killed.add(m);
   }
   const seen = new Set(chosen.map((d) => digest(ran[d]!.result)));
-  const distinct = ran.flatMap((run, d) => (chosen.includes(d) || seen.has(digest(run.result)) ? [] : (seen.add(digest(run.result)), [d])));
+  const distinct = ran.flatMap((run, d) =>
+    chosen.includes(d) || seen.has(digest(run.result)) ? [] : (seen.add(digest(run.result)), [d]),
+  );
   distinct.sort((a, b) => Number(ran[b]!.result.rows.length > 0) - Number(ran[a]!.result.rows.length > 0) || a - b);
   const rest = ran.flatMap((_, d) => (chosen.includes(d) || distinct.includes(d) ? [] : [d]));
   return [...chosen, ...distinct, ...rest].slice(0, count).map((d) => {
@@ -150,11 +191,15 @@ interface Run {
 
 function describe(task: SqlTask, parts: Omit<SqlChecks, 'task' | 'publicSuites' | 'description' | 'count'>): SqlChecks {
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  const described = [parts.base ? "the reference's result on the task's database" : '', parts.generated.length ? `${plural(parts.generated.length, 'generated database')}` : ''].filter(Boolean);
+  const described = [
+    parts.base ? "the reference's result on the task's database" : '',
+    parts.generated.length ? `${plural(parts.generated.length, 'generated database')}` : '',
+  ].filter(Boolean);
   return {
     task,
     publicSuites: new Set(parts.base ? [BASE] : []),
-    description: described.join(', ') || `nothing (${parts.referenceProblem ?? parts.incomplete ?? 'no reference result'})`,
+    description:
+      described.join(', ') || `nothing (${parts.referenceProblem ?? parts.incomplete ?? 'no reference result'})`,
     count: (parts.base ? 1 : 0) + (parts.generated.length ? 1 : 0),
     ...parts,
   };

@@ -1,11 +1,20 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { generateDatabases, referenceLiterals, rowCount, setupSql, shrinkDatabase, type GeneratedDatabase, type TableInfo } from './generate.js';
+import {
+  generateDatabases,
+  referenceLiterals,
+  rowCount,
+  setupSql,
+  shrinkDatabase,
+  type GeneratedDatabase,
+  type TableInfo,
+} from './generate.js';
 
 const TABLES: TableInfo[] = [
   {
     name: 'city',
-    createSql: 'CREATE TABLE city (city_name TEXT NOT NULL, state_name TEXT, population INTEGER, PRIMARY KEY (city_name))',
+    createSql:
+      'CREATE TABLE city (city_name TEXT NOT NULL, state_name TEXT, population INTEGER, PRIMARY KEY (city_name))',
     columns: [
       { name: 'city_name', type: 'TEXT', notNull: true, primaryKey: true },
       { name: 'state_name', type: 'TEXT', notNull: false, primaryKey: false },
@@ -24,7 +33,8 @@ const TABLES: TableInfo[] = [
   },
 ];
 
-const REFERENCE = "SELECT city_name FROM city WHERE population > 150000 AND state_name = 'texas' ORDER BY population DESC";
+const REFERENCE =
+  "SELECT city_name FROM city WHERE population > 150000 AND state_name = 'texas' ORDER BY population DESC";
 
 test("a reference's literals, each once", () => {
   assert.deepEqual(referenceLiterals(REFERENCE), [150000, 'texas']);
@@ -44,7 +54,10 @@ test('generated databases keep keys unique, point foreign keys at rows that exis
     const stateNames = new Set(db.state!.map((row) => row[0]));
     assert.equal(new Set(cities.map((row) => row[0])).size, cities.length, 'city_name is a key');
     assert.equal(stateNames.size, db.state!.length, 'state_name is a key');
-    assert.ok(cities.every((row) => row[0] !== null), 'NOT NULL kept');
+    assert.ok(
+      cities.every((row) => row[0] !== null),
+      'NOT NULL kept',
+    );
     for (const row of cities) {
       populations.add(row[2]);
       states.add(row[1]);
@@ -52,24 +65,38 @@ test('generated databases keep keys unique, point foreign keys at rows that exis
     }
     if (cities.length === 0 || db.state!.length === 0) emptyTables++;
   }
-  assert.ok([149999, 150000, 150001].every((n) => populations.has(n)), 'both sides of the comparison and the boundary');
+  assert.ok(
+    [149999, 150000, 150001].every((n) => populations.has(n)),
+    'both sides of the comparison and the boundary',
+  );
   assert.ok(states.has('texas') && states.has('ohio'), 'the literal and a sampled value');
   assert.ok(nulls > 0, 'some NULLs');
   assert.ok(emptyTables > 0, 'some empty tables');
-  assert.deepEqual(generateDatabases(TABLES, { seed: 3, count: 60, literals, samples: { 'state.state_name': ['ohio'] } }), dbs, 'the same seed, the same databases');
+  assert.deepEqual(
+    generateDatabases(TABLES, { seed: 3, count: 60, literals, samples: { 'state.state_name': ['ohio'] } }),
+    dbs,
+    'the same seed, the same databases',
+  );
 });
 
 test('setup SQL creates the schema and inserts every row, quoting what needs it', () => {
   const { schema, setup } = setupSql(TABLES, { state: [["o'hare", 1.5]], city: [['x', "o'hare", null]] });
-  assert.ok(schema.indexOf('CREATE TABLE state') < schema.indexOf('CREATE TABLE city'), 'a table after the ones its keys point at');
-  assert.equal(setup, `INSERT INTO "state" VALUES ('o''hare', 1.5);\nINSERT INTO "city" VALUES ('x', 'o''hare', NULL);`);
+  assert.ok(
+    schema.indexOf('CREATE TABLE state') < schema.indexOf('CREATE TABLE city'),
+    'a table after the ones its keys point at',
+  );
+  assert.equal(
+    setup,
+    `INSERT INTO "state" VALUES ('o''hare', 1.5);\nINSERT INTO "city" VALUES ('x', 'o''hare', NULL);`,
+  );
 });
 
 test('shrinking keeps the difference and leaves no row that could go', async () => {
   const [db] = generateDatabases(TABLES, { seed: 11, count: 1, maxRows: 6, literals: [150000, 'texas'] });
   const big: GeneratedDatabase = { ...db!, city: [...db!.city!, ['houston', 'texas', 2000000]] };
   // A "difference" that needs one particular city row and at least one state row.
-  const differs = async (candidate: GeneratedDatabase) => candidate.city!.some((row) => row[0] === 'houston') && candidate.state!.length > 0;
+  const differs = async (candidate: GeneratedDatabase) =>
+    candidate.city!.some((row) => row[0] === 'houston') && candidate.state!.length > 0;
   assert.ok(await differs(big));
   const { database } = await shrinkDatabase(big, differs);
   assert.ok(await differs(database));

@@ -68,7 +68,12 @@ export function referenceLiterals(sql: string): (string | number)[] {
   const found: (string | number)[] = [];
   const seen = new Set<string>();
   for (const token of tokenize(sql)) {
-    const value = token.kind === 'string' ? token.text.slice(1, -1).replace(/''/g, "'") : token.kind === 'number' ? Number(token.text) : undefined;
+    const value =
+      token.kind === 'string'
+        ? token.text.slice(1, -1).replace(/''/g, "'")
+        : token.kind === 'number'
+          ? Number(token.text)
+          : undefined;
     if (value === undefined || (typeof value === 'number' && !Number.isFinite(value))) continue;
     const key = `${typeof value}:${value}`;
     if (!seen.has(key)) {
@@ -117,7 +122,8 @@ export function generateDatabases(tables: readonly TableInfo[], options: Generat
       for (let r = 0; r < rows; r++) {
         const row = table.columns.map((column, c) => {
           const fk = table.foreignKeys.find((k) => k.column.toLowerCase() === column.name.toLowerCase());
-          const target = fk && db[fk.table] ? tables.find((t) => t.name.toLowerCase() === fk.table.toLowerCase()) : undefined;
+          const target =
+            fk && db[fk.table] ? tables.find((t) => t.name.toLowerCase() === fk.table.toLowerCase()) : undefined;
           if (fk && target) {
             const at = target.columns.findIndex((col) => col.name.toLowerCase() === fk.to.toLowerCase());
             const partners = db[target.name]!.map((row) => row[at] ?? null).filter((v) => v !== null);
@@ -146,14 +152,16 @@ export function generateDatabases(tables: readonly TableInfo[], options: Generat
   function walk(table: TableInfo, column: ColumnInfo, step: number): Cell | undefined {
     const kind = affinity(column.type);
     const sampled = (options.samples?.[`${table.name}.${column.name}`] ?? []).filter((v) => v !== null);
-    const values = kind === 'text' ? [...strings, ...sampled] : nearNumbers.map((n) => (kind === 'integer' ? Math.round(n) : n));
+    const values =
+      kind === 'text' ? [...strings, ...sampled] : nearNumbers.map((n) => (kind === 'integer' ? Math.round(n) : n));
     return values.length > 0 ? values[step % values.length] : undefined;
   }
 
   function valueFor(table: TableInfo, column: ColumnInfo, made: readonly Cell[][], c: number): Cell {
     if (!column.notNull && !column.primaryKey && random() < 0.12) return null;
     // Duplicates and ties: a value another row of this table already has.
-    if (!column.primaryKey && made.length > 0 && random() < 0.25) return made[Math.floor(random() * made.length)]![c] ?? null;
+    if (!column.primaryKey && made.length > 0 && random() < 0.25)
+      return made[Math.floor(random() * made.length)]![c] ?? null;
     const kind = affinity(column.type);
     const sampled = (options.samples?.[`${table.name}.${column.name}`] ?? []).filter((v) => v !== null);
     // The literals first (they put rows on both sides of the predicates), then values of the task's database, then anything.
@@ -187,7 +195,9 @@ export function setupSql(tables: readonly TableInfo[], db: GeneratedDatabase): {
     .map((t) => `${t.createSql.trim().replace(/;$/, '')};`)
     .join('\n');
   const setup = creationOrder(tables)
-    .flatMap((t) => (db[t.name] ?? []).map((row) => `INSERT INTO ${quoteName(t.name)} VALUES (${row.map(literal).join(', ')});`))
+    .flatMap((t) =>
+      (db[t.name] ?? []).map((row) => `INSERT INTO ${quoteName(t.name)} VALUES (${row.map(literal).join(', ')});`),
+    )
     .join('\n');
   return { schema, setup };
 }
@@ -201,15 +211,23 @@ export const rowCount = (db: GeneratedDatabase) => Object.values(db).reduce((n, 
  * single row can go. Rows another row's foreign key points at may go too: the engine does not
  * enforce foreign keys unless asked, and the candidate and the reference see the same rows.
  */
-export async function shrinkDatabase(db: GeneratedDatabase, differs: (candidate: GeneratedDatabase) => Promise<boolean>, maxTries = 200): Promise<{ database: GeneratedDatabase; tries: number }> {
+export async function shrinkDatabase(
+  db: GeneratedDatabase,
+  differs: (candidate: GeneratedDatabase) => Promise<boolean>,
+  maxTries = 200,
+): Promise<{ database: GeneratedDatabase; tries: number }> {
   let current: Record<string, readonly (readonly Cell[])[]> = { ...db };
   let tries = 0;
-  for (let changed = true; changed && tries < maxTries; ) {
+  for (let changed = true; changed && tries < maxTries;) {
     changed = false;
     for (const table of Object.keys(current)) {
       let rows = current[table]!;
-      for (let chunk = Math.max(1, Math.floor(rows.length / 2)); chunk >= 1 && tries < maxTries; chunk = chunk === 1 ? 0 : Math.max(1, Math.floor(chunk / 2))) {
-        for (let start = 0; start < rows.length && tries < maxTries; ) {
+      for (
+        let chunk = Math.max(1, Math.floor(rows.length / 2));
+        chunk >= 1 && tries < maxTries;
+        chunk = chunk === 1 ? 0 : Math.max(1, Math.floor(chunk / 2))
+      ) {
+        for (let start = 0; start < rows.length && tries < maxTries;) {
           const without = [...rows.slice(0, start), ...rows.slice(start + chunk)];
           tries++;
           if (await differs({ ...current, [table]: without })) {

@@ -12,7 +12,15 @@ import { orderRule } from './order.js';
 import type { SqlTask } from './task.js';
 import { verifyQuery, type SqlReport } from './verify.js';
 
-export { BASE, DEFAULT_DATABASES, GENERATED, prepareSqlChecks, type DatabaseCheck, type ProbeDatabase, type SqlChecks } from './checks.js';
+export {
+  BASE,
+  DEFAULT_DATABASES,
+  GENERATED,
+  prepareSqlChecks,
+  type DatabaseCheck,
+  type ProbeDatabase,
+  type SqlChecks,
+} from './checks.js';
 export { readSqlTasks } from './read-tasks.js';
 export type { SqlDatabase, SqlTask } from './task.js';
 export { verifyQuery, type SqlCounterexample, type SqlReport } from './verify.js';
@@ -44,7 +52,11 @@ export function sqlPack(runner: SqlRunner): SqlPack {
     },
     prepare: (task, options) => prepareSqlChecks(runner, task, options),
     verify: (checks, sql, options) => verifyQuery(runner, checks, sql, options),
-    probes: (checks) => checks.probeDatabases.map((check) => ({ check, text: check.rows ? JSON.stringify(check.rows) : "the task's database" })),
+    probes: (checks) =>
+      checks.probeDatabases.map((check) => ({
+        check,
+        text: check.rows ? JSON.stringify(check.rows) : "the task's database",
+      })),
     observe: async (checks, queries, probes): Promise<Behaviour> => ({
       keys: await Promise.all(
         queries.map((sql) =>
@@ -56,7 +68,9 @@ export function sqlPack(runner: SqlRunner): SqlPack {
               // Rows compared as a multiset unless the query orders them (as the comparison does).
               const rows = result.rows.map((row) => JSON.stringify(row));
               const ordered = orderRule(sql, result.columns).ordered;
-              return `=${createHash('sha256').update(JSON.stringify(ordered ? rows : [...rows].sort())).digest('hex')}`;
+              return `=${createHash('sha256')
+                .update(JSON.stringify(ordered ? rows : [...rows].sort()))
+                .digest('hex')}`;
             }),
           ),
         ),

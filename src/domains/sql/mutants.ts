@@ -15,7 +15,10 @@ export interface QueryMutant {
 
 /** The text with every string and quoted name's inside replaced by `_`, same length. */
 function masked(sql: string): string {
-  return sql.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|`[^`]*`|\[[^\]]*\]/g, (quoted) => quoted[0] + '_'.repeat(Math.max(0, quoted.length - 2)) + quoted[quoted.length - 1]);
+  return sql.replace(
+    /'(?:[^']|'')*'|"(?:[^"]|"")*"|`[^`]*`|\[[^\]]*\]/g,
+    (quoted) => quoted[0] + '_'.repeat(Math.max(0, quoted.length - 2)) + quoted[quoted.length - 1],
+  );
 }
 
 const COMPARISONS: Readonly<Record<string, readonly string[]>> = {
@@ -38,9 +41,21 @@ interface Rule {
 const RULES: readonly Rule[] = [
   { operator: 'comparison', pattern: /<=|>=|<>|!=|==|=|<|>/g, replace: (m) => COMPARISONS[m[0]] ?? [] },
   { operator: 'and-or', pattern: /\b(AND|OR)\b/gi, replace: (m) => [m[1]!.toUpperCase() === 'AND' ? 'OR' : 'AND'] },
-  { operator: 'literal', pattern: /(?<![\w.'"])\d+(?:\.\d+)?(?![\w.])/g, replace: (m) => [String(Number(m[0]) + 1), String(Number(m[0]) - 1)] },
-  { operator: 'distinct', pattern: /\bSELECT\s+DISTINCT\b|\bSELECT\b/gi, replace: (m) => [/DISTINCT/i.test(m[0]) ? 'SELECT' : 'SELECT DISTINCT'] },
-  { operator: 'min-max', pattern: /\b(MIN|MAX)(?=\s*\()/gi, replace: (m) => [m[1]!.toUpperCase() === 'MIN' ? 'MAX' : 'MIN'] },
+  {
+    operator: 'literal',
+    pattern: /(?<![\w.'"])\d+(?:\.\d+)?(?![\w.])/g,
+    replace: (m) => [String(Number(m[0]) + 1), String(Number(m[0]) - 1)],
+  },
+  {
+    operator: 'distinct',
+    pattern: /\bSELECT\s+DISTINCT\b|\bSELECT\b/gi,
+    replace: (m) => [/DISTINCT/i.test(m[0]) ? 'SELECT' : 'SELECT DISTINCT'],
+  },
+  {
+    operator: 'min-max',
+    pattern: /\b(MIN|MAX)(?=\s*\()/gi,
+    replace: (m) => [m[1]!.toUpperCase() === 'MIN' ? 'MAX' : 'MIN'],
+  },
   { operator: 'count', pattern: /\bCOUNT\s*\(\s*DISTINCT\b/gi, replace: () => ['COUNT('] },
   { operator: 'order', pattern: /\b(ASC|DESC)\b/gi, replace: (m) => [m[1]!.toUpperCase() === 'ASC' ? 'DESC' : 'ASC'] },
   { operator: 'in', pattern: /\bNOT\s+IN\b|\bIN\b/gi, replace: (m) => [/NOT/i.test(m[0]) ? 'IN' : 'NOT IN'] },

@@ -26,7 +26,9 @@ const TaskLine = z
     buggy: z.string().optional(),
     error: z.string().optional(),
   })
-  .refine((line) => (line.database === undefined) !== (line.schema === undefined), { message: 'give either "database" (an SQLite file) or "schema" (with "setup"), not both' });
+  .refine((line) => (line.database === undefined) !== (line.schema === undefined), {
+    message: 'give either "database" (an SQLite file) or "schema" (with "setup"), not both',
+  });
 
 /** SQL task lines; `file` is where they were read from (databases are relative to it). */
 export function readSqlTaskLines(text: string, file: string): SqlTask[] {
@@ -45,7 +47,10 @@ export function readSqlTaskLines(text: string, file: string): SqlTask[] {
       throw new Error(`${file}:${i + 1}: ${issue.path.length ? `"${issue.path.join('.')}": ` : ''}${issue.message}`);
     }
     const line = parsed.data;
-    const database: SqlDatabase = line.database !== undefined ? { kind: 'file', path: existingDatabase(resolve(folder, line.database), `${file}:${i + 1}`) } : { kind: 'inline', schema: line.schema!, setup: line.setup };
+    const database: SqlDatabase =
+      line.database !== undefined
+        ? { kind: 'file', path: existingDatabase(resolve(folder, line.database), `${file}:${i + 1}`) }
+        : { kind: 'inline', schema: line.schema!, setup: line.setup };
     return [
       {
         id: line.task_id,
@@ -63,7 +68,8 @@ export function readSqlTaskLines(text: string, file: string): SqlTask[] {
 }
 
 function existingDatabase(path: string, where: string): string {
-  if (!existsSync(path)) throw new Error(`${where}: the database ${path} does not exist (a path relative to the task file)`);
+  if (!existsSync(path))
+    throw new Error(`${where}: the database ${path} does not exist (a path relative to the task file)`);
   return path;
 }
 
@@ -84,7 +90,9 @@ export function isText2Sql(json: unknown): boolean {
  * gold query runs on an engine built without double-quoted strings (better-sqlite3's).
  */
 export function substituteVariables(sql: string, values: Readonly<Record<string, string>>): string {
-  return sql.replace(/"([A-Za-z_][A-Za-z0-9_]*)"/g, (whole, name: string) => (name in values ? `'${values[name]!.replace(/'/g, "''")}'` : whole));
+  return sql.replace(/"([A-Za-z_][A-Za-z0-9_]*)"/g, (whole, name: string) =>
+    name in values ? `'${values[name]!.replace(/'/g, "''")}'` : whole,
+  );
 }
 
 /** The SQLite database beside a text2sql-data file: `<stem>-db*.sqlite`, else `<stem>.sqlite`. */
@@ -94,7 +102,10 @@ function databaseBeside(file: string): string {
   const found = readdirSync(folder)
     .filter((name) => name.endsWith('.sqlite') && (name.startsWith(`${stem}-db`) || name === `${stem}.sqlite`))
     .sort();
-  if (found.length === 0) throw new Error(`${file}: no SQLite database beside it (looked for ${stem}-db*.sqlite and ${stem}.sqlite in ${folder})`);
+  if (found.length === 0)
+    throw new Error(
+      `${file}: no SQLite database beside it (looked for ${stem}-db*.sqlite and ${stem}.sqlite in ${folder})`,
+    );
   return join(folder, found[0]!);
 }
 
@@ -107,18 +118,39 @@ export function readText2Sql(json: unknown, file: string): SqlTask[] {
     entry.sentences.map((sentence, s) => {
       // A variable the sentence does not bind takes the entry's example value.
       const values = { ...Object.fromEntries(entry.variables.map((v) => [v.name, v.example])), ...sentence.variables };
-      const question = Object.entries(values).reduce((text, [name, value]) => text.replaceAll(name, value), sentence.text);
+      const question = Object.entries(values).reduce(
+        (text, [name, value]) => text.replaceAll(name, value),
+        sentence.text,
+      );
       const [reference, ...equivalents] = entry.sql.map((sql) => substituteVariables(sql, values).trim());
-      return { id: `${stem}/${q}/${s}`, dialect: 'sqlite' as const, database, question, reference: reference!, equivalents, source: 'text2sql-data' };
+      return {
+        id: `${stem}/${q}/${s}`,
+        dialect: 'sqlite' as const,
+        database,
+        question,
+        reference: reference!,
+        equivalents,
+        source: 'text2sql-data',
+      };
     }),
   );
 }
 
-const SpiderEntry = z.object({ db_id: z.string(), question: z.string(), query: z.string().optional(), SQL: z.string().optional() });
+const SpiderEntry = z.object({
+  db_id: z.string(),
+  question: z.string(),
+  query: z.string().optional(),
+  SQL: z.string().optional(),
+});
 
 /** Whether parsed JSON is a Spider or BIRD split (entries with `db_id`, `question` and `query` or `SQL`). */
 export function isSpider(json: unknown): boolean {
-  return Array.isArray(json) && json.length > 0 && SpiderEntry.safeParse(json[0]).success && ('query' in json[0] || 'SQL' in json[0]);
+  return (
+    Array.isArray(json) &&
+    json.length > 0 &&
+    SpiderEntry.safeParse(json[0]).success &&
+    ('query' in json[0] || 'SQL' in json[0])
+  );
 }
 
 /** One task per entry: `<db_id>/<index>`; databases under `database/<db_id>/<db_id>.sqlite` beside the file (or `dev_databases/` as BIRD ships them). */
@@ -128,10 +160,20 @@ export function readSpider(json: unknown, file: string): SqlTask[] {
     .array(SpiderEntry)
     .parse(json)
     .map((entry, i) => {
-      const candidates = ['database', 'dev_databases', 'train_databases'].map((dir) => join(folder, dir, entry.db_id, `${entry.db_id}.sqlite`));
+      const candidates = ['database', 'dev_databases', 'train_databases'].map((dir) =>
+        join(folder, dir, entry.db_id, `${entry.db_id}.sqlite`),
+      );
       const path = candidates.find((p) => existsSync(p));
       if (!path) throw new Error(`${file}: entry ${i} (${entry.db_id}): no database at ${candidates[0]}`);
-      return { id: `${entry.db_id}/${i}`, dialect: 'sqlite' as const, database: { kind: 'file' as const, path }, question: entry.question, reference: (entry.query ?? entry.SQL)!.trim(), equivalents: [], source: 'spider' };
+      return {
+        id: `${entry.db_id}/${i}`,
+        dialect: 'sqlite' as const,
+        database: { kind: 'file' as const, path },
+        question: entry.question,
+        reference: (entry.query ?? entry.SQL)!.trim(),
+        equivalents: [],
+        source: 'spider',
+      };
     });
 }
 
@@ -142,5 +184,7 @@ export function readSqlTasks(file: string): SqlTask[] {
   const json: unknown = JSON.parse(text);
   if (isText2Sql(json)) return readText2Sql(json, file);
   if (isSpider(json)) return readSpider(json, file);
-  throw new Error(`${file}: not an SQL task file (expected task lines with "domain": "sql", a text2sql-data file, or a Spider/BIRD split)`);
+  throw new Error(
+    `${file}: not an SQL task file (expected task lines with "domain": "sql", a text2sql-data file, or a Spider/BIRD split)`,
+  );
 }

@@ -15,12 +15,16 @@ const quoteName = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 async function rows(run: RunQuery, sql: string): Promise<SqlResult['rows']> {
   const result = await run(sql);
-  if (result.status !== 'ok') throw new Error(`reading the schema (${sql}): ${result.status}${result.message ? `: ${result.message}` : ''}`);
+  if (result.status !== 'ok')
+    throw new Error(`reading the schema (${sql}): ${result.status}${result.message ? `: ${result.message}` : ''}`);
   return result.rows;
 }
 
 export async function readSchema(run: RunQuery): Promise<TableInfo[]> {
-  const tables = await rows(run, "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid");
+  const tables = await rows(
+    run,
+    "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid",
+  );
   return Promise.all(
     tables.map(async ([name, createSql]) => {
       const table = String(name);
@@ -31,9 +35,18 @@ export async function readSchema(run: RunQuery): Promise<TableInfo[]> {
       return {
         name: table,
         createSql: String(createSql),
-        columns: columns.map(([column, type, notNull, pk]) => ({ name: String(column), type: String(type ?? ''), notNull: notNull === 1, primaryKey: Number(pk) > 0 })),
+        columns: columns.map(([column, type, notNull, pk]) => ({
+          name: String(column),
+          type: String(type ?? ''),
+          notNull: notNull === 1,
+          primaryKey: Number(pk) > 0,
+        })),
         // A foreign key with no target column names the target's primary key.
-        foreignKeys: keys.map(([from, target, to]) => ({ column: String(from), table: String(target), to: to === null ? '' : String(to) })),
+        foreignKeys: keys.map(([from, target, to]) => ({
+          column: String(from),
+          table: String(target),
+          to: to === null ? '' : String(to),
+        })),
       };
     }),
   );
@@ -45,8 +58,13 @@ export async function sampleValues(run: RunQuery, tables: readonly TableInfo[]):
   await Promise.all(
     tables.flatMap((table) =>
       table.columns.map(async (column) => {
-        const found = await rows(run, `SELECT DISTINCT ${quoteName(column.name)} FROM ${quoteName(table.name)} WHERE ${quoteName(column.name)} IS NOT NULL LIMIT ${SAMPLES}`);
-        samples[`${table.name}.${column.name}`] = found.map(([v]) => (typeof v === 'string' || typeof v === 'number' ? v : null)).filter((v) => v !== null);
+        const found = await rows(
+          run,
+          `SELECT DISTINCT ${quoteName(column.name)} FROM ${quoteName(table.name)} WHERE ${quoteName(column.name)} IS NOT NULL LIMIT ${SAMPLES}`,
+        );
+        samples[`${table.name}.${column.name}`] = found
+          .map(([v]) => (typeof v === 'string' || typeof v === 'number' ? v : null))
+          .filter((v) => v !== null);
       }),
     ),
   );

@@ -39,25 +39,44 @@ function judge(check: DatabaseCheck, reference: string, result: SqlResult): Judg
 }
 
 const showRows = (table: Pick<ResultTable, 'rows'>) =>
-  table.rows.length === 0 ? '(no rows)' : table.rows.slice(0, SHOWN_ROWS).map(formatRow).join('\n') + (table.rows.length > SHOWN_ROWS ? `\n… ${table.rows.length - SHOWN_ROWS} more rows` : '');
+  table.rows.length === 0
+    ? '(no rows)'
+    : table.rows.slice(0, SHOWN_ROWS).map(formatRow).join('\n') +
+      (table.rows.length > SHOWN_ROWS ? `\n… ${table.rows.length - SHOWN_ROWS} more rows` : '');
 
-const messageOf = (judged: Judged) => (judged.comparison && !judged.comparison.equal ? judged.comparison.why : (judged.result.message ?? judged.status));
+const messageOf = (judged: Judged) =>
+  judged.comparison && !judged.comparison.equal ? judged.comparison.why : (judged.result.message ?? judged.status);
 
-export async function verifyQuery(runner: SqlRunner, checks: SqlChecks, sql: string, options: VerifyOptions = {}): Promise<SqlReport> {
+export async function verifyQuery(
+  runner: SqlRunner,
+  checks: SqlChecks,
+  sql: string,
+  options: VerifyOptions = {},
+): Promise<SqlReport> {
   const { signal } = options;
   const run = (check: DatabaseCheck) => runner.run({ database: check.database, sql }, signal ? { signal } : {});
   const reference = checks.task.reference;
   const base = checks.base ? judge(checks.base, reference, await run(checks.base)) : undefined;
   // A query that errs, runs out of time or memory, or floods the output on the task's database would on the others too: they are not run.
   const refused = base !== undefined && base.status !== 'pass' && base.status !== 'fail';
-  const generated = refused || signal?.aborted ? [] : await Promise.all(checks.generated.map(async (check) => judge(check, reference, await run(check))));
+  const generated =
+    refused || signal?.aborted
+      ? []
+      : await Promise.all(checks.generated.map(async (check) => judge(check, reference, await run(check))));
   const noVerdict = [base, ...generated].find((j) => j?.status === 'no-verdict')?.result.message;
   const suites: SuiteVerdict[] = [];
   const failures: FailureFact[] = [];
   let counterexample: SqlCounterexample | undefined;
   if (base) {
-    suites.push({ name: BASE, status: base.status, passed: base.status === 'pass' ? 1 : 0, total: 1, firstFailure: base.status === 'pass' ? null : failureOf(base, checks.base!, checks.tables) });
-    if (base.status !== 'pass' && base.status !== 'no-verdict') failures.push({ check: "the task's database", ...failureOf(base, checks.base!, checks.tables) });
+    suites.push({
+      name: BASE,
+      status: base.status,
+      passed: base.status === 'pass' ? 1 : 0,
+      total: 1,
+      firstFailure: base.status === 'pass' ? null : failureOf(base, checks.base!, checks.tables),
+    });
+    if (base.status !== 'pass' && base.status !== 'no-verdict')
+      failures.push({ check: "the task's database", ...failureOf(base, checks.base!, checks.tables) });
   }
   if (generated.length > 0) {
     const failedAt = generated.findIndex((j) => j.status !== 'pass');
@@ -72,22 +91,35 @@ export async function verifyQuery(runner: SqlRunner, checks: SqlChecks, sql: str
     });
     if (first && first.status !== 'no-verdict') {
       const check = checks.generated[failedAt]!;
-      if (options.shrink && first.status === 'fail' && check.rows && !signal?.aborted) counterexample = await shrunk(runner, checks.tables, reference, sql, check.rows);
+      if (options.shrink && first.status === 'fail' && check.rows && !signal?.aborted)
+        counterexample = await shrunk(runner, checks.tables, reference, sql, check.rows);
       failures.push(
         counterexample
-          ? { check: 'a generated database', input: JSON.stringify(counterexample.database), expected: counterexample.expected, actual: counterexample.actual, message: counterexample.message, shrunk: true }
+          ? {
+              check: 'a generated database',
+              input: JSON.stringify(counterexample.database),
+              expected: counterexample.expected,
+              actual: counterexample.actual,
+              message: counterexample.message,
+              shrunk: true,
+            }
           : { check: 'a generated database', ...failureOf(first, check, checks.tables) },
       );
     }
   }
-  const syntax = base?.status === 'error' && base.result.phase === 'prepare' && !base.result.refused && SYNTAX.test(base.result.message ?? '');
+  const syntax =
+    base?.status === 'error' &&
+    base.result.phase === 'prepare' &&
+    !base.result.refused &&
+    SYNTAX.test(base.result.message ?? '');
   const levels = gatedLevels({
     parses: !syntax,
     loads: { loaded: base && base.status !== 'error' ? 1 : 0, of: 1 },
     units: suites.map((s) => ({ status: s.status, passed: s.passed, total: s.total, public: s.name === BASE })),
     ...(noVerdict !== undefined ? { noVerdict } : {}),
   });
-  const status: Status = noVerdict !== undefined ? 'no-verdict' : (suites.find((s) => s.status !== 'pass')?.status ?? 'pass');
+  const status: Status =
+    noVerdict !== undefined ? 'no-verdict' : (suites.find((s) => s.status !== 'pass')?.status ?? 'pass');
   const verdict: Verdict = {
     status,
     suites,
@@ -131,11 +163,20 @@ function rowObjects(db: GeneratedDatabase, tables: readonly TableInfo[]): Record
   );
 }
 
-async function shrunk(runner: SqlRunner, tables: readonly TableInfo[], reference: string, sql: string, rows: GeneratedDatabase): Promise<SqlCounterexample | undefined> {
+async function shrunk(
+  runner: SqlRunner,
+  tables: readonly TableInfo[],
+  reference: string,
+  sql: string,
+  rows: GeneratedDatabase,
+): Promise<SqlCounterexample | undefined> {
   let last: { expected: SqlResult; actual: SqlResult; comparison: Comparison } | undefined;
   const differs = async (db: GeneratedDatabase) => {
     const database = { kind: 'inline' as const, ...setupSql(tables, db) };
-    const [expected, actual] = await Promise.all([runner.run({ database, sql: reference }), runner.run({ database, sql })]);
+    const [expected, actual] = await Promise.all([
+      runner.run({ database, sql: reference }),
+      runner.run({ database, sql }),
+    ]);
     if (expected.status !== 'ok' || actual.status !== 'ok') return false;
     const comparison = compareToReference(reference, expected, actual);
     if (!comparison.equal) last = { expected, actual, comparison };
@@ -146,5 +187,10 @@ async function shrunk(runner: SqlRunner, tables: readonly TableInfo[], reference
   // The last difference seen may be of a larger database: look at the smallest once more.
   if (!(await differs(database)) || !last) return undefined;
   const { expected, actual, comparison } = last;
-  return { database: rowObjects(database, tables), expected: showRows(expected), actual: showRows(actual), message: comparison.equal ? '' : comparison.why };
+  return {
+    database: rowObjects(database, tables),
+    expected: showRows(expected),
+    actual: showRows(actual),
+    message: comparison.equal ? '' : comparison.why,
+  };
 }

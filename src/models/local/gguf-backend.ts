@@ -52,7 +52,9 @@ export async function createGgufBackend(resolved: ResolvedModel): Promise<Backen
     if (request.grammar) {
       const problems = lintGbnf(request.grammar);
       if (problems.length) {
-        throw new ModelConfigError(`the grammar is invalid (node-llama-cpp would accept it and may generate nothing):\n${problems.map((p) => `  rule ${p.rule}: ${p.message}`).join('\n')}`);
+        throw new ModelConfigError(
+          `the grammar is invalid (node-llama-cpp would accept it and may generate nothing):\n${problems.map((p) => `  rule ${p.rule}: ${p.message}`).join('\n')}`,
+        );
       }
       return llama.createGrammar({ grammar: request.grammar });
     }
@@ -60,7 +62,9 @@ export async function createGgufBackend(resolved: ResolvedModel): Promise<Backen
       try {
         return await llama.createGrammarForJsonSchema(request.responseFormat.schema as never);
       } catch (error) {
-        throw new ModelConfigError(`node-llama-cpp cannot turn the output schema into a grammar: ${(error as Error).message}`);
+        throw new ModelConfigError(
+          `node-llama-cpp cannot turn the output schema into a grammar: ${(error as Error).message}`,
+        );
       }
     }
     if (request.responseFormat) return lib.LlamaGrammar.getFor(llama, 'json');
@@ -73,7 +77,11 @@ export async function createGgufBackend(resolved: ResolvedModel): Promise<Backen
     const grammar = await grammarFor(request);
     const state = chatWrapper.generateContextState({ chatHistory: chatHistory(request.messages) });
     const prompt = state.contextText.tokenize(model.tokenizer);
-    const stops = [...(request.stop ?? []), ...plainTriggers(grammar?.stopGenerationTriggers ?? []), ...plainTriggers(state.stopGenerationTriggers)];
+    const stops = [
+      ...(request.stop ?? []),
+      ...plainTriggers(grammar?.stopGenerationTriggers ?? []),
+      ...plainTriggers(state.stopGenerationTriggers),
+    ];
     await sequence.clearHistory();
 
     const generated: Token[] = [];
@@ -81,12 +89,16 @@ export async function createGgufBackend(resolved: ResolvedModel): Promise<Backen
     let text = '';
     let emitted = 0;
     let finishReason = 'stop';
-    const evaluation = sequence.evaluateWithMetadata(prompt, { confidence: true }, {
-      temperature: request.temperature ?? 0,
-      ...(request.topP !== undefined ? { topP: request.topP } : {}),
-      ...(request.seed !== undefined ? { seed: request.seed } : {}),
-      ...(grammar ? { grammarEvaluationState: new lib.LlamaGrammarEvaluationState({ model, grammar }) } : {}),
-    });
+    const evaluation = sequence.evaluateWithMetadata(
+      prompt,
+      { confidence: true },
+      {
+        temperature: request.temperature ?? 0,
+        ...(request.topP !== undefined ? { topP: request.topP } : {}),
+        ...(request.seed !== undefined ? { seed: request.seed } : {}),
+        ...(grammar ? { grammarEvaluationState: new lib.LlamaGrammarEvaluationState({ model, grammar }) } : {}),
+      },
+    );
     for await (const { token, confidence } of evaluation) {
       options.signal.throwIfAborted();
       generated.push(token);
@@ -111,10 +123,19 @@ export async function createGgufBackend(resolved: ResolvedModel): Promise<Backen
     if (grammar?.trimWhitespaceSuffix) text = text.trimEnd();
     if (options.onText && text.length > emitted) options.onText(text.slice(emitted));
     if (request.grammar && text === '') {
-      throw new ModelConfigError('the grammar produced an empty string: check it (node-llama-cpp runs some invalid grammars without an error)');
+      throw new ModelConfigError(
+        'the grammar produced an empty string: check it (node-llama-cpp runs some invalid grammars without an error)',
+      );
     }
     return {
-      completions: [{ text, toolCalls: [], finishReason, ...(request.logprobs ? { logprobs: tokenLogprobs(model, generated, confidences, text.length) } : {}) }],
+      completions: [
+        {
+          text,
+          toolCalls: [],
+          finishReason,
+          ...(request.logprobs ? { logprobs: tokenLogprobs(model, generated, confidences, text.length) } : {}),
+        },
+      ],
       usage: { inputTokens: prompt.length, outputTokens: generated.length },
     };
   }
@@ -133,7 +154,11 @@ export async function createGgufBackend(resolved: ResolvedModel): Promise<Backen
 
 function chatHistory(messages: readonly ChatMessage[]): ChatHistoryItem[] {
   const items: ChatHistoryItem[] = messages.map((m) =>
-    m.role === 'system' ? { type: 'system', text: m.content } : m.role === 'user' ? { type: 'user', text: m.content } : { type: 'model', response: [m.content] },
+    m.role === 'system'
+      ? { type: 'system', text: m.content }
+      : m.role === 'user'
+        ? { type: 'user', text: m.content }
+        : { type: 'model', response: [m.content] },
   );
   // The model's turn to speak: an empty response at the end.
   items.push({ type: 'model', response: [] });
@@ -144,7 +169,8 @@ function chatHistory(messages: readonly ChatMessage[]): ChatHistoryItem[] {
 function plainTriggers(triggers: readonly unknown[]): string[] {
   const out: string[] = [];
   for (const trigger of triggers) {
-    const values = (trigger as { values?: readonly unknown[] }).values ?? (Array.isArray(trigger) ? trigger : [trigger]);
+    const values =
+      (trigger as { values?: readonly unknown[] }).values ?? (Array.isArray(trigger) ? trigger : [trigger]);
     if (values.length > 0 && values.every((v) => typeof v === 'string')) out.push(values.join(''));
   }
   return out.filter((s) => s.length > 0);
@@ -174,7 +200,12 @@ function heldBack(text: string, stops: readonly string[]): number {
 }
 
 /** One entry per generated token that is part of the returned text. */
-function tokenLogprobs(model: LlamaModel, tokens: readonly Token[], confidences: readonly number[], textLength: number): TokenLogprob[] {
+function tokenLogprobs(
+  model: LlamaModel,
+  tokens: readonly Token[],
+  confidences: readonly number[],
+  textLength: number,
+): TokenLogprob[] {
   const out: TokenLogprob[] = [];
   let length = 0;
   for (let i = 0; i < tokens.length; i++) {

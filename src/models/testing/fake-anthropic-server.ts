@@ -11,7 +11,22 @@
  * output from older models through a forced tool named `json`), or a failure.
  */
 import type { ServerResponse } from 'node:http';
-import { estimateTokens, isFailure, listenOnLoopback, parseJsonObject, pieces, replyQueue, requestFields, sendFailure, sendJson, waitUnlessClosed, type FakeDelay, type FakeHttpFailure, type FakeHttpRequest, type FakeHttpServer } from './fake-http.js';
+import {
+  estimateTokens,
+  isFailure,
+  listenOnLoopback,
+  parseJsonObject,
+  pieces,
+  replyQueue,
+  requestFields,
+  sendFailure,
+  sendJson,
+  waitUnlessClosed,
+  type FakeDelay,
+  type FakeHttpFailure,
+  type FakeHttpRequest,
+  type FakeHttpServer,
+} from './fake-http.js';
 
 export interface FakeToolUse {
   readonly name: string;
@@ -66,7 +81,9 @@ const ERROR_TYPES: Readonly<Record<number, string>> = {
 export function anthropicText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.map((block: { type?: string; text?: string }) => (block.type === 'text' ? (block.text ?? '') : '')).join('');
+  return content
+    .map((block: { type?: string; text?: string }) => (block.type === 'text' ? (block.text ?? '') : ''))
+    .join('');
 }
 
 export async function startFakeAnthropicServer(options: FakeAnthropicServerOptions = {}): Promise<FakeAnthropicServer> {
@@ -74,17 +91,23 @@ export async function startFakeAnthropicServer(options: FakeAnthropicServerOptio
   const requests: FakeAnthropicRequest[] = [];
 
   const http = await listenOnLoopback((req, res, path, text) => {
-    if (req.method !== 'POST' || path !== '/v1/messages') return sendError(res, { status: 404, message: `fake server: no route ${req.method} ${path}` });
+    if (req.method !== 'POST' || path !== '/v1/messages')
+      return sendError(res, { status: 404, message: `fake server: no route ${req.method} ${path}` });
     // The checks the real API makes before anything else.
     if (!req.headers['x-api-key']) return sendError(res, { status: 401, message: 'x-api-key header is required' });
-    if (!req.headers['anthropic-version']) return sendError(res, { status: 400, message: 'anthropic-version header is required' });
+    if (!req.headers['anthropic-version'])
+      return sendError(res, { status: 400, message: 'anthropic-version header is required' });
     const body = parseJsonObject(text);
     if (!body) return sendError(res, { status: 400, message: 'fake server: body is not JSON' });
-    if (!Number.isInteger(body.max_tokens)) return sendError(res, { status: 400, message: 'max_tokens: Field required' });
+    if (!Number.isInteger(body.max_tokens))
+      return sendError(res, { status: 400, message: 'max_tokens: Field required' });
     const request: FakeAnthropicRequest = {
       ...requestFields(requests, req, path, body),
       system: anthropicText(body.system),
-      messages: (Array.isArray(body.messages) ? body.messages : []).map((m: { role: string; content: unknown }) => ({ role: m.role, text: anthropicText(m.content) })),
+      messages: (Array.isArray(body.messages) ? body.messages : []).map((m: { role: string; content: unknown }) => ({
+        role: m.role,
+        text: anthropicText(m.content),
+      })),
       stream: body.stream === true,
     };
     requests.push(request);
@@ -104,24 +127,54 @@ export async function startFakeAnthropicServer(options: FakeAnthropicServerOptio
     const message = typeof reply === 'string' ? { text: reply } : reply;
     const blocks = [
       ...(message.text !== undefined || !message.toolUse?.length ? [{ type: 'text', text: message.text ?? '' }] : []),
-      ...(message.toolUse ?? []).map((t, k) => ({ type: 'tool_use', id: t.id ?? `toolu_fake_${request.seq}_${k}`, name: t.name, input: t.input })),
+      ...(message.toolUse ?? []).map((t, k) => ({
+        type: 'tool_use',
+        id: t.id ?? `toolu_fake_${request.seq}_${k}`,
+        name: t.name,
+        input: t.input,
+      })),
     ];
     const usage = {
-      input_tokens: message.usage?.input_tokens ?? estimateTokens(request.system + request.messages.map((m) => m.text).join('\n')),
-      output_tokens: message.usage?.output_tokens ?? estimateTokens((message.text ?? '') + (message.toolUse ?? []).map((t) => JSON.stringify(t.input)).join('')),
+      input_tokens:
+        message.usage?.input_tokens ?? estimateTokens(request.system + request.messages.map((m) => m.text).join('\n')),
+      output_tokens:
+        message.usage?.output_tokens ??
+        estimateTokens((message.text ?? '') + (message.toolUse ?? []).map((t) => JSON.stringify(t.input)).join('')),
     };
     const stopReason = message.stopReason ?? (message.toolUse?.length ? 'tool_use' : 'end_turn');
-    const head = { id: `msg_fake_${request.seq}`, type: 'message', role: 'assistant', model: String(request.body.model) };
+    const head = {
+      id: `msg_fake_${request.seq}`,
+      type: 'message',
+      role: 'assistant',
+      model: String(request.body.model),
+    };
     if (!request.stream) {
       sendJson(res, 200, { ...head, content: blocks, stop_reason: stopReason, stop_sequence: null, usage });
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    res.write(sse('message_start', { type: 'message_start', message: { ...head, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: usage.input_tokens, output_tokens: 1 } } }));
+    res.write(
+      sse('message_start', {
+        type: 'message_start',
+        message: {
+          ...head,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: usage.input_tokens, output_tokens: 1 },
+        },
+      }),
+    );
     res.write(sse('ping', { type: 'ping' }));
     for (const [index, block] of blocks.entries()) {
       const isText = block.type === 'text';
-      res.write(sse('content_block_start', { type: 'content_block_start', index, content_block: isText ? { type: 'text', text: '' } : { ...block, input: {} } }));
+      res.write(
+        sse('content_block_start', {
+          type: 'content_block_start',
+          index,
+          content_block: isText ? { type: 'text', text: '' } : { ...block, input: {} },
+        }),
+      );
       const whole = isText ? (block as { text: string }).text : JSON.stringify((block as { input: unknown }).input);
       for (const piece of pieces(whole, 8)) {
         const delta = isText ? { type: 'text_delta', text: piece } : { type: 'input_json_delta', partial_json: piece };
@@ -129,7 +182,13 @@ export async function startFakeAnthropicServer(options: FakeAnthropicServerOptio
       }
       res.write(sse('content_block_stop', { type: 'content_block_stop', index }));
     }
-    res.write(sse('message_delta', { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } }));
+    res.write(
+      sse('message_delta', {
+        type: 'message_delta',
+        delta: { stop_reason: stopReason, stop_sequence: null },
+        usage: { output_tokens: usage.output_tokens },
+      }),
+    );
     res.end(sse('message_stop', { type: 'message_stop' }));
   }
 
@@ -143,8 +202,12 @@ export async function startFakeAnthropicServer(options: FakeAnthropicServerOptio
 }
 
 function errorBody(failure: FakeAnthropicFailure) {
-  const type = failure.type ?? ERROR_TYPES[failure.status] ?? (failure.status >= 500 ? 'api_error' : 'invalid_request_error');
-  return { type: 'error', error: { type, message: failure.message ?? `fake server: scripted ${failure.status} ${type}` } };
+  const type =
+    failure.type ?? ERROR_TYPES[failure.status] ?? (failure.status >= 500 ? 'api_error' : 'invalid_request_error');
+  return {
+    type: 'error',
+    error: { type, message: failure.message ?? `fake server: scripted ${failure.status} ${type}` },
+  };
 }
 
 function sendError(res: ServerResponse, failure: FakeAnthropicFailure): void {

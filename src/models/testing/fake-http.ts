@@ -18,7 +18,12 @@ export interface FakeHttpRequest {
 }
 
 /** The fields of `FakeHttpRequest` every server fills alike; `seq` follows the requests recorded so far. */
-export function requestFields(recorded: readonly unknown[], req: IncomingMessage, path: string, body: Record<string, any>) {
+export function requestFields(
+  recorded: readonly unknown[],
+  req: IncomingMessage,
+  path: string,
+  body: Record<string, any>,
+) {
   return { seq: recorded.length + 1, path, headers: req.headers, body };
 }
 
@@ -49,7 +54,9 @@ export interface LoopbackServer {
 }
 
 /** An HTTP server on 127.0.0.1 at a free port; `handle` gets each request once its body is read. */
-export async function listenOnLoopback(handle: (req: IncomingMessage, res: ServerResponse, path: string, body: string) => void): Promise<LoopbackServer> {
+export async function listenOnLoopback(
+  handle: (req: IncomingMessage, res: ServerResponse, path: string, body: string) => void,
+): Promise<LoopbackServer> {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -78,19 +85,30 @@ export function parseJsonObject(text: string): Record<string, any> | undefined {
 }
 
 /** `headers` may override the content type (Ollama adds a charset). */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
   res.end(text);
 }
 
 /** A scripted failure with the protocol's error `body`, and `retry-after` when the script sets one. */
-export function sendFailure(res: ServerResponse, failure: FakeHttpFailure, body: unknown, headers: Record<string, string> = {}): void {
+export function sendFailure(
+  res: ServerResponse,
+  failure: FakeHttpFailure,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const retry = failure.retryAfterSeconds !== undefined ? { 'retry-after': String(failure.retryAfterSeconds) } : {};
   sendJson(res, failure.status, body, { ...headers, ...retry });
 }
 
-export const isFailure = <Reply>(reply: Reply): reply is Extract<Reply, FakeHttpFailure> => typeof reply === 'object' && reply !== null && 'status' in reply;
+export const isFailure = <Reply>(reply: Reply): reply is Extract<Reply, FakeHttpFailure> =>
+  typeof reply === 'object' && reply !== null && 'status' in reply;
 
 /** Replies in the order they were enqueued; past the end, `fallback` or a 500 that says the script ran out. */
 export function replyQueue<Reply>(fallback?: Reply) {
@@ -98,7 +116,8 @@ export function replyQueue<Reply>(fallback?: Reply) {
   return {
     enqueue: (...replies: Reply[]) => void queue.push(...replies),
     pending: () => queue.length,
-    take: (seq: number): Reply | FakeHttpFailure => queue.shift() ?? fallback ?? { status: 500, message: `fake server: no scripted reply left for request #${seq}` },
+    take: (seq: number): Reply | FakeHttpFailure =>
+      queue.shift() ?? fallback ?? { status: 500, message: `fake server: no scripted reply left for request #${seq}` },
   };
 }
 

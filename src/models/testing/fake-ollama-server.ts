@@ -11,7 +11,22 @@
  * 404 Ollama sends for a model that was never pulled.
  */
 import type { ServerResponse } from 'node:http';
-import { estimateTokens, isFailure, listenOnLoopback, parseJsonObject, pieces, replyQueue, requestFields, sendFailure, sendJson, waitUnlessClosed, type FakeDelay, type FakeHttpFailure, type FakeHttpRequest, type FakeHttpServer } from './fake-http.js';
+import {
+  estimateTokens,
+  isFailure,
+  listenOnLoopback,
+  parseJsonObject,
+  pieces,
+  replyQueue,
+  requestFields,
+  sendFailure,
+  sendJson,
+  waitUnlessClosed,
+  type FakeDelay,
+  type FakeHttpFailure,
+  type FakeHttpRequest,
+  type FakeHttpServer,
+} from './fake-http.js';
 
 export interface FakeOllamaToolCall {
   readonly name: string;
@@ -69,7 +84,8 @@ export async function startFakeOllamaServer(options: FakeOllamaServerOptions = {
     const body = parseJsonObject(text);
     if (!body) return sendError(res, { status: 400, message: 'invalid character in request body' });
     const model = String(body.model ?? '');
-    if (options.models && !options.models.includes(model)) return sendError(res, { status: 404, message: `model "${model}" not found, try pulling it first` });
+    if (options.models && !options.models.includes(model))
+      return sendError(res, { status: 404, message: `model "${model}" not found, try pulling it first` });
     const request: FakeOllamaRequest = {
       ...requestFields(requests, req, path, body),
       messages: Array.isArray(body.messages) ? body.messages : [],
@@ -87,13 +103,16 @@ export async function startFakeOllamaServer(options: FakeOllamaServerOptions = {
     if (isFailure(reply)) return sendError(res, reply);
     const message = typeof reply === 'string' ? { content: reply } : reply;
     const content = message.content ?? '';
-    const toolCalls = message.toolCalls?.length ? { tool_calls: message.toolCalls.map((t) => ({ function: { name: t.name, arguments: t.arguments } })) } : {};
+    const toolCalls = message.toolCalls?.length
+      ? { tool_calls: message.toolCalls.map((t) => ({ function: { name: t.name, arguments: t.arguments } })) }
+      : {};
     const base = { model: String(request.body.model), created_at: new Date().toISOString() };
     const done = {
       done: true,
       done_reason: message.doneReason ?? 'stop',
       total_duration: 1_000_000,
-      prompt_eval_count: message.usage?.prompt_eval_count ?? estimateTokens(request.messages.map((m) => m.content).join('\n')),
+      prompt_eval_count:
+        message.usage?.prompt_eval_count ?? estimateTokens(request.messages.map((m) => m.content).join('\n')),
       eval_count: message.usage?.eval_count ?? estimateTokens(content + JSON.stringify(message.toolCalls ?? [])),
     };
     if (!request.stream) {
@@ -102,7 +121,8 @@ export async function startFakeOllamaServer(options: FakeOllamaServerOptions = {
     }
     res.writeHead(200, { 'content-type': 'application/x-ndjson' });
     const line = (value: unknown) => res.write(`${JSON.stringify(value)}\n`);
-    for (const piece of pieces(content, 8)) line({ ...base, message: { role: 'assistant', content: piece }, done: false });
+    for (const piece of pieces(content, 8))
+      line({ ...base, message: { role: 'assistant', content: piece }, done: false });
     if (toolCalls.tool_calls) line({ ...base, message: { role: 'assistant', content: '', ...toolCalls }, done: false });
     line({ ...base, message: { role: 'assistant', content: '' }, ...done });
     res.end();

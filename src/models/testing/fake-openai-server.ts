@@ -13,7 +13,22 @@
  * function of the request. A failure reply (`{ status }`) answers the whole request.
  */
 import type { ServerResponse } from 'node:http';
-import { estimateTokens, isFailure, listenOnLoopback, parseJsonObject, pieces, replyQueue, requestFields, sendFailure, sendJson, waitUnlessClosed, type FakeDelay, type FakeHttpFailure, type FakeHttpRequest, type FakeHttpServer } from './fake-http.js';
+import {
+  estimateTokens,
+  isFailure,
+  listenOnLoopback,
+  parseJsonObject,
+  pieces,
+  replyQueue,
+  requestFields,
+  sendFailure,
+  sendJson,
+  waitUnlessClosed,
+  type FakeDelay,
+  type FakeHttpFailure,
+  type FakeHttpRequest,
+  type FakeHttpServer,
+} from './fake-http.js';
 
 export interface FakeToolCall {
   readonly name: string;
@@ -45,7 +60,9 @@ export interface FakeChatRequest extends FakeHttpRequest {
   readonly n: number;
 }
 
-export type FakeScript = (request: FakeChatRequest) => FakeReply | readonly FakeReply[] | Promise<FakeReply | readonly FakeReply[]>;
+export type FakeScript = (
+  request: FakeChatRequest,
+) => FakeReply | readonly FakeReply[] | Promise<FakeReply | readonly FakeReply[]>;
 
 export interface FakeServerOptions {
   /** Answer every request from this function instead of the queue. */
@@ -63,7 +80,8 @@ export interface FakeOpenAIServer extends FakeHttpServer<FakeChatRequest, FakeRe
   readonly maxInFlight: number;
 }
 
-const asChoice = (reply: FakeReply): FakeChoice & ReplyTiming => (typeof reply === 'string' ? { content: reply } : (reply as FakeChoice & ReplyTiming));
+const asChoice = (reply: FakeReply): FakeChoice & ReplyTiming =>
+  typeof reply === 'string' ? { content: reply } : (reply as FakeChoice & ReplyTiming);
 
 export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Promise<FakeOpenAIServer> {
   const queue = replyQueue<FakeReply>(options.fallback);
@@ -73,7 +91,10 @@ export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Pr
 
   const http = await listenOnLoopback((req, res, path, text) => {
     if (req.method === 'GET' && /\/models$/.test(path)) {
-      sendJson(res, 200, { object: 'list', data: (options.models ?? ['fake-model']).map((id) => ({ id, object: 'model', owned_by: 'fake' })) });
+      sendJson(res, 200, {
+        object: 'list',
+        data: (options.models ?? ['fake-model']).map((id) => ({ id, object: 'model', owned_by: 'fake' })),
+      });
       return;
     }
     if (req.method !== 'POST' || !/\/chat\/completions$/.test(path)) {
@@ -119,13 +140,24 @@ export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Pr
     if (!(await waitUnlessClosed(res, timing.delayMs))) return;
     const failure = replies.find(isFailure);
     if (failure) {
-      const type = failure.status === 429 ? 'rate_limit_exceeded' : failure.status >= 500 ? 'server_error' : 'invalid_request_error';
-      sendFailure(res, failure, { error: { message: failure.message ?? `fake server: scripted ${failure.status}`, type, code: failure.status } });
+      const type =
+        failure.status === 429
+          ? 'rate_limit_exceeded'
+          : failure.status >= 500
+            ? 'server_error'
+            : 'invalid_request_error';
+      sendFailure(res, failure, {
+        error: { message: failure.message ?? `fake server: scripted ${failure.status}`, type, code: failure.status },
+      });
       return;
     }
     const choices = replies.map(asChoice);
-    const promptText = request.messages.map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n');
-    const completionText = choices.map((c) => (c.content ?? '') + (c.toolCalls ?? []).map((t) => argumentsText(t.arguments)).join('')).join('');
+    const promptText = request.messages
+      .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)))
+      .join('\n');
+    const completionText = choices
+      .map((c) => (c.content ?? '') + (c.toolCalls ?? []).map((t) => argumentsText(t.arguments)).join(''))
+      .join('');
     const usage = {
       prompt_tokens: timing.usage?.prompt_tokens ?? estimateTokens(promptText),
       completion_tokens: timing.usage?.completion_tokens ?? estimateTokens(completionText),
@@ -134,7 +166,14 @@ export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Pr
     const model = String(request.body.model ?? 'fake-model');
     const id = `chatcmpl-fake-${request.seq}`;
     if (request.stream) {
-      await streamChoices(res, id, model, choices, request.body.stream_options?.include_usage ? full : undefined, timing.chunkDelayMs ?? 0);
+      await streamChoices(
+        res,
+        id,
+        model,
+        choices,
+        request.body.stream_options?.include_usage ? full : undefined,
+        timing.chunkDelayMs ?? 0,
+      );
       return;
     }
     sendJson(res, 200, {
@@ -147,7 +186,9 @@ export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Pr
         message: {
           role: 'assistant',
           content: choice.content ?? (choice.toolCalls?.length ? null : ''),
-          ...(choice.toolCalls?.length ? { tool_calls: choice.toolCalls.map((call, k) => toolCallJson(call, index, k)) } : {}),
+          ...(choice.toolCalls?.length
+            ? { tool_calls: choice.toolCalls.map((call, k) => toolCallJson(call, index, k)) }
+            : {}),
         },
         finish_reason: finishReason(choice),
         logprobs: request.body.logprobs ? { content: fakeLogprobs(choice.content ?? '') } : null,
@@ -177,12 +218,23 @@ function argumentsText(args: unknown): string {
 }
 
 function toolCallJson(call: FakeToolCall, choice: number, k: number) {
-  return { id: call.id ?? `call_${choice}_${k}`, type: 'function', function: { name: call.name, arguments: argumentsText(call.arguments) } };
+  return {
+    id: call.id ?? `call_${choice}_${k}`,
+    type: 'function',
+    function: { name: call.name, arguments: argumentsText(call.arguments) },
+  };
 }
 
 /** Deterministic pseudo log-probabilities: one "token" per 4 characters. */
-export function fakeLogprobs(text: string): Array<{ token: string; logprob: number; bytes: number[]; top_logprobs: [] }> {
-  return pieces(text, 4).map((token, i) => ({ token, logprob: -0.125 * ((i % 8) + 1), bytes: [...Buffer.from(token)], top_logprobs: [] }));
+export function fakeLogprobs(
+  text: string,
+): Array<{ token: string; logprob: number; bytes: number[]; top_logprobs: [] }> {
+  return pieces(text, 4).map((token, i) => ({
+    token,
+    logprob: -0.125 * ((i % 8) + 1),
+    bytes: [...Buffer.from(token)],
+    top_logprobs: [],
+  }));
 }
 
 async function streamChoices(
@@ -197,7 +249,9 @@ async function streamChoices(
   const created = Math.floor(Date.now() / 1000);
   const send = async (choicesPart: unknown[], extra: Record<string, unknown> = {}) => {
     if (res.destroyed) return;
-    res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: choicesPart, ...extra })}\n\n`);
+    res.write(
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: choicesPart, ...extra })}\n\n`,
+    );
     await waitUnlessClosed(res, chunkDelayMs);
   };
   for (const [index, choice] of choices.entries()) {
@@ -210,8 +264,29 @@ async function streamChoices(
       const half = Math.ceil(args.length / 2);
       const json = toolCallJson(call, index, k);
       // Arguments arrive in pieces, as vLLM and llama.cpp send them.
-      await send([{ index, delta: { tool_calls: [{ index: k, id: json.id, type: 'function', function: { name: call.name, arguments: args.slice(0, half) } }] }, finish_reason: null }]);
-      await send([{ index, delta: { tool_calls: [{ index: k, function: { arguments: args.slice(half) } }] }, finish_reason: null }]);
+      await send([
+        {
+          index,
+          delta: {
+            tool_calls: [
+              {
+                index: k,
+                id: json.id,
+                type: 'function',
+                function: { name: call.name, arguments: args.slice(0, half) },
+              },
+            ],
+          },
+          finish_reason: null,
+        },
+      ]);
+      await send([
+        {
+          index,
+          delta: { tool_calls: [{ index: k, function: { arguments: args.slice(half) } }] },
+          finish_reason: null,
+        },
+      ]);
     }
     await send([{ index, delta: {}, finish_reason: finishReason(choice) }]);
   }

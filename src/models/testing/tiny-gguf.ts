@@ -28,7 +28,11 @@ const TOKEN_BYTE = 6;
 type MetadataValue =
   | { type: ValueType.UINT32 | ValueType.INT32 | ValueType.FLOAT32; value: number }
   | { type: ValueType.STRING; value: string }
-  | { type: ValueType.ARRAY; elementType: ValueType.STRING | ValueType.FLOAT32 | ValueType.INT32; values: ReadonlyArray<string | number> };
+  | {
+      type: ValueType.ARRAY;
+      elementType: ValueType.STRING | ValueType.FLOAT32 | ValueType.INT32;
+      values: ReadonlyArray<string | number>;
+    };
 
 /** Little-endian byte writer. */
 class Writer {
@@ -154,7 +158,8 @@ export function writeTinyGguf(path: string, options: TinyGgufOptions = {}): numb
     ['tokenizer.ggml.bos_token_id', { type: ValueType.UINT32, value: 1 }],
     ['tokenizer.ggml.eos_token_id', { type: ValueType.UINT32, value: 2 }],
   ];
-  if (options.chatTemplate) metadata.push(['tokenizer.chat_template', { type: ValueType.STRING, value: options.chatTemplate }]);
+  if (options.chatTemplate)
+    metadata.push(['tokenizer.chat_template', { type: ValueType.STRING, value: options.chatTemplate }]);
 
   // Shapes in ggml order: the first dimension is the contiguous one.
   const tensors: Array<{ name: string; dims: number[]; norm?: boolean }> = [

@@ -86,7 +86,12 @@ function harness(createWire, nodeSurface) {
   // setter on Error.prototype.code would then run untimed. A fixed data property there
   // makes that assignment plain (instances can still have their own `code`).
   for (let i = 0; i < ERROR_CLASSES.length; i++) {
-    defineProperty(/** @type {ErrorConstructor} */ (ERROR_CLASSES[i]).prototype, 'code', { __proto__: null, value: undefined, writable: true, configurable: false });
+    defineProperty(/** @type {ErrorConstructor} */ (ERROR_CLASSES[i]).prototype, 'code', {
+      __proto__: null,
+      value: undefined,
+      writable: true,
+      configurable: false,
+    });
   }
   // No WebAssembly (huge address-space reservations; its compile and instantiate promises
   // settle from the host's event loop), and no FinalizationRegistry (its callbacks would
@@ -165,7 +170,13 @@ function harness(createWire, nodeSurface) {
   const noop = function () {};
   const quiet = ['groupEnd', 'time', 'timeEnd', 'timeLog', 'count', 'countReset', 'clear'];
   for (let i = 0; i < quiet.length; i++) {
-    defineProperty(consoleObject, /** @type {string} */ (quiet[i]), { __proto__: null, value: noop, writable: true, configurable: true, enumerable: true });
+    defineProperty(consoleObject, /** @type {string} */ (quiet[i]), {
+      __proto__: null,
+      value: noop,
+      writable: true,
+      configurable: true,
+      enumerable: true,
+    });
   }
   const moduleObject = { exports: {} };
   /** @type {[string, object][]} */
@@ -200,7 +211,12 @@ function harness(createWire, nodeSurface) {
     const host = surfaceArgs[0];
     const optionsJson = surfaceArgs[1];
     surfaceArgs = null;
-    const surface = nodeSurface(host, print, optionsJson, (name) => getOwnPropertyDescriptor(G, name) === undefined || ours(name));
+    const surface = nodeSurface(
+      host,
+      print,
+      optionsJson,
+      (name) => getOwnPropertyDescriptor(G, name) === undefined || ours(name),
+    );
     lazyGlobals = surface.lazy;
     exitCalled = surface.exit;
     for (let i = 0; i < surface.defined.length; i++) note(/** @type {string} */ (surface.defined[i]));
@@ -258,7 +274,8 @@ function harness(createWire, nodeSurface) {
    * @param {object} proto
    */
   function isError(x, proto) {
-    for (let p = getPrototypeOf(x), i = 0; p !== null && i < 50; p = getPrototypeOf(p), i++) if (p === proto) return true;
+    for (let p = getPrototypeOf(x), i = 0; p !== null && i < 50; p = getPrototypeOf(p), i++)
+      if (p === proto) return true;
     return false;
   }
 
@@ -268,7 +285,14 @@ function harness(createWire, nodeSurface) {
    * @param {'' | 'timeout' | 'memory' | 'output'} limit
    */
   function failure(error, message, limit) {
-    return '{"ok":false,"error":' + quote(cut(error, 100)) + ',"message":' + quote(cut(message, 2000)) + (limit ? ',"limit":' + quote(limit) : '') + '}';
+    return (
+      '{"ok":false,"error":' +
+      quote(cut(error, 100)) +
+      ',"message":' +
+      quote(cut(message, 2000)) +
+      (limit ? ',"limit":' + quote(limit) : '') +
+      '}'
+    );
   }
 
   /**
@@ -310,7 +334,8 @@ function harness(createWire, nodeSurface) {
       encoded = W.encode(value, false, limits.replyBytes);
     } catch (/** @type {any} */ e) {
       const tooLong = e instanceof RangeErrorCtor && e.message === 'Invalid string length';
-      if ((e instanceof W.WireError && e.kind === 'size') || tooLong) return failure('OutputLimit', 'return value larger than ' + limits.replyBytes + ' bytes', 'output');
+      if ((e instanceof W.WireError && e.kind === 'size') || tooLong)
+        return failure('OutputLimit', 'return value larger than ' + limits.replyBytes + ' bytes', 'output');
       throw e;
     }
     return '{"ok":true,"v":' + encoded + '}';
@@ -340,9 +365,16 @@ function harness(createWire, nodeSurface) {
       }
       if (typeof v !== 'function' || v === builtins[name]) return;
       functions[name] = thunk;
-      defineProperty(list, list.length, { __proto__: null, value: name, writable: true, enumerable: true, configurable: true });
+      defineProperty(list, list.length, {
+        __proto__: null,
+        value: name,
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
     }
-    for (let i = 0; i < msg.names.length; i++) add(/** @type {string} */ (msg.names[i]), /** @type {() => unknown} */ (thunks[i]));
+    for (let i = 0; i < msg.names.length; i++)
+      add(/** @type {string} */ (msg.names[i]), /** @type {() => unknown} */ (thunks[i]));
     // CommonJS style programs (TypeScript output): module.exports.f
     /** @type {any} */
     let exported;
@@ -380,7 +412,8 @@ function harness(createWire, nodeSurface) {
     const ka = keys(a);
     const kb = keys(b);
     if (ka.length !== kb.length) return false;
-    for (let i = 0; i < ka.length; i++) if (!same(a[/** @type {string} */ (ka[i])], b[/** @type {string} */ (ka[i])], strict, depth + 1)) return false;
+    for (let i = 0; i < ka.length; i++)
+      if (!same(a[/** @type {string} */ (ka[i])], b[/** @type {string} */ (ka[i])], strict, depth + 1)) return false;
     return true;
   }
   /**
@@ -425,7 +458,10 @@ function harness(createWire, nodeSurface) {
     check(threw, typeof _e === 'string' ? _e : m, 'missing expected exception');
   };
   assert.strict = assert;
-  const testConsole = { __proto__: consoleObject, assert: (/** @type {unknown} */ c) => check(c, undefined, 'console.assert failed') };
+  const testConsole = {
+    __proto__: consoleObject,
+    assert: (/** @type {unknown} */ c) => check(c, undefined, 'console.assert failed'),
+  };
   /** @param {unknown} id */
   function testRequire(id) {
     if (id === 'assert' || id === 'node:assert' || id === 'assert/strict' || id === 'node:assert/strict') return assert;
@@ -515,7 +551,9 @@ function reply(obj) {
   writeAll(1, JSON.stringify(obj) + '\n');
 }
 
-const HOST_ERROR_PROTOS = new Set([Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError].map((c) => c.prototype));
+const HOST_ERROR_PROTOS = new Set(
+  [Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError].map((c) => c.prototype),
+);
 
 /**
  * What a throw that reached this realm was, without running candidate code: a property
@@ -589,7 +627,11 @@ class Execution {
    */
   /** @param {Set<string>} identifiers */
   installSurface(identifiers) {
-    const names = !this.surface ? [] : DYNAMIC_GLOBAL_ACCESS.some((w) => identifiers.has(w)) ? SURFACE_NAMES : SURFACE_NAMES.filter((n) => identifiers.has(n));
+    const names = !this.surface
+      ? []
+      : DYNAMIC_GLOBAL_ACCESS.some((w) => identifiers.has(w))
+        ? SURFACE_NAMES
+        : SURFACE_NAMES.filter((n) => identifiers.has(n));
     this.control.install(this.surface ? createHostBridge(this) : null, SURFACE_OPTIONS, JSON.stringify(names));
   }
 
@@ -628,7 +670,8 @@ class Execution {
     this.timedOut = Boolean(r.timeout);
     let text;
     if (r.timeout) text = '{"ok":false,"error":"Timeout","message":"time limit exceeded","limit":"timeout"}';
-    else if (r.host) text = JSON.stringify({ ok: false, error: 'Error', message: `harness failure: ${r.host.message}` });
+    else if (r.host)
+      text = JSON.stringify({ ok: false, error: 'Error', message: `harness failure: ${r.host.message}` });
     else if (typeof r.value === 'string' && r.value.startsWith('{') && r.value.endsWith('}')) text = r.value;
     else text = '{"ok":false,"error":"Error","message":"harness failure"}';
     return `${text.slice(0, -1)},"dt":${dt}}`;
@@ -651,9 +694,11 @@ class Execution {
     }
     /** @type {{ value?: unknown; timeout?: true; thrown?: unknown; host?: Error }} */
     const r = this.timed(script, timeoutMs);
-    if (r.timeout) return '{"ok":false,"error":"Timeout","message":"loading the program took too long","limit":"timeout"}';
+    if (r.timeout)
+      return '{"ok":false,"error":"Timeout","message":"loading the program took too long","limit":"timeout"}';
     // Once the program holds node's objects, an error of this realm may be its own (fs.readFileSync of a missing file).
-    if (r.host && !this.tainted) return JSON.stringify({ ok: false, error: 'Error', message: `harness failure: ${r.host.message}` });
+    if (r.host && !this.tainted)
+      return JSON.stringify({ ok: false, error: 'Error', message: `harness failure: ${r.host.message}` });
     if ('thrown' in r || r.host) {
       this.control.stash(r.host ?? r.thrown);
       return this.step('{"op":"thrown"}', timeoutMs - (Date.now() - started));
@@ -662,7 +707,11 @@ class Execution {
     // ones that are bound to functions in the global scope (let/const included).
     const names = [...identifiers].filter((n) => !RESERVED.has(n)).slice(0, 50000);
     const probe = namesProbe(names);
-    return this.step(JSON.stringify({ op: 'names', names: probe.names }), timeoutMs - (Date.now() - started), probe.script);
+    return this.step(
+      JSON.stringify({ op: 'names', names: probe.names }),
+      timeoutMs - (Date.now() - started),
+      probe.script,
+    );
   }
 
   /**
@@ -704,7 +753,10 @@ class Execution {
           const inputs = Array.isArray(msg.inputs) ? msg.inputs : [];
           const timeouts = Array.isArray(msg.timeoutMs) ? msg.timeoutMs : [];
           for (let i = 0; i < inputs.length; i++) {
-            const answer = this.step(JSON.stringify({ op: 'call', name: msg.name, args: inputs[i] }), timeouts[i] ?? msg.timeoutMs);
+            const answer = this.step(
+              JSON.stringify({ op: 'call', name: msg.name, args: inputs[i] }),
+              timeouts[i] ?? msg.timeoutMs,
+            );
             send(answer);
             // The judge stops reading a batch at its first timeout; so do we.
             if (this.timedOut) break;
@@ -736,7 +788,8 @@ function runCandidate(msg) {
     execution.serve(toJudge, fromJudge);
   } catch (/** @type {any} */ e) {
     // The judge went away (EPIPE) or a FIFO failed: this execution is over either way.
-    if (!['EPIPE', 'EOF', 'ECONNRESET'].includes(e && e.code)) process.stderr.write(`candidate worker: ${e && e.stack}\n`);
+    if (!['EPIPE', 'EOF', 'ECONNRESET'].includes(e && e.code))
+      process.stderr.write(`candidate worker: ${e && e.stack}\n`);
   } finally {
     for (const fd of [toJudge, fromJudge]) if (fd !== undefined) closeSync(fd);
   }

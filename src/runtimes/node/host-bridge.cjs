@@ -62,7 +62,9 @@ const packageRoots = process.argv
 
 /** The options node-surface.cjs reads (one JSON text for every candidate of this worker). */
 function surfaceOptions() {
-  const fresh = new Set(vm.runInContext('Object.getOwnPropertyNames(globalThis)', vm.createContext(vm.constants.DONT_CONTEXTIFY)));
+  const fresh = new Set(
+    vm.runInContext('Object.getOwnPropertyNames(globalThis)', vm.createContext(vm.constants.DONT_CONTEXTIFY)),
+  );
   const hostGlobals = Object.getOwnPropertyNames(globalThis).filter((n) => !fresh.has(n) && !OWN_GLOBALS.has(n));
   return {
     version: process.version,
@@ -155,7 +157,9 @@ function compile(filename, context) {
  * @param {ReturnType<typeof surfaceOptions>} options
  */
 function surfaceNames(options) {
-  const own = [...OWN_GLOBALS].filter((n) => !['module', 'exports', 'console', 'WebAssembly', 'FinalizationRegistry'].includes(n));
+  const own = [...OWN_GLOBALS].filter(
+    (n) => !['module', 'exports', 'console', 'WebAssembly', 'FinalizationRegistry'].includes(n),
+  );
   return [...own, ...options.hostGlobals];
 }
 
@@ -196,12 +200,24 @@ function createHostBridge(execution) {
       return /** @type {[number, number]} */ ([r.read, r.written]);
     }, /** @type {[number, number]} */ ([0, 0])),
     encodingOf: quietly((/** @type {unknown} */ label) => new TextDecoder(String(label)).encoding, ''),
-    decode: quietly((/** @type {string} */ encoding, /** @type {any} */ input, /** @type {unknown} */ fatal, /** @type {unknown} */ ignoreBOM) => {
-      const key = `${encoding}/${fatal}/${ignoreBOM}`;
-      let decoder = decoders.get(key);
-      if (!decoder) decoders.set(key, (decoder = new TextDecoder(encoding, { fatal: Boolean(fatal), ignoreBOM: Boolean(ignoreBOM) })));
-      return decoder.decode(input);
-    }, null),
+    decode: quietly(
+      (
+        /** @type {string} */ encoding,
+        /** @type {any} */ input,
+        /** @type {unknown} */ fatal,
+        /** @type {unknown} */ ignoreBOM,
+      ) => {
+        const key = `${encoding}/${fatal}/${ignoreBOM}`;
+        let decoder = decoders.get(key);
+        if (!decoder)
+          decoders.set(
+            key,
+            (decoder = new TextDecoder(encoding, { fatal: Boolean(fatal), ignoreBOM: Boolean(ignoreBOM) })),
+          );
+        return decoder.decode(input);
+      },
+      null,
+    ),
     atob: quietly((/** @type {unknown} */ s) => atob(String(s)), null),
     btoa: quietly((/** @type {unknown} */ s) => btoa(String(s)), null),
     /** @param {unknown} id */
@@ -213,9 +229,17 @@ function createHostBridge(execution) {
       if (Object.hasOwn(REFUSED, bare)) return 'refused';
       return 'builtin';
     },
-    refusal: (/** @type {string} */ bare) => (Object.hasOwn(REFUSED, bare) ? /** @type {string} */ (REFUSED[bare]) : ''),
-    resolve: quietly((/** @type {unknown} */ id, /** @type {unknown} */ from) => (packageRoots.length === 0 ? '' : resolveFile(String(id), String(from))), ''),
-    compile: quietly((/** @type {unknown} */ filename) => compile(String(filename), execution.context), 'the package file could not be read'),
+    refusal: (/** @type {string} */ bare) =>
+      Object.hasOwn(REFUSED, bare) ? /** @type {string} */ (REFUSED[bare]) : '',
+    resolve: quietly(
+      (/** @type {unknown} */ id, /** @type {unknown} */ from) =>
+        packageRoots.length === 0 ? '' : resolveFile(String(id), String(from)),
+      '',
+    ),
+    compile: quietly(
+      (/** @type {unknown} */ filename) => compile(String(filename), execution.context),
+      'the package file could not be read',
+    ),
     readText: quietly((/** @type {unknown} */ filename) => {
       const real = inside(String(filename));
       return real ? fs.readFileSync(real, 'utf8') : '';

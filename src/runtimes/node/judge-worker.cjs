@@ -42,9 +42,26 @@ const noop = () => undefined;
 // HumanEvalPack's JavaScript tests are written with it, and in node it only prints.
 const testConsole = Object.freeze({
   ...Object.fromEntries(
-    ['log', 'info', 'warn', 'error', 'debug', 'trace', 'dir', 'dirxml', 'table', 'group', 'groupCollapsed', 'groupEnd', 'time', 'timeEnd', 'timeLog', 'count', 'countReset', 'clear'].map(
-      (k) => [k, noop],
-    ),
+    [
+      'log',
+      'info',
+      'warn',
+      'error',
+      'debug',
+      'trace',
+      'dir',
+      'dirxml',
+      'table',
+      'group',
+      'groupCollapsed',
+      'groupEnd',
+      'time',
+      'timeEnd',
+      'timeLog',
+      'count',
+      'countReset',
+      'clear',
+    ].map((k) => [k, noop]),
   ),
   /**
    * @param {unknown} condition
@@ -109,11 +126,14 @@ function show(value, max = 500) {
     else if (x instanceof W.Opaque) s = `[opaque ${x.$opaque}${x.text ? ` ${x.text}` : ''}]`;
     else if (depth > 20) s = '...';
     else if (Array.isArray(x)) s = `[${x.map((v) => render(v, depth + 1)).join(',')}]`;
-    else if (x instanceof Map) s = `Map{${[...x].map(([k, v]) => `${render(k, depth + 1)} => ${render(v, depth + 1)}`).join(', ')}}`;
+    else if (x instanceof Map)
+      s = `Map{${[...x].map(([k, v]) => `${render(k, depth + 1)} => ${render(v, depth + 1)}`).join(', ')}}`;
     else if (x instanceof Set) s = `Set{${[...x].map((v) => render(v, depth + 1)).join(', ')}}`;
     else if (x instanceof Date) s = `Date(${Number.isNaN(x.getTime()) ? 'Invalid' : x.toISOString()})`;
     else if (Object.getPrototypeOf(x) === Object.prototype || Object.getPrototypeOf(x) === null)
-      s = `{${Object.keys(x).map((k) => `${JSON.stringify(k)}:${render(x[k], depth + 1)}`).join(',')}}`;
+      s = `{${Object.keys(x)
+        .map((k) => `${JSON.stringify(k)}:${render(x[k], depth + 1)}`)
+        .join(',')}}`;
     else s = util.inspect(x, { depth: 2, breakLength: Infinity, maxArrayLength: 20, maxStringLength: 200 });
     budget -= s.length;
     return s;
@@ -163,12 +183,16 @@ function equal(a, b, atol, depth = 0) {
   }
   const ka = Object.keys(a);
   const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && equal(a[k], b[k], atol, depth + 1));
+  return (
+    ka.length === kb.length &&
+    ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && equal(a[k], b[k], atol, depth + 1))
+  );
 }
 
 const isFloat = (/** @type {unknown} */ x) => typeof x === 'number' && !Number.isInteger(x);
 /** EvalPlus widens atol to 1e-6 once an expected value is a float (here: a non-integer number). */
-const isFloats = (/** @type {unknown} */ x) => isFloat(x) || (Array.isArray(x) && x.length > 0 && x.every((v) => typeof v === 'number') && x.some(isFloat));
+const isFloats = (/** @type {unknown} */ x) =>
+  isFloat(x) || (Array.isArray(x) && x.length > 0 && x.every((v) => typeof v === 'number') && x.some(isFloat));
 
 /**
  * @param {number[]} xs
@@ -197,8 +221,10 @@ function matches(out, exp, args, state, oracle) {
     if (state.atol === 0 && isFloats(exp)) state.atol = 1e-6;
     let ok = equal(out, exp, state.atol);
     if (!ok && oracle === 'or_zero') ok = out === 0;
-    if (!ok && oracle === 'set_eq' && Array.isArray(out) && Array.isArray(exp)) ok = equal(new Set(out), new Set(exp), state.atol);
-    if (oracle === 'output_not_none') ok = typeof out === 'boolean' ? out === exp : exp === (out !== null && out !== undefined);
+    if (!ok && oracle === 'set_eq' && Array.isArray(out) && Array.isArray(exp))
+      ok = equal(new Set(out), new Set(exp), state.atol);
+    if (oracle === 'output_not_none')
+      ok = typeof out === 'boolean' ? out === exp : exp === (out !== null && out !== undefined);
     return [ok, ok ? '' : 'output differs from expected'];
   } catch (e) {
     return [false, `comparison failed: ${e}`];
@@ -376,7 +402,9 @@ class Run {
     const remaining = this.deadline - Date.now();
     if (remaining <= 0) this.stop('timeout', 'time limit exceeded');
     try {
-      this.ch.send(`{"op":"call","name":${JSON.stringify(name)},"args":[${encoded.join(',')}],"kwargs":{},"timeoutMs":${remaining}}`);
+      this.ch.send(
+        `{"op":"call","name":${JSON.stringify(name)},"args":[${encoded.join(',')}],"kwargs":{},"timeoutMs":${remaining}}`,
+      );
       const r = this.ch.recv(this.deadline + GRACE_MS);
       if (!r.ok) {
         const limit = limitStatus(r.limit, 'fail');
@@ -471,7 +499,9 @@ function failureOfException(e, run, source) {
   if (e instanceof ConsoleAssertError) {
     f.message = where ? `console.assert failed at ${where}` : e.message;
   } else if (e instanceof Error) {
-    const error = /** @type {Error & { [CANDIDATE]?: true; code?: unknown; actual?: unknown; expected?: unknown }} */ (e);
+    const error = /** @type {Error & { [CANDIDATE]?: true; code?: unknown; actual?: unknown; expected?: unknown }} */ (
+      e
+    );
     f.message = `${error.name}: ${error.message}${error[CANDIDATE] ? ' (raised by the candidate)' : ''}${where ? `\n    at ${where}` : ''}`;
     if (error.code === 'ERR_ASSERTION') {
       if ('actual' in error) f.actual = show(error.actual);
@@ -544,7 +574,15 @@ function runScript(spec, run, names, record, program) {
   const source = `${spec.code}\n${spec.invoke ?? ''}\n`;
   const early = sharedFileError(program, source);
   if (early) {
-    return suiteResult(spec, 'fail', 0, 1, failure(`SyntaxError: ${early.message} (the program and the test code run as one file, as the dataset runs them)`));
+    return suiteResult(
+      spec,
+      'fail',
+      0,
+      1,
+      failure(
+        `SyntaxError: ${early.message} (the program and the test code run as one file, as the dataset runs them)`,
+      ),
+    );
   }
   const params = ['require', 'console', 'module', 'exports', ...names];
   let factory;
@@ -566,7 +604,10 @@ function runScript(spec, run, names, record, program) {
   if (run.needsInline) return runInline(spec, run);
   if (run.abort) {
     const { status, message, kill } = run.abort;
-    const f = failure(status === 'timeout' ? `time limit of ${limit.toFixed(2)}s exceeded` : message, run.last ? show(run.last.args) : null);
+    const f = failure(
+      status === 'timeout' ? `time limit of ${limit.toFixed(2)}s exceeded` : message,
+      run.last ? show(run.last.args) : null,
+    );
     return suiteResult(spec, status, 0, 1, f, kill ? { kill } : {});
   }
   if (threw) return suiteResult(spec, 'fail', 0, 1, failureOfException(thrown, run, source));
@@ -608,7 +649,8 @@ function runIo(spec, run, record) {
   try {
     if (spec.inputAdapter) throw new Error(`input adapter ${spec.inputAdapter} is not supported for JavaScript`);
     inputs = JSON.parse(spec.inputs);
-    if (!Array.isArray(inputs) || !inputs.every(Array.isArray)) throw new Error('inputs must be a list of argument lists');
+    if (!Array.isArray(inputs) || !inputs.every(Array.isArray))
+      throw new Error('inputs must be a list of argument lists');
     decodedInputs = inputs.map((i) => W.decodeParsed(i));
     if (!record) {
       expected = /** @type {unknown[]} */ (spec.expected).map((v) => W.decodeParsed(v));
@@ -685,10 +727,20 @@ function runIo(spec, run, record) {
     if (out === DECODE_TIMEOUT) {
       status = 'timeout';
       kill = true;
-      first ??= failure(`time limit of ${limits[i].toFixed(2)}s exceeded (decoding the output)`, shownInput(), shownExpected());
+      first ??= failure(
+        `time limit of ${limits[i].toFixed(2)}s exceeded (decoding the output)`,
+        shownInput(),
+        shownExpected(),
+      );
       break;
     }
-    const [ok, why] = matches(out, /** @type {unknown[]} */ (expected)[i], decodedInputs[i], state, spec.oracle ?? null);
+    const [ok, why] = matches(
+      out,
+      /** @type {unknown[]} */ (expected)[i],
+      decodedInputs[i],
+      state,
+      spec.oracle ?? null,
+    );
     if (ok) passed++;
     else if (first === null) {
       status = 'fail';
@@ -750,7 +802,8 @@ function handleRun(msg) {
         continue;
       }
       /** @type {SuiteOutcome & { kill?: boolean }} */
-      const res = spec.kind === 'io' ? runIo(spec, run, record) : runScript(spec, run, names, record, String(msg.program));
+      const res =
+        spec.kind === 'io' ? runIo(spec, run, record) : runScript(spec, run, names, record, String(msg.program));
       if (res.kill) result.kill = true;
       delete res.kill;
       // After a timeout the candidate's state is suspect; later suites are skipped, as in Python.

@@ -94,7 +94,16 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
   const dataViewLength = gopd(DataView.prototype, 'byteLength').get;
   const promiseResolve = Promise.resolve.bind(Promise);
   /** @type {{ [name: string]: ErrorConstructor | undefined }} */
-  const ERROR_CTORS = /** @type {any} */ ({ __proto__: null, Error, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError });
+  const ERROR_CTORS = /** @type {any} */ ({
+    __proto__: null,
+    Error,
+    EvalError,
+    RangeError,
+    ReferenceError,
+    SyntaxError,
+    TypeError,
+    URIError,
+  });
   const toPrimitive = Symbol.toPrimitive;
   const toStringTag = Symbol.toStringTag;
   const objectToString = Object.prototype.toString;
@@ -120,7 +129,8 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
    */
   function methods(target, table) {
     const ks = ownKeys(table);
-    for (let i = 0; i < ks.length; i++) value(target, /** @type {PropertyKey} */ (ks[i]), table[/** @type {PropertyKey} */ (ks[i])]);
+    for (let i = 0; i < ks.length; i++)
+      value(target, /** @type {PropertyKey} */ (ks[i]), table[/** @type {PropertyKey} */ (ks[i])]);
     return target;
   }
   /**
@@ -146,7 +156,11 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
    */
   function callbackArgument(fn, name) {
     if (typeof fn !== 'function') {
-      throw nodeError(TypeErrorCtor, 'ERR_INVALID_ARG_TYPE', 'The "' + name + '" argument must be of type function. Received ' + describeType(fn));
+      throw nodeError(
+        TypeErrorCtor,
+        'ERR_INVALID_ARG_TYPE',
+        'The "' + name + '" argument must be of type function. Received ' + describeType(fn),
+      );
     }
   }
   /**
@@ -224,7 +238,13 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
     setTimeout: never,
     setImmediate: never,
     setInterval() {
-      return { next: never, return: () => promiseResolve({ value: undefined, done: true }), [Symbol.asyncIterator]() { return this; } };
+      return {
+        next: never,
+        return: () => promiseResolve({ value: undefined, done: true }),
+        [Symbol.asyncIterator]() {
+          return this;
+        },
+      };
     },
     scheduler: { wait: never, yield: never },
   });
@@ -248,7 +268,13 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
         let text;
         if (typeof chunk === 'string') text = chunk;
         else if (isView(chunk)) text = /** @type {string} */ (host.decode('utf-8', chunk, false, false));
-        else throw nodeError(TypeErrorCtor, 'ERR_INVALID_ARG_TYPE', 'The "chunk" argument must be of type string or an instance of Buffer or Uint8Array. Received ' + describeType(chunk));
+        else
+          throw nodeError(
+            TypeErrorCtor,
+            'ERR_INVALID_ARG_TYPE',
+            'The "chunk" argument must be of type string or an instance of Buffer or Uint8Array. Received ' +
+              describeType(chunk),
+          );
         print(text, fd);
         const cb = typeof encoding === 'function' ? encoding : callback;
         if (typeof cb === 'function') later(cb, []);
@@ -296,7 +322,8 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
       const list = table[name];
       if (list) {
         const kept = [];
-        for (let i = 0; i < list.length; i++) if (list[i] !== fn && list[i].listener !== fn) kept[kept.length] = list[i];
+        for (let i = 0; i < list.length; i++)
+          if (list[i] !== fn && list[i].listener !== fn) kept[kept.length] = list[i];
         table[name] = kept;
       }
       return target;
@@ -444,12 +471,17 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
     },
     /** @param {any} warning */
     emitWarning(warning) {
-      const text = typeof warning === 'string' ? warning : warning && typeof warning.message === 'string' ? warning.message : StringCtor(warning);
+      const text =
+        typeof warning === 'string'
+          ? warning
+          : warning && typeof warning.message === 'string'
+            ? warning.message
+            : StringCtor(warning);
       print('(node:' + options.pid + ') Warning: ' + text + '\n', 2);
     },
     /** @param {unknown} code */
     exit(code) {
-      if (exit === null) exit = { code: code === undefined ? process.exitCode ?? 0 : code };
+      if (exit === null) exit = { code: code === undefined ? (process.exitCode ?? 0) : code };
       // Unwinds the program; the harness reports the exit even if the program catches this.
       throw nodeError(ErrorCtor, 'ERR_PROCESS_EXIT', 'process.exit(' + StringCtor(exit.code) + ') was called');
     },
@@ -498,7 +530,12 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
     const fatal = Boolean(opts && opts.fatal);
     const ignoreBOM = Boolean(opts && opts.ignoreBOM);
     const encoding = host.encodingOf(StringCtor(label));
-    if (encoding === '') throw nodeError(RangeErrorCtor, 'ERR_ENCODING_NOT_SUPPORTED', 'The "' + StringCtor(label) + '" encoding is not supported');
+    if (encoding === '')
+      throw nodeError(
+        RangeErrorCtor,
+        'ERR_ENCODING_NOT_SUPPORTED',
+        'The "' + StringCtor(label) + '" encoding is not supported',
+      );
     DECODER.set(this, { encoding, fatal, ignoreBOM });
   }
   methods(TextDecoder.prototype, {
@@ -510,17 +547,33 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
       const d = DECODER.get(this);
       if (!d) throw nodeError(TypeErrorCtor, 'ERR_INVALID_THIS', 'Value of "this" must be of type TextDecoder');
       if (!(input instanceof ArrayBufferCtor) && !isView(input)) {
-        throw nodeError(TypeErrorCtor, 'ERR_INVALID_ARG_TYPE', 'The "input" argument must be an instance of ArrayBuffer or ArrayBufferView. Received ' + describeType(input));
+        throw nodeError(
+          TypeErrorCtor,
+          'ERR_INVALID_ARG_TYPE',
+          'The "input" argument must be an instance of ArrayBuffer or ArrayBufferView. Received ' + describeType(input),
+        );
       }
       const text = host.decode(d.encoding, input, d.fatal, d.ignoreBOM);
-      if (text === null) throw nodeError(TypeErrorCtor, 'ERR_ENCODING_INVALID_ENCODED_DATA', 'The encoded data was not valid for encoding ' + d.encoding);
+      if (text === null)
+        throw nodeError(
+          TypeErrorCtor,
+          'ERR_ENCODING_INVALID_ENCODED_DATA',
+          'The encoded data was not valid for encoding ' + d.encoding,
+        );
       return text;
     },
   });
   const decoderFields = ['encoding', 'fatal', 'ignoreBOM'];
   for (let i = 0; i < decoderFields.length; i++) {
     const k = /** @type {'encoding' | 'fatal' | 'ignoreBOM'} */ (decoderFields[i]);
-    defineProperty(TextDecoder.prototype, k, { __proto__: null, get() { const d = DECODER.get(/** @type {object} */ (this)); return d ? d[k] : undefined; }, configurable: true });
+    defineProperty(TextDecoder.prototype, k, {
+      __proto__: null,
+      get() {
+        const d = DECODER.get(/** @type {object} */ (this));
+        return d ? d[k] : undefined;
+      },
+      configurable: true,
+    });
   }
   /**
    * @param {string} name
@@ -528,7 +581,8 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
    */
   function base64(name, convert) {
     const fn = function (/** @type {unknown} */ data) {
-      if (arguments.length === 0) throw nodeError(TypeErrorCtor, 'ERR_MISSING_ARGS', 'The "data" argument must be specified');
+      if (arguments.length === 0)
+        throw nodeError(TypeErrorCtor, 'ERR_MISSING_ARGS', 'The "data" argument must be specified');
       const r = convert(StringCtor(data));
       if (r === null) {
         const e = new ErrorCtor('Invalid character');
@@ -546,11 +600,15 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
   /** The HTML structured clone of this realm's values (what node's structuredClone copies). */
   /** @param {unknown} input */
   function structuredClone(input) {
-    if (arguments.length === 0) throw nodeError(TypeErrorCtor, 'ERR_MISSING_ARGS', 'The "value" argument must be specified');
+    if (arguments.length === 0)
+      throw nodeError(TypeErrorCtor, 'ERR_MISSING_ARGS', 'The "value" argument must be specified');
     const seen = new MapCtor();
     /** @param {any} x */
     function cannot(x) {
-      const e = new ErrorCtor((typeof x === 'function' ? x.toString() : StringCtor(typeof x === 'symbol' ? 'Symbol()' : '#<Object>')) + ' could not be cloned.');
+      const e = new ErrorCtor(
+        (typeof x === 'function' ? x.toString() : StringCtor(typeof x === 'symbol' ? 'Symbol()' : '#<Object>')) +
+          ' could not be cloned.',
+      );
       value(e, 'name', 'DataCloneError');
       return e;
     }
@@ -576,7 +634,11 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
       else if (x instanceof RegExpCtor) out = new RegExpCtor(apply(regExpSource, x, []), apply(regExpFlags, x, []));
       else if (x instanceof ArrayBufferCtor) out = apply(arrayBufferSlice, x, [0]);
       else if (x instanceof DataViewCtor) {
-        out = new DataViewCtor(clone(apply(dataViewBuffer, x, [])), apply(dataViewOffset, x, []), apply(dataViewLength, x, []));
+        out = new DataViewCtor(
+          clone(apply(dataViewBuffer, x, [])),
+          apply(dataViewOffset, x, []),
+          apply(dataViewLength, x, []),
+        );
       } else if (isView(x)) {
         // The typed array's own constructor: the first prototype below %TypedArray%.prototype.
         let proto = getPrototypeOf(x);
@@ -588,7 +650,9 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
         seen.set(x, out);
         /** @type {any[]} */
         const entries = [];
-        apply(mapForEach, x, [(/** @type {unknown} */ v, /** @type {unknown} */ k) => (entries[entries.length] = [k, v])]);
+        apply(mapForEach, x, [
+          (/** @type {unknown} */ v, /** @type {unknown} */ k) => (entries[entries.length] = [k, v]),
+        ]);
         for (let i = 0; i < entries.length; i++) apply(mapSet, out, [clone(entries[i][0]), clone(entries[i][1])]);
         return out;
       } else if (x instanceof SetCtor) {
@@ -613,7 +677,8 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
         out = {};
         seen.set(x, out);
         const ks = keys(x);
-        for (let i = 0; i < ks.length; i++) out[/** @type {string} */ (ks[i])] = clone(x[/** @type {string} */ (ks[i])]);
+        for (let i = 0; i < ks.length; i++)
+          out[/** @type {string} */ (ks[i])] = clone(x[/** @type {string} */ (ks[i])]);
         return out;
       }
       seen.set(x, out);
@@ -705,8 +770,18 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
    * @param {Module} parent
    */
   function resolve(id, parent) {
-    if (typeof id !== 'string') throw nodeError(TypeErrorCtor, 'ERR_INVALID_ARG_TYPE', 'The "id" argument must be of type string. Received ' + describeType(id));
-    if (id === '') throw nodeError(TypeErrorCtor, 'ERR_INVALID_ARG_VALUE', "The argument 'id' must be a non-empty string. Received ''");
+    if (typeof id !== 'string')
+      throw nodeError(
+        TypeErrorCtor,
+        'ERR_INVALID_ARG_TYPE',
+        'The "id" argument must be of type string. Received ' + describeType(id),
+      );
+    if (id === '')
+      throw nodeError(
+        TypeErrorCtor,
+        'ERR_INVALID_ARG_VALUE',
+        "The argument 'id' must be a non-empty string. Received ''",
+      );
     const kind = host.kindOf(id);
     if (kind !== 'file') return { kind, id };
     const filename = host.resolve(id, parent.filename);
@@ -721,7 +796,12 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
       const r = resolve(id, parent);
       const bare = apply(stringIndexOf, r.id, ['node:']) === 0 ? apply(stringSlice, r.id, [5]) : r.id;
       if (r.kind === 'local' || (r.kind === 'builtin' && local[bare])) return local[bare]();
-      if (r.kind === 'refused') throw nodeError(ErrorCtor, 'ERR_CRUCIBLE_SANDBOX', 'node:' + bare + " is not available in Crucible's sandbox (" + host.refusal(bare) + ')');
+      if (r.kind === 'refused')
+        throw nodeError(
+          ErrorCtor,
+          'ERR_CRUCIBLE_SANDBOX',
+          'node:' + bare + " is not available in Crucible's sandbox (" + host.refusal(bare) + ')',
+        );
       if (r.kind === 'builtin') return host.builtin(bare);
       return loadFile(r.id, parent);
     }
@@ -733,7 +813,16 @@ function nodeSurface(host, print, optionsJson, mayDefine) {
     value(require, 'main', main);
     return require;
   }
-  const main = { id: '.', path: options.cwd, exports: G.module.exports, filename: options.filename, loaded: false, children: [], paths: [], parent: null };
+  const main = {
+    id: '.',
+    path: options.cwd,
+    exports: G.module.exports,
+    filename: options.filename,
+    loaded: false,
+    children: [],
+    paths: [],
+    parent: null,
+  };
   // The harness's `module` is the main module (TypeScript output writes module.exports).
   G.module.id = main.id;
   G.module.filename = main.filename;

@@ -140,8 +140,16 @@ function prelude(stdinText, filesJson, cap) {
       if (v.length > 100) items.push('... ' + (v.length - 100) + ' more items');
       return '[ ' + items.join(', ') + ' ]';
     }
-    if (v instanceof Map) return 'Map(' + v.size + ') { ' + [...v].map(([k, x]) => inspect(k, depth + 1, true) + ' => ' + inspect(x, depth + 1, true)).join(', ') + ' }';
-    if (v instanceof Set) return 'Set(' + v.size + ') { ' + [...v].map((x) => inspect(x, depth + 1, true)).join(', ') + ' }';
+    if (v instanceof Map)
+      return (
+        'Map(' +
+        v.size +
+        ') { ' +
+        [...v].map(([k, x]) => inspect(k, depth + 1, true) + ' => ' + inspect(x, depth + 1, true)).join(', ') +
+        ' }'
+      );
+    if (v instanceof Set)
+      return 'Set(' + v.size + ') { ' + [...v].map((x) => inspect(x, depth + 1, true)).join(', ') + ' }';
     const keys = Object.keys(v);
     if (keys.length === 0) return '{}';
     return '{ ' + keys.map((k) => k + ': ' + inspect(v[k], depth + 1, true)).join(', ') + ' }';
@@ -170,10 +178,14 @@ function prelude(stdinText, filesJson, cap) {
   }
   /** @type {any} */
   const console = {};
-  for (const m of ['log', 'info', 'debug', 'dir', 'table']) console[m] = (/** @type {unknown[]} */ ...a) => emit(1, (a.length ? format(a) : '') + '\n');
-  for (const m of ['error', 'warn', 'trace']) console[m] = (/** @type {unknown[]} */ ...a) => emit(2, (a.length ? format(a) : '') + '\n');
-  console.assert = (/** @type {unknown} */ c, /** @type {unknown[]} */ ...a) => c || emit(2, 'Assertion failed' + (a.length ? ': ' + format(a) : '') + '\n');
-  for (const m of ['group', 'groupEnd', 'groupCollapsed', 'time', 'timeEnd', 'timeLog', 'count', 'countReset', 'clear']) console[m] = () => {};
+  for (const m of ['log', 'info', 'debug', 'dir', 'table'])
+    console[m] = (/** @type {unknown[]} */ ...a) => emit(1, (a.length ? format(a) : '') + '\n');
+  for (const m of ['error', 'warn', 'trace'])
+    console[m] = (/** @type {unknown[]} */ ...a) => emit(2, (a.length ? format(a) : '') + '\n');
+  console.assert = (/** @type {unknown} */ c, /** @type {unknown[]} */ ...a) =>
+    c || emit(2, 'Assertion failed' + (a.length ? ': ' + format(a) : '') + '\n');
+  for (const m of ['group', 'groupEnd', 'groupCollapsed', 'time', 'timeEnd', 'timeLog', 'count', 'countReset', 'clear'])
+    console[m] = () => {};
 
   /** @returns {any} */
   function emitter() {
@@ -238,7 +250,8 @@ function prelude(stdinText, filesJson, cap) {
     tasks.push(task);
     return task;
   }
-  G.setTimeout = (/** @type {unknown} */ fn, /** @type {unknown} */ ms, /** @type {unknown[]} */ ...args) => schedule(fn, ms, args);
+  G.setTimeout = (/** @type {unknown} */ fn, /** @type {unknown} */ ms, /** @type {unknown[]} */ ...args) =>
+    schedule(fn, ms, args);
   G.setImmediate = (/** @type {unknown} */ fn, /** @type {unknown[]} */ ...args) => schedule(fn, 0, args);
   G.setInterval = (/** @type {Function} */ fn, /** @type {unknown} */ ms, /** @type {unknown[]} */ ...args) => {
     /** @type {{ task?: Task }} */
@@ -272,13 +285,17 @@ function prelude(stdinText, filesJson, cap) {
   stdin.onListen = (/** @type {string} */ name) => {
     if ((name === 'data' || name === 'end' || name === 'readable') && !stdinQueued) {
       stdinQueued = true;
-      schedule(() => {
-        stdinDelivered = true;
-        if (stdinText) stdin.emit('data', stdinText);
-        stdin.emit('readable');
-        stdin.emit('end');
-        stdin.emit('close');
-      }, 0, []);
+      schedule(
+        () => {
+          stdinDelivered = true;
+          if (stdinText) stdin.emit('data', stdinText);
+          stdin.emit('readable');
+          stdin.emit('end');
+          stdin.emit('close');
+        },
+        0,
+        [],
+      );
     }
   };
   stdin.fd = 0;
@@ -308,7 +325,14 @@ function prelude(stdinText, filesJson, cap) {
      * @param {unknown} [callback]
      */
     write(chunk, encoding, callback) {
-      emit(fd, typeof chunk === 'string' ? chunk : chunk && typeof chunk.length === 'number' ? decodeBytes(chunk) : String(chunk));
+      emit(
+        fd,
+        typeof chunk === 'string'
+          ? chunk
+          : chunk && typeof chunk.length === 'number'
+            ? decodeBytes(chunk)
+            : String(chunk),
+      );
       const cb = typeof encoding === 'function' ? encoding : callback;
       if (typeof cb === 'function') schedule(cb, 0, []);
       return true;
@@ -338,7 +362,8 @@ function prelude(stdinText, filesJson, cap) {
     cwd: () => '/tmp',
     hrtime: Object.assign(() => [0, 0], { bigint: () => 0n }),
     memoryUsage: () => ({ rss: 0, heapUsed: 0, heapTotal: 0, external: 0 }),
-    nextTick: (/** @type {Function} */ fn, /** @type {unknown[]} */ ...args) => Promise.resolve().then(() => fn(...args)),
+    nextTick: (/** @type {Function} */ fn, /** @type {unknown[]} */ ...args) =>
+      Promise.resolve().then(() => fn(...args)),
     /** @param {unknown} code */
     exit(code) {
       if (!exited) {
@@ -355,9 +380,16 @@ function prelude(stdinText, filesJson, cap) {
   let exitCodeValue;
   /** @param {any} code */
   function setExitCode(code) {
-    if (code !== undefined && code !== null && !(typeof code === 'number' ? isInteger(code) : typeof code === 'string' && code !== '' && isInteger(+code))) {
+    if (
+      code !== undefined &&
+      code !== null &&
+      !(typeof code === 'number' ? isInteger(code) : typeof code === 'string' && code !== '' && isInteger(+code))
+    ) {
       /** @type {Error & { code?: string }} */
-      const e = typeof code === 'number' ? new RangeError('The value of "code" is out of range. It must be an integer. Received ' + code) : new TypeError('The "code" argument must be of type number. Received type ' + typeof code);
+      const e =
+        typeof code === 'number'
+          ? new RangeError('The value of "code" is out of range. It must be an integer. Received ' + code)
+          : new TypeError('The "code" argument must be of type number. Received type ' + typeof code);
       e.code = typeof code === 'number' ? 'ERR_OUT_OF_RANGE' : 'ERR_INVALID_ARG_TYPE';
       throw e;
     }
@@ -420,7 +452,9 @@ function prelude(stdinText, filesJson, cap) {
       stdinDelivered = true;
       return stdinText;
     }
-    const key = String(path).replace(/^\.\//, '').replace(/^\/tmp\//, '');
+    const key = String(path)
+      .replace(/^\.\//, '')
+      .replace(/^\/tmp\//, '');
     if (Object.prototype.hasOwnProperty.call(files, key)) return files[key];
     /** @type {Error & { code?: string }} */
     const e = new Error("ENOENT: no such file or directory, open '" + String(path) + "'");
@@ -434,12 +468,15 @@ function prelude(stdinText, filesJson, cap) {
      * @param {unknown} data
      */
     writeFileSync(path, data) {
-      const key = String(path).replace(/^\.\//, '').replace(/^\/tmp\//, '');
+      const key = String(path)
+        .replace(/^\.\//, '')
+        .replace(/^\/tmp\//, '');
       const text = StringCtor(data);
       emitSize(text);
       files[key] = text;
     },
-    existsSync: (/** @type {unknown} */ path) => path === '/dev/stdin' || Object.prototype.hasOwnProperty.call(files, String(path).replace(/^\.\//, '')),
+    existsSync: (/** @type {unknown} */ path) =>
+      path === '/dev/stdin' || Object.prototype.hasOwnProperty.call(files, String(path).replace(/^\.\//, '')),
   };
   /** @param {string} text */
   function emitSize(text) {
@@ -468,7 +505,11 @@ function prelude(stdinText, filesJson, cap) {
   function describe(e) {
     try {
       // The frames below the program's own are this worker's: not the program's business.
-      if (e !== null && typeof e === 'object' && typeof e.stack === 'string') return e.stack.split('\n').filter((/** @type {string} */ l) => !/crucible-program|node:vm|\/crucible\//.test(l)).join('\n');
+      if (e !== null && typeof e === 'object' && typeof e.stack === 'string')
+        return e.stack
+          .split('\n')
+          .filter((/** @type {string} */ l) => !/crucible-program|node:vm|\/crucible\//.test(l))
+          .join('\n');
       return 'Uncaught ' + inspect(e, 0, true);
     } catch {
       return 'Uncaught exception';
@@ -485,7 +526,11 @@ function prelude(stdinText, filesJson, cap) {
       try {
         name = e !== null && typeof e === 'object' ? e.name : undefined;
       } catch {}
-      report = /** @type {{ phase: string; error: string }} */ ({ __proto__: null, phase: 'run', error: typeof name === 'string' ? apply(slice, name, [0, 100]) : 'Error' });
+      report = /** @type {{ phase: string; error: string }} */ ({
+        __proto__: null,
+        phase: 'run',
+        error: typeof name === 'string' ? apply(slice, name, [0, 100]) : 'Error',
+      });
       try {
         emit(2, describe(e) + '\n');
       } catch {}
@@ -522,7 +567,15 @@ function prelude(stdinText, filesJson, cap) {
     result() {
       live = false;
       const code = exited ? exitCode : exitStatus();
-      return stringify({ __proto__: null, stdout: stdoutText, stderr: stderrText, exitCode: code, overflow, report, files });
+      return stringify({
+        __proto__: null,
+        stdout: stdoutText,
+        stderr: stderrText,
+        exitCode: code,
+        overflow,
+        report,
+        files,
+      });
     },
   });
 }
@@ -553,19 +606,30 @@ function run(msg) {
   const base = { op: 'result', signal: null, truncated: false, scratchFull: false, timedOut: false, files: {} };
   let wrapper;
   try {
-    wrapper = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${String(msg.code ?? '')}\n})`, {
-      filename: '/tmp/main.js',
-      importModuleDynamically: () => {
-        throw new Error('import() is not available');
+    wrapper = new vm.Script(
+      `(function (exports, require, module, __filename, __dirname) {${String(msg.code ?? '')}\n})`,
+      {
+        filename: '/tmp/main.js',
+        importModuleDynamically: () => {
+          throw new Error('import() is not available');
+        },
       },
-    });
+    );
   } catch (/** @type {any} */ e) {
     const where = /^\/tmp\/main\.js:(\d+)/.exec(String(e.stack));
-    return { ...base, exitCode: 1, stdout: '', stderr: `/tmp/main.js${where ? `:${where[1]}` : ''}\n${e.name}: ${e.message}\n`, report: { phase: 'compile', error: e.name }, wallSeconds: elapsed() / 1000 };
+    return {
+      ...base,
+      exitCode: 1,
+      stdout: '',
+      stderr: `/tmp/main.js${where ? `:${where[1]}` : ''}\n${e.name}: ${e.message}\n`,
+      report: { phase: 'compile', error: e.name },
+      wallSeconds: elapsed() / 1000,
+    };
   }
   /** @type {Record<string, string>} */
   const files = {};
-  for (const [path, b64] of Object.entries(msg.files || {})) if (typeof b64 === 'string') files[path] = Buffer.from(b64, 'base64').toString('utf8');
+  for (const [path, b64] of Object.entries(msg.files || {}))
+    if (typeof b64 === 'string') files[path] = Buffer.from(b64, 'base64').toString('utf8');
   const context = vm.createContext(vm.constants.DONT_CONTEXTIFY, {
     name: 'program',
     microtaskMode: 'afterEvaluate',
@@ -591,7 +655,14 @@ function run(msg) {
     );
     install(control, wrapper.runInContext(context));
   } catch (/** @type {any} */ e) {
-    return { ...base, exitCode: null, stdout: '', stderr: '', noVerdict: `program context failed: ${e && e.message}`, wallSeconds: elapsed() / 1000 };
+    return {
+      ...base,
+      exitCode: null,
+      stdout: '',
+      stderr: '',
+      noVerdict: `program context failed: ${e && e.message}`,
+      wallSeconds: elapsed() / 1000,
+    };
   }
   if (timed(MAIN) === 'timeout') timedOut = true;
   while (!timedOut) {
@@ -613,7 +684,8 @@ function run(msg) {
   /** @type {Record<string, string>} */
   const fetched = {};
   for (const path of Array.isArray(msg.fetch) ? msg.fetch.slice(0, 100) : []) {
-    const text = result.files && Object.prototype.hasOwnProperty.call(result.files, path) ? result.files[path] : undefined;
+    const text =
+      result.files && Object.prototype.hasOwnProperty.call(result.files, path) ? result.files[path] : undefined;
     if (typeof text === 'string') fetched[path] = Buffer.from(text).subarray(0, cap).toString('base64');
   }
   const stdout = Buffer.from(String(result.stdout ?? ''));
@@ -628,7 +700,10 @@ function run(msg) {
     truncated,
     timedOut,
     files: fetched,
-    report: result.report && typeof result.report === 'object' ? { phase: String(result.report.phase), error: String(result.report.error) } : null,
+    report:
+      result.report && typeof result.report === 'object'
+        ? { phase: String(result.report.phase), error: String(result.report.error) }
+        : null,
     wallSeconds: elapsed() / 1000,
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
     maxRssBytes: process.resourceUsage().maxRSS * 1024,

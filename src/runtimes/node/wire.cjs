@@ -150,7 +150,8 @@ function createWire() {
       const ks = ownKeys(/** @type {object} */ (protos[p]));
       for (let i = 0; i < ks.length; i++) {
         const k = ks[i];
-        if (k === 'toJSON' || (typeof k === 'string' && '' + (/** @type {any} */ (k) >>> 0) === k)) return false;
+        // An index key: its text is that of a uint32 (`+k` is the same ToNumber that `k >>> 0` does).
+        if (k === 'toJSON' || (typeof k === 'string' && '' + (+k >>> 0) === k)) return false;
       }
     }
     return true;
@@ -250,7 +251,11 @@ function createWire() {
       if (x === null) return null;
       if (depth > MAX_DEPTH) {
         // Data, only too deep: a failure (kind 'opaque'), never a reason to run the test inline.
-        if (strict) throw new WireError('opaque', 'a value nested deeper than ' + MAX_DEPTH + ' cannot cross the sandbox boundary');
+        if (strict)
+          throw new WireError(
+            'opaque',
+            'a value nested deeper than ' + MAX_DEPTH + ' cannot cross the sandbox boundary',
+          );
         return opaqueOf(x, 'deep', 'nesting too deep');
       }
       const d = depth + 1;
@@ -309,7 +314,8 @@ function createWire() {
     const text = jsonStringify(mirror(x, 0));
     // Only a getter that patched a prototype during the walk can make these fail.
     if (typeof text !== 'string') throw new WireError('unencodable', 'the value changed while it was encoded');
-    if (budget !== undefined && text.length > budget) throw new WireError('size', 'value larger than ' + budget + ' bytes');
+    if (budget !== undefined && text.length > budget)
+      throw new WireError('size', 'value larger than ' + budget + ' bytes');
     return text;
   }
 
@@ -321,7 +327,14 @@ function createWire() {
     for (let i = 0; i < pairs.length; i++) {
       checkDeadline(i);
       const k = '' + pairs[i][0];
-      if (k === '__proto__') defineProperty(o, k, { __proto__: null, value: pairs[i][1], writable: true, enumerable: true, configurable: true });
+      if (k === '__proto__')
+        defineProperty(o, k, {
+          __proto__: null,
+          value: pairs[i][1],
+          writable: true,
+          enumerable: true,
+          configurable: true,
+        });
       else o[k] = pairs[i][1];
     }
     return o;

@@ -10,7 +10,13 @@ import { join } from 'node:path';
  * only programs we trust (dataset references and our own corpora), without a sandbox.
  */
 export async function spawnPerSample(
-  jobs: ReadonlyArray<{ interpreter: string; args?: string[]; source: string; suffix: string; env?: NodeJS.ProcessEnv }>,
+  jobs: ReadonlyArray<{
+    interpreter: string;
+    args?: string[];
+    source: string;
+    suffix: string;
+    env?: NodeJS.ProcessEnv;
+  }>,
   parallel: number,
   timeoutMs = 10_000,
 ): Promise<boolean[]> {

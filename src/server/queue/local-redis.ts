@@ -21,11 +21,17 @@ export interface LocalRedis {
 export async function startLocalRedis(binary = process.env.REDIS_SERVER ?? 'redis-server'): Promise<LocalRedis> {
   const probe = spawnSync(binary, ['--version'], { encoding: 'utf8' });
   if (probe.error || probe.status !== 0) {
-    throw new Error(`${binary} is not installed, and the queue needs it: run scripts/setup.sh (Debian/Ubuntu: sudo apt-get install redis-server)`);
+    throw new Error(
+      `${binary} is not installed, and the queue needs it: run scripts/setup.sh (Debian/Ubuntu: sudo apt-get install redis-server)`,
+    );
   }
   const dir = mkdtempSync(join(tmpdir(), 'crucible-redis-'));
   const port = await freePort();
-  const server = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+  const server = spawn(
+    binary,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    { stdio: 'ignore' },
+  );
   const url = `redis://127.0.0.1:${port}/0`;
   const client = new Redis(url, { maxRetriesPerRequest: null });
   client.on('error', () => {});
@@ -55,7 +61,11 @@ export function freePort(): Promise<number> {
 }
 
 /** Polls `probe` until it gives something other than undefined or false; errors count as not yet. */
-export async function waitUntil<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, seconds = 60): Promise<T> {
+export async function waitUntil<T>(
+  what: string,
+  probe: () => Promise<T | undefined> | T | undefined,
+  seconds = 60,
+): Promise<T> {
   const end = Date.now() + seconds * 1000;
   for (;;) {
     try {

@@ -71,8 +71,10 @@ export function describeRedisUrl(url: string): string {
   } catch {
     throw new Error(`--queue expects a Redis URL such as redis://127.0.0.1:6379/0, got ${JSON.stringify(url)}`);
   }
-  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') throw new Error(`--queue expects a redis:// or rediss:// URL, got ${parsed.protocol}//…`);
-  if (parsed.pathname && parsed.pathname !== '/' && !/^\/\d+$/.test(parsed.pathname)) throw new Error(`the database in a Redis URL is a number (redis://host:port/0), got ${parsed.pathname}`);
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:')
+    throw new Error(`--queue expects a redis:// or rediss:// URL, got ${parsed.protocol}//…`);
+  if (parsed.pathname && parsed.pathname !== '/' && !/^\/\d+$/.test(parsed.pathname))
+    throw new Error(`the database in a Redis URL is a number (redis://host:port/0), got ${parsed.pathname}`);
   if (parsed.password) parsed.password = '***';
   return parsed.toString();
 }
@@ -96,10 +98,22 @@ export async function assertReachable(redis: Redis, url: string, seconds = 10): 
     await Promise.race([
       redis.ping(),
       new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`cannot reach Redis at ${describeRedisUrl(url)} within ${seconds}s: is redis-server running there?`)), seconds * 1000);
+        timer = setTimeout(
+          () =>
+            reject(
+              new Error(
+                `cannot reach Redis at ${describeRedisUrl(url)} within ${seconds}s: is redis-server running there?`,
+              ),
+            ),
+          seconds * 1000,
+        );
         refused = (error) => {
           if (error.code === 'ECONNREFUSED' || error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') {
-            reject(new Error(`cannot reach Redis at ${describeRedisUrl(url)} (${error.code}): start redis-server there, or give --queue the right address`));
+            reject(
+              new Error(
+                `cannot reach Redis at ${describeRedisUrl(url)} (${error.code}): start redis-server there, or give --queue the right address`,
+              ),
+            );
           }
         };
         redis.on('error', refused);

@@ -87,7 +87,10 @@ export class QueueExecutor implements Executor {
     this.reader = connect(options.url, `crucible-serve-results-${this.id}`);
     this.queue = new Queue<QueueJobData>(QUEUE_NAME, { connection: this.redis, prefix: PREFIX });
     // Before connect() has reached Redis, its own message says what is wrong, once.
-    this.queue.on('error', (error) => this.connected && process.stderr.write(`crucible serve: queue: ${error.message}\n`));
+    this.queue.on(
+      'error',
+      (error) => this.connected && process.stderr.write(`crucible serve: queue: ${error.message}\n`),
+    );
     this.aliveTimer = setInterval(() => void this.markAlive().catch(() => {}), (SERVER_TTL_S / 3) * 1000);
     this.aliveTimer.unref();
     // After Redis restarts, say at once that this server is alive (workers drop jobs of dead servers).
@@ -142,7 +145,11 @@ export class QueueExecutor implements Executor {
     }
   }
 
-  async runBatch(jobs: readonly ProgramJob[], onResult: (index: number, result: ProgramResult) => void, options: BatchOptions = {}): Promise<void> {
+  async runBatch(
+    jobs: readonly ProgramJob[],
+    onResult: (index: number, result: ProgramResult) => void,
+    options: BatchOptions = {},
+  ): Promise<void> {
     const batch = randomUUID();
     const { signal, skip } = options;
     // Jobs no worker has taken yet are withdrawn; running ones still report.
@@ -196,7 +203,11 @@ export class QueueExecutor implements Executor {
           if (entry) entry.queued = true;
         }
       } catch (error) {
-        for (const { id } of chunk) this.settle(id, noVerdict(`the job could not be queued on ${describeRedisUrl(this.url)}: ${(error as Error).message}`));
+        for (const { id } of chunk)
+          this.settle(
+            id,
+            noVerdict(`the job could not be queued on ${describeRedisUrl(this.url)}: ${(error as Error).message}`),
+          );
       }
     }
   }
@@ -226,7 +237,12 @@ export class QueueExecutor implements Executor {
     const entry = this.pending.get(id);
     if (!entry) return false;
     this.pending.delete(id);
-    if (result) this.options.metrics?.recordExecution(entry.job.language, result.status, (performance.now() - entry.started) / 1000);
+    if (result)
+      this.options.metrics?.recordExecution(
+        entry.job.language,
+        result.status,
+        (performance.now() - entry.started) / 1000,
+      );
     entry.resolve(result);
     return true;
   }
@@ -292,7 +308,11 @@ export class QueueExecutor implements Executor {
         if (!first) continue;
         this.deliver(first[1]);
         for (;;) {
-          const out = await this.reader.multi().lrange(key, -DRAIN, -1).ltrim(key, 0, -DRAIN - 1).exec();
+          const out = await this.reader
+            .multi()
+            .lrange(key, -DRAIN, -1)
+            .ltrim(key, 0, -DRAIN - 1)
+            .exec();
           const items = (out?.[0]?.[1] ?? []) as string[];
           // The list's tail is the oldest entry.
           for (let i = items.length - 1; i >= 0; i--) this.deliver(items[i]!);
@@ -319,7 +339,8 @@ export class QueueExecutor implements Executor {
     try {
       await assertReachable(this.redis, this.url, 2);
       const workers = await liveWorkers(this.redis);
-      if (workers.length === 0) return `no crucible worker is connected to ${describeRedisUrl(this.url)}: start one with crucible worker --queue <the same URL>`;
+      if (workers.length === 0)
+        return `no crucible worker is connected to ${describeRedisUrl(this.url)}: start one with crucible worker --queue <the same URL>`;
       return undefined;
     } catch (error) {
       return (error as Error).message;

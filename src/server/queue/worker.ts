@@ -115,7 +115,10 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   // ATTEMPTS times) still answers its server: no-verdict, never a silent loss.
   worker.on('failed', (job, error) => {
     if (!job?.id) return;
-    const final = error instanceof UnrecoverableError || error.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? ATTEMPTS);
+    const final =
+      error instanceof UnrecoverableError ||
+      error.name === 'UnrecoverableError' ||
+      job.attemptsMade >= (job.opts.attempts ?? ATTEMPTS);
     if (!final) return;
     void push(job.id, job.data.reply, noVerdict(`the job failed on the queue: ${error.message}`)).catch(() => {});
   });

@@ -28,9 +28,17 @@ export interface AdversarialTest {
 }
 
 /** Behaviour keys of one program on some inputs. */
-export async function behaviours(harness: Harness, task: Task, program: string, inputs: readonly string[]): Promise<(string | null)[]> {
+export async function behaviours(
+  harness: Harness,
+  task: Task,
+  program: string,
+  inputs: readonly string[],
+): Promise<(string | null)[]> {
   if (inputs.length === 0) return [];
-  const observed = await observe(harness, task, program, inputs, { limit: harness.time.callFloorSeconds, maxTimeouts: 2 });
+  const observed = await observe(harness, task, program, inputs, {
+    limit: harness.time.callFloorSeconds,
+    maxTimeouts: 2,
+  });
   return observed.map(behaviourKey);
 }
 
@@ -44,7 +52,12 @@ export class GlobalTestFilter {
   /** Which tests (indices) the program fails. */
   async failures(harness: Harness, task: Task, program: string, from = 0): Promise<number[]> {
     const tests = this.tests.slice(from);
-    const keys = await behaviours(harness, task, program, tests.map((t) => t.input));
+    const keys = await behaviours(
+      harness,
+      task,
+      program,
+      tests.map((t) => t.input),
+    );
     return tests.flatMap((t, i) => (keys[i] === t.expected ? [] : [from + i]));
   }
 }

@@ -13,7 +13,12 @@ export const ArbiterSchema = z.object({ valid: z.boolean(), output: z.string() }
 const spec = (task: Task) => `\`\`\`\n${task.prompt.trimEnd()}\n\`\`\``;
 const numbered = (steps: readonly string[]) => steps.map((s, i) => `${i + 1}. ${s}`).join('\n');
 
-export function expandMessages(task: Task, plan: readonly string[], count: number, lastFailure: string | undefined): ChatMessage[] {
+export function expandMessages(
+  task: Task,
+  plan: readonly string[],
+  count: number,
+  lastFailure: string | undefined,
+): ChatMessage[] {
   return [
     { role: 'system', content: SYSTEM },
     {
@@ -34,7 +39,12 @@ export function simulateMessages(task: Task, plan: readonly string[]): ChatMessa
   return [system!, { role: 'user', content: `${user!.content}\n\nFollow this reasoning:\n${numbered(plan)}` }];
 }
 
-export function attackMessages(task: Task, programs: readonly string[], strategy: string, count: number): ChatMessage[] {
+export function attackMessages(
+  task: Task,
+  programs: readonly string[],
+  strategy: string,
+  count: number,
+): ChatMessage[] {
   return [
     { role: 'system', content: 'You are a tester who finds inputs on which programs behave differently.' },
     {
@@ -48,10 +58,18 @@ export function attackMessages(task: Task, programs: readonly string[], strategy
   ];
 }
 
-export function arbiterMessages(task: Task, examples: readonly PromptExample[], input: string, outputs: readonly string[]): ChatMessage[] {
+export function arbiterMessages(
+  task: Task,
+  examples: readonly PromptExample[],
+  input: string,
+  outputs: readonly string[],
+): ChatMessage[] {
   const shown = examples.map((e) => `${task.entryPoint}(${e.argsText}) == ${e.outputText}`).join('\n');
   return [
-    { role: 'system', content: 'You are a careful judge of what a function must return, according to its specification.' },
+    {
+      role: 'system',
+      content: 'You are a careful judge of what a function must return, according to its specification.',
+    },
     {
       role: 'user',
       content:

@@ -27,7 +27,17 @@ export interface SolverNode {
 }
 
 export function createRoot(): SolverNode {
-  return { id: 0, parent: undefined, depth: 0, thought: '', prior: 1, visits: 0, best: -Infinity, penalty: 0, children: [] };
+  return {
+    id: 0,
+    parent: undefined,
+    depth: 0,
+    thought: '',
+    prior: 1,
+    visits: 0,
+    best: -Infinity,
+    penalty: 0,
+    children: [],
+  };
 }
 
 let nextId = 1;
@@ -56,12 +66,20 @@ export function value(node: Pick<SolverNode, 'visits' | 'best' | 'penalty'>): nu
 }
 
 /** P-UCB: V(child) + c · prior · √(ln N_parent) / (1 + n_child). */
-export function pucb(child: Pick<SolverNode, 'visits' | 'best' | 'penalty' | 'prior'>, parentVisits: number, c = EXPLORATION): number {
+export function pucb(
+  child: Pick<SolverNode, 'visits' | 'best' | 'penalty' | 'prior'>,
+  parentVisits: number,
+  c = EXPLORATION,
+): number {
   return value(child) + (c * child.prior * Math.sqrt(Math.log(Math.max(1, parentVisits)))) / (1 + child.visits);
 }
 
 /** The child with the highest P-UCB (the first on ties). */
-export function bestChild<T extends Pick<SolverNode, 'visits' | 'best' | 'penalty' | 'prior'>>(children: readonly T[], parentVisits: number, c = EXPLORATION): number {
+export function bestChild<T extends Pick<SolverNode, 'visits' | 'best' | 'penalty' | 'prior'>>(
+  children: readonly T[],
+  parentVisits: number,
+  c = EXPLORATION,
+): number {
   let best = -1;
   let score = -Infinity;
   children.forEach((child, i) => {

@@ -31,7 +31,10 @@ const fail = (): never => {
   throw new Error('not a value of this type');
 };
 
-export function arbitraryFor(type: ValueType, options: ArbitraryOptions = DEFAULT_ARBITRARY_OPTIONS): fc.Arbitrary<unknown> {
+export function arbitraryFor(
+  type: ValueType,
+  options: ArbitraryOptions = DEFAULT_ARBITRARY_OPTIONS,
+): fc.Arbitrary<unknown> {
   const { maxLength, intRange } = options;
   if (options.anyValue && type.kind === 'int') return fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 });
   if (options.anyValue && type.kind === 'float') return fc.double({ noNaN: true, noDefaultInfinity: true });
@@ -58,23 +61,38 @@ export function arbitraryFor(type: ValueType, options: ArbitraryOptions = DEFAUL
     case 'list':
       return fc.array(arbitraryFor(type.item, options), { maxLength });
     case 'set':
-      return fc
-        .uniqueArray(arbitraryFor(type.item, options), { maxLength, selector: (v) => JSON.stringify(v) })
-        .map((v) => ({ $t: 'set', v }), (t) => taggedItems(t, 'set'));
+      return fc.uniqueArray(arbitraryFor(type.item, options), { maxLength, selector: (v) => JSON.stringify(v) }).map(
+        (v) => ({ $t: 'set', v }),
+        (t) => taggedItems(t, 'set'),
+      );
     case 'tuple':
-      if (type.rest) return fc.array(arbitraryFor(type.rest, options), { maxLength }).map((v) => ({ $t: 'tuple', v }), (t) => taggedItems(t, 'tuple'));
-      return fc.tuple(...type.items.map((t) => arbitraryFor(t, options))).map((v) => ({ $t: 'tuple', v }), (t) => taggedItems(t, 'tuple'));
+      if (type.rest)
+        return fc.array(arbitraryFor(type.rest, options), { maxLength }).map(
+          (v) => ({ $t: 'tuple', v }),
+          (t) => taggedItems(t, 'tuple'),
+        );
+      return fc.tuple(...type.items.map((t) => arbitraryFor(t, options))).map(
+        (v) => ({ $t: 'tuple', v }),
+        (t) => taggedItems(t, 'tuple'),
+      );
     case 'dict':
       return fc
         .uniqueArray(fc.tuple(arbitraryFor(type.key, options), arbitraryFor(type.value, options)), {
           maxLength: Math.min(maxLength, 8),
           selector: (entry) => JSON.stringify(entry[0]),
         })
-        .map((v) => ({ $t: 'dict', v }), (t) => taggedItems(t, 'dict') as [unknown, unknown][]);
+        .map(
+          (v) => ({ $t: 'dict', v }),
+          (t) => taggedItems(t, 'dict') as [unknown, unknown][],
+        );
     case 'union':
       return fc.oneof(...type.options.map((t) => arbitraryFor(t, options)));
     case 'any':
-      return fc.oneof(fc.integer({ min: -intRange, max: intRange }), fc.string({ maxLength }), fc.array(fc.integer({ min: -10, max: 10 }), { maxLength }));
+      return fc.oneof(
+        fc.integer({ min: -intRange, max: intRange }),
+        fc.string({ maxLength }),
+        fc.array(fc.integer({ min: -10, max: 10 }), { maxLength }),
+      );
   }
 }
 

@@ -27,9 +27,31 @@ test('numbers keep to the kinds the examples show: negative, zero, one, above on
 });
 
 test('kinds, sizes and equal lengths follow the examples; a position no example fills is free', () => {
-  const pairs = domain([[[1, 2], [3, 4]], [[5, 6, 7], [8, 9, 10]]]);
-  assert.equal(resemblesExamples(pairs, [[2, 3], [4, 5]]), true);
-  assert.equal(resemblesExamples(pairs, [[2, 3], [4, 5, 6]]), false, 'the examples always give equal lengths');
+  const pairs = domain([
+    [
+      [1, 2],
+      [3, 4],
+    ],
+    [
+      [5, 6, 7],
+      [8, 9, 10],
+    ],
+  ]);
+  assert.equal(
+    resemblesExamples(pairs, [
+      [2, 3],
+      [4, 5],
+    ]),
+    true,
+  );
+  assert.equal(
+    resemblesExamples(pairs, [
+      [2, 3],
+      [4, 5, 6],
+    ]),
+    false,
+    'the examples always give equal lengths',
+  );
   assert.equal(resemblesExamples(pairs, [[2], [4]]), false, 'no example is shorter than 2');
   assert.equal(resemblesExamples(pairs, ['ab', [4, 5]]), false, 'a string where the examples give lists');
   const withEmpty = domain([[[]], [[3, 4]]]);

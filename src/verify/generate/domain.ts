@@ -74,7 +74,8 @@ function leaves(value: unknown, strings: string[], numbers: number[]): void {
   else if (typeof value === 'number') numbers.push(value);
   else if (Array.isArray(value)) for (const v of value) leaves(v, strings, numbers);
   else if (value instanceof Map) for (const [k, v] of value) (leaves(k, strings, numbers), leaves(v, strings, numbers));
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) (strings.push(k), leaves(v, strings, numbers));
+  else if (value && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) (strings.push(k), leaves(v, strings, numbers));
 }
 
 /** The domain the examples (wire-valued argument lists) suggest, or undefined when there are none. */
@@ -99,7 +100,8 @@ export function domainFromExamples(examples: readonly (readonly unknown[])[]): E
   const equalLengths: [number, number][] = [];
   for (let a = 0; a < arity; a++)
     for (let b = a + 1; b < arity; b++)
-      if (decoded.every((args) => lengthOf(args[a]) !== undefined && lengthOf(args[a]) === lengthOf(args[b]))) equalLengths.push([a, b]);
+      if (decoded.every((args) => lengthOf(args[a]) !== undefined && lengthOf(args[a]) === lengthOf(args[b])))
+        equalLengths.push([a, b]);
   return { positions, equalLengths, description: describe(positions, equalLengths) };
 }
 
@@ -127,7 +129,8 @@ function describe(positions: readonly PositionProfile[], equalLengths: readonly 
   const parts = positions.flatMap((p, i) => {
     const said: string[] = [[...p.kinds].join(' or ')];
     if (p.smallest) said.push(`${p.smallest === 1 ? 'not empty' : 'at least 2 long'}`);
-    if (p.charClasses) said.push(`of ${[...p.charClasses].map((c) => (c.length === 1 ? JSON.stringify(c) : c)).join(' ')}`);
+    if (p.charClasses)
+      said.push(`of ${[...p.charClasses].map((c) => (c.length === 1 ? JSON.stringify(c) : c)).join(' ')}`);
     if (p.numbers && p.numbers.size < 4) said.push(`numbers ${[...p.numbers].join(', ')}`);
     return [`argument ${i + 1}: ${said.join(', ')}`];
   });

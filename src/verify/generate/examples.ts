@@ -26,7 +26,10 @@ const OUTPUT_ARROW = /^\s*(?:==>|=>|==|->|➞|➞|→|=|should\s+return|returns?
  */
 export function findPromptExamples(prompt: string, entry: string, language: Language): PromptExample[] {
   const found = findExampleText(prompt, entry);
-  const read = readLiterals(language, found.flatMap((e) => [`[${e.argsText}]`, e.outputText]));
+  const read = readLiterals(
+    language,
+    found.flatMap((e) => [`[${e.argsText}]`, e.outputText]),
+  );
   return found.filter((_, i) => read[2 * i] !== undefined && read[2 * i + 1] !== undefined);
 }
 
@@ -35,7 +38,10 @@ function findExampleText(prompt: string, entry: string): PromptExample[] {
   const found: PromptExample[] = [];
   const seen = new Set<string>();
   const add = (argsText: string, outputText: string) => {
-    const output = outputText.replace(/^\s*(?:#|\/\/|\*)\s?/, '').replace(/[.,;]$/, '').trim();
+    const output = outputText
+      .replace(/^\s*(?:#|\/\/|\*)\s?/, '')
+      .replace(/[.,;]$/, '')
+      .trim();
     const key = `${argsText}\u0000${output}`;
     if (output.length === 0 || seen.has(key)) return;
     seen.add(key);
@@ -48,7 +54,8 @@ function findExampleText(prompt: string, entry: string): PromptExample[] {
     const rest = line.slice(call.end);
     const arrow = OUTPUT_ARROW.exec(rest)?.[1]!.trim();
     if (arrow) add(call.args, arrow);
-    else if (/>>>/.test(line.slice(0, call.start)) && i + 1 < lines.length && !/>>>/.test(lines[i + 1]!)) add(call.args, lines[i + 1]!);
+    else if (/>>>/.test(line.slice(0, call.start)) && i + 1 < lines.length && !/>>>/.test(lines[i + 1]!))
+      add(call.args, lines[i + 1]!);
   }
   return found;
 }
@@ -81,7 +88,8 @@ function callAt(line: string, entry: string): { start: number; args: string; end
       else if (c === quote) quote = null;
     } else if (c === '"' || c === "'") quote = c;
     else if ('([{'.includes(c)) depth++;
-    else if (')]}'.includes(c) && --depth === 0) return { start: match.index, args: line.slice(open + 1, i), end: i + 1 };
+    else if (')]}'.includes(c) && --depth === 0)
+      return { start: match.index, args: line.slice(open + 1, i), end: i + 1 };
   }
   return undefined;
 }
@@ -105,7 +113,8 @@ export function readLiterals(language: Language, texts: readonly string[]): (str
  */
 export async function readLiteralsAsync(language: Language, texts: readonly string[]): Promise<(string | undefined)[]> {
   const missing = unread(language, texts);
-  const read = missing.length > 0 && language === 'python' ? await readWithServer(missing) : readFreshLiterals(language, missing);
+  const read =
+    missing.length > 0 && language === 'python' ? await readWithServer(missing) : readFreshLiterals(language, missing);
   return remembered(language, texts, missing, read);
 }
 
@@ -116,7 +125,11 @@ let queue: Promise<unknown> = Promise.resolve();
 function readWithServer(texts: readonly string[]): Promise<(string | undefined)[]> {
   const turn = queue.then(async () => {
     if (!server || server.isClosed) {
-      server = new LineProcess({ file: resolvePythonInstall().executable, args: [...PYTHON_FLAGS, LITERALS_SCRIPT, '--serve'], env: {} });
+      server = new LineProcess({
+        file: resolvePythonInstall().executable,
+        args: [...PYTHON_FLAGS, LITERALS_SCRIPT, '--serve'],
+        env: {},
+      });
       server.unref();
     }
     const reader = server;
@@ -142,7 +155,12 @@ function unread(language: Language, texts: readonly string[]): string[] {
 }
 
 /** Keeps what was just read of `missing`, and answers `texts` from what is kept. */
-function remembered(language: Language, texts: readonly string[], missing: readonly string[], read: readonly (string | undefined)[]): (string | undefined)[] {
+function remembered(
+  language: Language,
+  texts: readonly string[],
+  missing: readonly string[],
+  read: readonly (string | undefined)[],
+): (string | undefined)[] {
   missing.forEach((t, i) => {
     if (LITERALS.size >= 50_000) LITERALS.delete(LITERALS.keys().next().value!);
     LITERALS.set(literalKey(language, t), read[i] ?? null);
@@ -155,21 +173,30 @@ function readFreshLiterals(language: Language, texts: readonly string[]): (strin
   if (language !== 'python') {
     return texts.map((t) => {
       try {
-        return JSON.stringify(JSON.parse(t.replace(/'((?:[^'\\]|\\.)*)'/g, (_, s: string) => JSON.stringify(s.replace(/\\'/g, "'")))));
+        return JSON.stringify(
+          JSON.parse(t.replace(/'((?:[^'\\]|\\.)*)'/g, (_, s: string) => JSON.stringify(s.replace(/\\'/g, "'")))),
+        );
       } catch {
         return undefined;
       }
     });
   }
   const { executable } = resolvePythonInstall();
-  const out = execFileSync(executable, [...PYTHON_FLAGS, LITERALS_SCRIPT], { input: JSON.stringify(texts), encoding: 'utf8', maxBuffer: 64 << 20 });
+  const out = execFileSync(executable, [...PYTHON_FLAGS, LITERALS_SCRIPT], {
+    input: JSON.stringify(texts),
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
   return (JSON.parse(out) as (string | null)[]).map((v) => v ?? undefined);
 }
 
 /** The examples' argument lists as JSON text (only those that are plain literals). */
 export function exampleArgumentTexts(language: Language, examples: readonly PromptExample[]): string[] {
   // Read as a list literal: Python encodes it as a list, a 1-tuple would need a trailing comma.
-  return readLiterals(language, examples.map((e) => `[${e.argsText}]`)).filter((t): t is string => t !== undefined && t.startsWith('['));
+  return readLiterals(
+    language,
+    examples.map((e) => `[${e.argsText}]`),
+  ).filter((t): t is string => t !== undefined && t.startsWith('['));
 }
 
 /**

@@ -10,7 +10,8 @@ import type { ValueType } from './types.js';
 const task: Task = {
   id: 't',
   language: 'python',
-  prompt: 'from typing import List\n\ndef f(words: List[str], k: int, scale: float) -> List[str]:\n    """\n    >>> f(["a", "bb"], 1, 2.0)\n    [\'a\']\n    """\n',
+  prompt:
+    'from typing import List\n\ndef f(words: List[str], k: int, scale: float) -> List[str]:\n    """\n    >>> f(["a", "bb"], 1, 2.0)\n    [\'a\']\n    """\n',
   entryPoint: 'f',
   completionPrefix: '',
   knownWrong: [],
@@ -51,8 +52,15 @@ test('every generated input has the signature types, floats written as floats', 
       const space = inputSpace(task, ['[["a", "bb"], 1, 2.0]']);
       const { args, texts } = generateInputs(space, { seed, count: 20 });
       args.forEach((a, i) => {
-        assert.ok(conforms(a[0], space.types[0]!) && conforms(a[1], space.types[1]!) && conforms(a[2], space.types[2]!), JSON.stringify(a));
-        assert.match(texts[i]!, /,(-?\d+\.\d+|-?\d+(\.\d+)?e[+-]?\d+)\]$/, 'the float argument is written with a decimal point');
+        assert.ok(
+          conforms(a[0], space.types[0]!) && conforms(a[1], space.types[1]!) && conforms(a[2], space.types[2]!),
+          JSON.stringify(a),
+        );
+        assert.match(
+          texts[i]!,
+          /,(-?\d+\.\d+|-?\d+(\.\d+)?e[+-]?\d+)\]$/,
+          'the float argument is written with a decimal point',
+        );
       });
     }),
     { numRuns: 25 },
@@ -72,7 +80,11 @@ test('mutation keeps the type of what it changes', () => {
 
 test('a precondition decides what is kept and what is mutated further', () => {
   const space = inputSpace(task, ['[["a", "bb"], 1, 2.0]']);
-  const { args } = generateInputs(space, { seed: 3, count: 40, accept: (a) => (a[1] as number) >= 0 && (a[0] as string[]).length > 0 });
+  const { args } = generateInputs(space, {
+    seed: 3,
+    count: 40,
+    accept: (a) => (a[1] as number) >= 0 && (a[0] as string[]).length > 0,
+  });
   assert.ok(args.length > 0);
   assert.ok(args.every((a) => (a[1] as number) >= 0 && (a[0] as string[]).length > 0));
 });
@@ -83,7 +95,7 @@ test('prompt examples: doctests, arrows and equalities; the signature line is no
     '    """',
     '    >>> f(1, "x)")',
     '    True',
-    '    f(2, \'y\') ==> False',
+    "    f(2, 'y') ==> False",
     '    For example: f(3, "z") == True.',
     '    """',
   ].join('\n');
@@ -96,15 +108,31 @@ test('prompt examples: doctests, arrows and equalities; the signature line is no
 
 test('calls without a readable output still give arguments (MBPP writes assert set(f(a, b)) == ...)', async () => {
   const { findPromptCallArguments } = await import('./examples.js');
-  const prompt = '"""\nWrite a function to find the shared elements.\nassert set(similar_elements((3, 4, 5, 6),(5, 7, 4, 10))) == set((4, 5))\n"""\n';
+  const prompt =
+    '"""\nWrite a function to find the shared elements.\nassert set(similar_elements((3, 4, 5, 6),(5, 7, 4, 10))) == set((4, 5))\n"""\n';
   assert.deepEqual(findPromptCallArguments(prompt, 'similar_elements'), ['(3, 4, 5, 6),(5, 7, 4, 10)']);
   assert.deepEqual(findPromptExamples(prompt, 'similar_elements', 'python'), []);
 });
 
 test('the long-lived literal reader agrees with a fresh interpreter, also on concurrent and hostile requests', async () => {
-  const texts = ['[1, 2.0, "a"]', '(1,)', "{'k': {1, 2}}", '[True, None]', 'f(1)', '['.repeat(100_000), '9'.repeat(5000), '[-0.0, 1e400]'];
-  const fresh = readLiterals('python', texts.map((t) => `${t} `)); // other texts: the memo must not answer for the reader
-  const [first, second] = await Promise.all([readLiteralsAsync('python', texts), readLiteralsAsync('python', ['[3]', 'x'])]);
+  const texts = [
+    '[1, 2.0, "a"]',
+    '(1,)',
+    "{'k': {1, 2}}",
+    '[True, None]',
+    'f(1)',
+    '['.repeat(100_000),
+    '9'.repeat(5000),
+    '[-0.0, 1e400]',
+  ];
+  const fresh = readLiterals(
+    'python',
+    texts.map((t) => `${t} `),
+  ); // other texts: the memo must not answer for the reader
+  const [first, second] = await Promise.all([
+    readLiteralsAsync('python', texts),
+    readLiteralsAsync('python', ['[3]', 'x']),
+  ]);
   assert.deepEqual(first, fresh);
   assert.equal(first![0], '[1,2.0,"a"]');
   assert.equal(first![4], undefined, 'a call is not a literal');

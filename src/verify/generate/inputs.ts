@@ -47,7 +47,9 @@ export interface GeneratedInputs {
 }
 
 export function signatureOf(task: Task): Signature | undefined {
-  return task.language === 'python' ? parsePythonSignature(task.prompt, task.entryPoint) : parseTypeScriptSignature(task.prompt, task.entryPoint);
+  return task.language === 'python'
+    ? parsePythonSignature(task.prompt, task.entryPoint)
+    : parseTypeScriptSignature(task.prompt, task.entryPoint);
 }
 
 /**
@@ -72,7 +74,10 @@ export function inputSpace(task: Task, examplesJson: readonly string[]): InputSp
   return {
     types,
     examples,
-    fragments: [...new Set(strings.flatMap((s) => s.split(/\s+/)).filter((s) => s.length > 0 && s.length <= 12))].slice(0, 50),
+    fragments: [...new Set(strings.flatMap((s) => s.split(/\s+/)).filter((s) => s.length > 0 && s.length <= 12))].slice(
+      0,
+      50,
+    ),
     arbitrary: {
       alphabet,
       maxLength: Math.min(40, Math.max(DEFAULT_ARBITRARY_OPTIONS.maxLength, longest * 2)),
@@ -104,7 +109,10 @@ export function generateInputs(space: InputSpace, options: GenerateOptions): Gen
     if (keep(next)) pool.push(next);
   }
   if (space.types.length === 0) return { args, texts };
-  const drawn = fc.sample(argumentsArbitrary(space.types, space.arbitrary), { seed: options.seed, numRuns: (options.count - args.length) * 4 });
+  const drawn = fc.sample(argumentsArbitrary(space.types, space.arbitrary), {
+    seed: options.seed,
+    numRuns: (options.count - args.length) * 4,
+  });
   for (const candidate of drawn) {
     if (args.length >= options.count) break;
     keep(candidate);
@@ -115,7 +123,8 @@ export function generateInputs(space: InputSpace, options: GenerateOptions): Gen
 function collectStrings(value: unknown): string[] {
   if (typeof value === 'string') return [value];
   if (Array.isArray(value)) return value.flatMap(collectStrings);
-  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => (k === '$t' ? [] : [...collectStrings(k), ...collectStrings(v)]));
+  if (value && typeof value === 'object')
+    return Object.entries(value).flatMap(([k, v]) => (k === '$t' ? [] : [...collectStrings(k), ...collectStrings(v)]));
   return [];
 }
 
@@ -129,6 +138,7 @@ function collectInts(value: unknown): number[] {
 /** A rough size: string length, list length, or 1 for a scalar. */
 function sizeOf(value: unknown): number {
   if (typeof value === 'string' || Array.isArray(value)) return value.length;
-  if (value && typeof value === 'object' && Array.isArray((value as { v?: unknown }).v)) return ((value as { v: unknown[] }).v).length;
+  if (value && typeof value === 'object' && Array.isArray((value as { v?: unknown }).v))
+    return (value as { v: unknown[] }).v.length;
   return 1;
 }

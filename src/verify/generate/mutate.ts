@@ -41,16 +41,29 @@ export function mutateValue(value: unknown, type: ValueType, context: MutationCo
   if (typeof value === 'boolean') return !value;
   if (typeof value === 'number') return mutateNumber(value, type.kind === 'float' || !Number.isInteger(value), random);
   if (typeof value === 'string') return mutateString(value, context);
-  if (Array.isArray(value)) return mutateList(value, type.kind === 'list' || type.kind === 'set' ? type.item : type.kind === 'tuple' && type.rest ? type.rest : undefined, type, context);
+  if (Array.isArray(value))
+    return mutateList(
+      value,
+      type.kind === 'list' || type.kind === 'set'
+        ? type.item
+        : type.kind === 'tuple' && type.rest
+          ? type.rest
+          : undefined,
+      type,
+      context,
+    );
   if (value && typeof value === 'object') {
     const tagged = value as { $t?: string; v?: unknown };
     if ((tagged.$t === 'tuple' || tagged.$t === 'set') && Array.isArray(tagged.v)) {
-      if (tagged.$t === 'tuple' && type.kind === 'tuple' && !type.rest) return { $t: 'tuple', v: mutateArgs(tagged.v, type.items, context) };
-      const item = type.kind === 'set' ? type.item : type.kind === 'tuple' && type.rest ? type.rest : { kind: 'any' as const };
+      if (tagged.$t === 'tuple' && type.kind === 'tuple' && !type.rest)
+        return { $t: 'tuple', v: mutateArgs(tagged.v, type.items, context) };
+      const item =
+        type.kind === 'set' ? type.item : type.kind === 'tuple' && type.rest ? type.rest : { kind: 'any' as const };
       const v = mutateList(tagged.v, item, type, context);
       return { $t: tagged.$t, v: tagged.$t === 'set' ? unique(v) : v };
     }
-    if (tagged.$t === 'dict' && Array.isArray(tagged.v)) return { $t: 'dict', v: mutateEntries(tagged.v as [unknown, unknown][], type, context) };
+    if (tagged.$t === 'dict' && Array.isArray(tagged.v))
+      return { $t: 'dict', v: mutateEntries(tagged.v as [unknown, unknown][], type, context) };
     if (tagged.$t === undefined) {
       const entries = mutateEntries(Object.entries(value), type, context).filter(([k]) => typeof k === 'string');
       return Object.fromEntries(entries);
@@ -76,7 +89,13 @@ function mutateString(s: string, { random, alphabet, fragments }: MutationContex
       if (!s.length) return char();
       const i = Math.min(at, s.length - 1);
       const c = s[i]!;
-      const kind = /\d/.test(c) ? '0123456789' : /[a-z]/.test(c) ? 'abcdefghijklmnopqrstuvwxyz' : /[A-Z]/.test(c) ? 'ABCDEFGHIJKLMNOPQRSTUVWXYZ' : alphabet || 'a';
+      const kind = /\d/.test(c)
+        ? '0123456789'
+        : /[a-z]/.test(c)
+          ? 'abcdefghijklmnopqrstuvwxyz'
+          : /[A-Z]/.test(c)
+            ? 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
+            : alphabet || 'a';
       return s.slice(0, i) + pick(random, [...kind]) + s.slice(i + 1);
     }
     case 0:
@@ -96,7 +115,12 @@ function mutateString(s: string, { random, alphabet, fragments }: MutationContex
   }
 }
 
-function mutateList(items: readonly unknown[], item: ValueType | undefined, type: ValueType, context: MutationContext): unknown[] {
+function mutateList(
+  items: readonly unknown[],
+  item: ValueType | undefined,
+  type: ValueType,
+  context: MutationContext,
+): unknown[] {
   const { random } = context;
   const copy = [...items];
   const at = index(random, copy.length);
@@ -126,7 +150,11 @@ function mutateList(items: readonly unknown[], item: ValueType | undefined, type
   }
 }
 
-function mutateEntries(entries: readonly [unknown, unknown][], type: ValueType, context: MutationContext): [unknown, unknown][] {
+function mutateEntries(
+  entries: readonly [unknown, unknown][],
+  type: ValueType,
+  context: MutationContext,
+): [unknown, unknown][] {
   const { random } = context;
   const keyType = type.kind === 'dict' ? type.key : { kind: 'any' as const };
   const valueType = type.kind === 'dict' ? type.value : { kind: 'any' as const };

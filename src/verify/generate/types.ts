@@ -60,7 +60,16 @@ function matchClose(text: string, from: number, open: string, close: string): nu
 
 // --- Python -------------------------------------------------------------------------------
 
-const PY_SCALARS: Record<string, ValueType> = { int: INT, float: FLOAT, str: STR, bool: BOOL, None: NONE, NoneType: NONE, Any: ANY, object: ANY };
+const PY_SCALARS: Record<string, ValueType> = {
+  int: INT,
+  float: FLOAT,
+  str: STR,
+  bool: BOOL,
+  None: NONE,
+  NoneType: NONE,
+  Any: ANY,
+  object: ANY,
+};
 
 /** Reads a Python annotation such as `List[Tuple[int, str]]`, `Optional[float]` or `int | None`. */
 export function parsePythonAnnotation(text: string): ValueType {
@@ -68,8 +77,12 @@ export function parsePythonAnnotation(text: string): ValueType {
   const union = splitTopLevel(source, '|');
   if (union.length > 1) return unionOf(union.map(parsePythonAnnotation));
   const bracket = source.indexOf('[');
-  if (bracket < 0) return PY_SCALARS[source] ?? (/^(list|List|Sequence)$/.test(source) ? { kind: 'list', item: ANY } : ANY);
-  const head = source.slice(0, bracket).trim().replace(/^typing\./, '');
+  if (bracket < 0)
+    return PY_SCALARS[source] ?? (/^(list|List|Sequence)$/.test(source) ? { kind: 'list', item: ANY } : ANY);
+  const head = source
+    .slice(0, bracket)
+    .trim()
+    .replace(/^typing\./, '');
   const args = splitTopLevel(source.slice(bracket + 1, source.lastIndexOf(']')));
   const arg = (i: number) => parsePythonAnnotation(args[i] ?? 'Any');
   switch (head) {
@@ -84,7 +97,9 @@ export function parsePythonAnnotation(text: string): ValueType {
       return { kind: 'set', item: arg(0) };
     case 'Tuple':
     case 'tuple':
-      return args[1] === '...' ? { kind: 'tuple', items: [], rest: arg(0) } : { kind: 'tuple', items: args.map(parsePythonAnnotation) };
+      return args[1] === '...'
+        ? { kind: 'tuple', items: [], rest: arg(0) }
+        : { kind: 'tuple', items: args.map(parsePythonAnnotation) };
     case 'Dict':
     case 'dict':
     case 'Mapping':
@@ -121,7 +136,15 @@ export function parsePythonSignature(prompt: string, entry: string): Signature |
 
 // --- TypeScript ---------------------------------------------------------------------------
 
-const TS_SCALARS: Record<string, ValueType> = { number: FLOAT, string: STR, boolean: BOOL, null: NONE, undefined: NONE, any: ANY, unknown: ANY };
+const TS_SCALARS: Record<string, ValueType> = {
+  number: FLOAT,
+  string: STR,
+  boolean: BOOL,
+  null: NONE,
+  undefined: NONE,
+  any: ANY,
+  unknown: ANY,
+};
 
 /** Reads a TypeScript type such as `number[]`, `[string, number]`, `Record<string, number>`. */
 export function parseTypeScriptType(text: string): ValueType {
@@ -130,12 +153,14 @@ export function parseTypeScriptType(text: string): ValueType {
   if (union.length > 1) return unionOf(union.map(parseTypeScriptType));
   if (source.endsWith('[]')) return { kind: 'list', item: parseTypeScriptType(source.slice(0, -2)) };
   if (source.startsWith('(') && source.endsWith(')')) return parseTypeScriptType(source.slice(1, -1));
-  if (source.startsWith('[') && source.endsWith(']')) return { kind: 'tuple', items: splitTopLevel(source.slice(1, -1)).map(parseTypeScriptType) };
+  if (source.startsWith('[') && source.endsWith(']'))
+    return { kind: 'tuple', items: splitTopLevel(source.slice(1, -1)).map(parseTypeScriptType) };
   const generic = /^(\w+)\s*<(.*)>$/.exec(source);
   if (generic) {
     const args = splitTopLevel(generic[2]!).map(parseTypeScriptType);
     if (generic[1] === 'Array') return { kind: 'list', item: args[0] ?? ANY };
-    if (generic[1] === 'Record' || generic[1] === 'Map') return { kind: 'dict', key: args[0] ?? STR, value: args[1] ?? ANY };
+    if (generic[1] === 'Record' || generic[1] === 'Map')
+      return { kind: 'dict', key: args[0] ?? STR, value: args[1] ?? ANY };
     return ANY;
   }
   const index = /^\{\s*\[\s*\w+\s*:\s*(\w+)\s*\]\s*:\s*(.+?)\s*;?\s*\}$/.exec(source);
@@ -178,7 +203,8 @@ export function inferType(value: unknown): ValueType {
   if (typeof value === 'object') {
     const tagged = value as { $t?: string; v?: unknown };
     if (tagged.$t === 'tuple' && Array.isArray(tagged.v)) return { kind: 'tuple', items: tagged.v.map(inferType) };
-    if (tagged.$t === 'set' && Array.isArray(tagged.v)) return { kind: 'set', item: tagged.v.length ? tagged.v.map(inferType).reduce(mergeTypes) : ANY };
+    if (tagged.$t === 'set' && Array.isArray(tagged.v))
+      return { kind: 'set', item: tagged.v.length ? tagged.v.map(inferType).reduce(mergeTypes) : ANY };
     if (tagged.$t === 'int') return INT;
     if (tagged.$t === 'float') return FLOAT;
     if (tagged.$t !== undefined) return ANY;
@@ -194,10 +220,12 @@ export function mergeTypes(a: ValueType, b: ValueType): ValueType {
   if (b.kind === 'any') return a;
   if (sameType(a, b)) return a;
   if ((a.kind === 'int' && b.kind === 'float') || (a.kind === 'float' && b.kind === 'int')) return FLOAT;
-  if ((a.kind === 'list' || a.kind === 'set') && a.kind === b.kind) return { kind: a.kind, item: mergeTypes(a.item, (b as typeof a).item) };
+  if ((a.kind === 'list' || a.kind === 'set') && a.kind === b.kind)
+    return { kind: a.kind, item: mergeTypes(a.item, (b as typeof a).item) };
   if (a.kind === 'tuple' && b.kind === 'tuple' && a.items.length === b.items.length)
     return { kind: 'tuple', items: a.items.map((t, i) => mergeTypes(t, b.items[i]!)) };
-  if (a.kind === 'dict' && b.kind === 'dict') return { kind: 'dict', key: mergeTypes(a.key, b.key), value: mergeTypes(a.value, b.value) };
+  if (a.kind === 'dict' && b.kind === 'dict')
+    return { kind: 'dict', key: mergeTypes(a.key, b.key), value: mergeTypes(a.value, b.value) };
   return unionOf([a, b]);
 }
 
@@ -206,15 +234,22 @@ export function refineType(declared: ValueType, observed: ValueType): ValueType 
   if (declared.kind === 'any') return observed;
   if ((declared.kind === 'list' || declared.kind === 'set') && declared.kind === observed.kind)
     return { kind: declared.kind, item: refineType(declared.item, observed.item) };
-  if (declared.kind === 'dict' && observed.kind === 'dict') return { kind: 'dict', key: refineType(declared.key, observed.key), value: refineType(declared.value, observed.value) };
-  if (declared.kind === 'tuple' && observed.kind === 'list' && declared.rest) return { ...declared, rest: refineType(declared.rest, observed.item) };
+  if (declared.kind === 'dict' && observed.kind === 'dict')
+    return {
+      kind: 'dict',
+      key: refineType(declared.key, observed.key),
+      value: refineType(declared.value, observed.value),
+    };
+  if (declared.kind === 'tuple' && observed.kind === 'list' && declared.rest)
+    return { ...declared, rest: refineType(declared.rest, observed.item) };
   return declared;
 }
 
 function unionOf(options: readonly ValueType[]): ValueType {
   const flat: ValueType[] = [];
   for (const option of options) {
-    for (const o of option.kind === 'union' ? option.options : [option]) if (!flat.some((f) => sameType(f, o))) flat.push(o);
+    for (const o of option.kind === 'union' ? option.options : [option])
+      if (!flat.some((f) => sameType(f, o))) flat.push(o);
   }
   if (flat.some((o) => o.kind === 'any')) return ANY;
   return flat.length === 1 ? flat[0]! : { kind: 'union', options: flat };
@@ -226,11 +261,13 @@ function sameType(a: ValueType, b: ValueType): boolean {
 
 /** Reads JSON text, keeping float literals as `FloatLiteral` so their kind can be inferred. */
 export function parseKeepingFloats(text: string): unknown {
-  const marked = JSON.parse(text.replace(/"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|NaN|-?Infinity/g, (token) => {
-    if (token.startsWith('"')) return token;
-    if (/^-?\d+$/.test(token)) return token;
-    return `{"$float":${/^-?\d/.test(token) ? token : JSON.stringify(token)}}`;
-  }));
+  const marked = JSON.parse(
+    text.replace(/"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|NaN|-?Infinity/g, (token) => {
+      if (token.startsWith('"')) return token;
+      if (/^-?\d+$/.test(token)) return token;
+      return `{"$float":${/^-?\d/.test(token) ? token : JSON.stringify(token)}}`;
+    }),
+  );
   return unmark(marked);
 }
 
@@ -249,8 +286,12 @@ function unmark(value: unknown): unknown {
 
 /** Drops the float markers: plain wire values (non-finite floats tagged as the wire encoding says). */
 export function plainValue(value: unknown): unknown {
-  if (value instanceof FloatLiteral) return Number.isFinite(value.value) ? value.value : { $t: 'float', v: String(value.value).replace('Infinity', 'inf').replace('NaN', 'nan').toLowerCase() };
+  if (value instanceof FloatLiteral)
+    return Number.isFinite(value.value)
+      ? value.value
+      : { $t: 'float', v: String(value.value).replace('Infinity', 'inf').replace('NaN', 'nan').toLowerCase() };
   if (Array.isArray(value)) return value.map(plainValue);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plainValue(v)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plainValue(v)]));
   return value;
 }

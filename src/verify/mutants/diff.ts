@@ -1,5 +1,10 @@
 /** A mutant shown as people read patches: the changed lines, before and after. */
-export function lineDiff(program: string, start: number, end: number, replacement: string): { line: number; diff: string } {
+export function lineDiff(
+  program: string,
+  start: number,
+  end: number,
+  replacement: string,
+): { line: number; diff: string } {
   const lineStart = program.lastIndexOf('\n', start - 1) + 1;
   const next = program.indexOf('\n', end);
   const lineEnd = next === -1 ? program.length : next;

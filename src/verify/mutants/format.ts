@@ -10,10 +10,14 @@ export function formatMutationReport(report: MutationReport): string[] {
   const row = (label: string, value: string) => `  ${`${label}:`.padEnd(25)}${value}`;
   const lines = [
     `mutation score (at most ${report.mutants_per_task} mutants of each reference, seed ${report.seed}):`,
-    row('mean score', `${fixed(report.mean_score)} over ${report.tasks_scored} tasks (${report.mutants.killed} of ${report.mutants.judged} mutants killed)`),
+    row(
+      'mean score',
+      `${fixed(report.mean_score)} over ${report.tasks_scored} tasks (${report.mutants.killed} of ${report.mutants.judged} mutants killed)`,
+    ),
     row(`weak tasks (< ${report.weak_below.toFixed(2)})`, String(report.weak_tasks)),
   ];
-  if (report.mutants.no_verdict > 0) lines.push(row('no-verdict mutants', `${report.mutants.no_verdict} (left out of the scores)`));
+  if (report.mutants.no_verdict > 0)
+    lines.push(row('no-verdict mutants', `${report.mutants.no_verdict} (left out of the scores)`));
   if (unscored.length > 0) lines.push(row('tasks without a score', `${unscored.length} (${reasons(unscored)})`));
   lines.push(`  note: ${report.note}`);
 

@@ -33,7 +33,13 @@ const INCREMENTS = new Set<ts.SyntaxKind>([K.PlusPlusToken, K.MinusMinusToken]);
 
 export function parseScript(source: string, language: 'javascript' | 'typescript'): ts.SourceFile {
   const kind = language === 'typescript' ? ts.ScriptKind.TS : ts.ScriptKind.JS;
-  return ts.createSourceFile(language === 'typescript' ? 'program.ts' : 'program.js', source, ts.ScriptTarget.Latest, true, kind);
+  return ts.createSourceFile(
+    language === 'typescript' ? 'program.ts' : 'program.js',
+    source,
+    ts.ScriptTarget.Latest,
+    true,
+    kind,
+  );
 }
 
 /** True when the source parses without syntax errors (type errors are the harness's business). */
@@ -45,14 +51,19 @@ export function parsesCleanly(source: string, language: 'javascript' | 'typescri
 }
 
 /** The sites of `source` that start at or after `bodyStart` (the solution, not the prompt). */
-export function javascriptSites(source: string, language: 'javascript' | 'typescript', bodyStart: number): MutationSite[] {
+export function javascriptSites(
+  source: string,
+  language: 'javascript' | 'typescript',
+  bodyStart: number,
+): MutationSite[] {
   const file = parseScript(source, language);
   const sites: MutationSite[] = [];
   const add = (operator: MutationSite['operator'], start: number, end: number, replacement: string) => {
     if (start >= bodyStart) sites.push({ operator, start, end, replacement });
   };
   const negate = (condition: ts.Expression | undefined) => {
-    if (condition && !negationIsCoveredElsewhere(condition)) add('negate-condition', condition.getStart(), condition.end, `!(${condition.getText()})`);
+    if (condition && !negationIsCoveredElsewhere(condition))
+      add('negate-condition', condition.getStart(), condition.end, `!(${condition.getText()})`);
   };
 
   const visit = (node: ts.Node): void => {
@@ -70,7 +81,8 @@ export function javascriptSites(source: string, language: 'javascript' | 'typesc
       add('remove-not', node.getStart(), node.operand.getStart(), '');
     } else if (ts.isNumericLiteral(node) && !isKey(node)) {
       // getText, not text: `0x10` and `1_000` are left alone, as in Python
-      for (const replacement of constantReplacements(node.getText())) add('constant', node.getStart(), node.end, replacement);
+      for (const replacement of constantReplacements(node.getText()))
+        add('constant', node.getStart(), node.end, replacement);
     } else if (node.kind === K.TrueKeyword || node.kind === K.FalseKeyword) {
       add('boolean', node.getStart(), node.end, node.kind === K.TrueKeyword ? 'false' : 'true');
     } else if (ts.isReturnStatement(node) && node.expression && node.expression.getText() !== 'undefined') {
@@ -97,7 +109,12 @@ function isKey(node: ts.Node): boolean {
   return (node.parent as ts.Node & { name?: ts.Node }).name === node;
 }
 
-const EQUALITY = new Set([K.EqualsEqualsEqualsToken, K.ExclamationEqualsEqualsToken, K.EqualsEqualsToken, K.ExclamationEqualsToken]);
+const EQUALITY = new Set([
+  K.EqualsEqualsEqualsToken,
+  K.ExclamationEqualsEqualsToken,
+  K.EqualsEqualsToken,
+  K.ExclamationEqualsToken,
+]);
 
 /**
  * `c` is what remove-not makes of `if (!c)`, and `a !== b` what relational makes of

@@ -21,7 +21,10 @@ export async function checkPythonSyntax(sources: readonly string[]): Promise<boo
   return (await callHelper({ compile: sources })).compiles;
 }
 
-function callHelper(request: { tokenize?: readonly string[]; compile?: readonly string[] }): Promise<{ tokens: TokenizeResult[]; compiles: boolean[] }> {
+function callHelper(request: {
+  tokenize?: readonly string[];
+  compile?: readonly string[];
+}): Promise<{ tokens: TokenizeResult[]; compiles: boolean[] }> {
   return new Promise((resolve, reject) => {
     // -I: ignore the user's environment and site; -S: no site packages (only the standard library is needed).
     const child = spawn(resolvePython(), [...PYTHON_FLAGS, HELPER], { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -29,10 +32,20 @@ function callHelper(request: { tokenize?: readonly string[]; compile?: readonly 
     const err: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.on('error', (error) => reject(new Error(`could not start python3 to read the references (${error.message}); install python3 or set CRUCIBLE_PYTHON`)));
+    child.on('error', (error) =>
+      reject(
+        new Error(
+          `could not start python3 to read the references (${error.message}); install python3 or set CRUCIBLE_PYTHON`,
+        ),
+      ),
+    );
     child.on('close', (code) => {
       if (code !== 0) {
-        reject(new Error(`python3 could not tokenize the references (exit ${code}): ${Buffer.concat(err).toString().trim().split('\n').at(-1)}`));
+        reject(
+          new Error(
+            `python3 could not tokenize the references (exit ${code}): ${Buffer.concat(err).toString().trim().split('\n').at(-1)}`,
+          ),
+        );
         return;
       }
       resolve(JSON.parse(Buffer.concat(out).toString('utf8')));

@@ -8,8 +8,10 @@ import { constantReplacements, type MutationSite } from './types.js';
 export type PythonToken = readonly [type: string, text: string, start: number, end: number];
 
 const KEYWORDS = new Set(
-  ('False None True and as assert async await break class continue def del elif else except finally for from global if ' +
-    'import in is lambda nonlocal not or pass raise return try while with yield').split(' '),
+  (
+    'False None True and as assert async await break class continue def del elif else except finally for from global if ' +
+    'import in is lambda nonlocal not or pass raise return try while with yield'
+  ).split(' '),
 );
 /** Tokens that carry no code: skipped when looking at a token's neighbours. */
 const TRIVIA = new Set(['NL', 'COMMENT']);
@@ -29,7 +31,10 @@ export function pythonSites(source: string, allTokens: readonly PythonToken[], b
   };
   const isOperand = (t: PythonToken | undefined) =>
     t !== undefined &&
-    (t[0] === 'NUMBER' || t[0] === 'STRING' || (t[0] === 'NAME' && (!KEYWORDS.has(t[1]) || /^(True|False|None)$/.test(t[1]))) || /^[)\]}]$/.test(t[1]));
+    (t[0] === 'NUMBER' ||
+      t[0] === 'STRING' ||
+      (t[0] === 'NAME' && (!KEYWORDS.has(t[1]) || /^(True|False|None)$/.test(t[1]))) ||
+      /^[)\]}]$/.test(t[1]));
 
   tokens.forEach((tok, i) => {
     const [type, text, start, end] = tok;
@@ -54,8 +59,10 @@ export function pythonSites(source: string, allTokens: readonly PythonToken[], b
       if (text === 'and' || text === 'or') add('logical', start, end, text === 'and' ? 'or' : 'and');
       else if (text === 'True' || text === 'False') add('boolean', start, end, text === 'True' ? 'False' : 'True');
       else if (text === 'not' && after) {
-        if (before?.[1] === 'is') add('remove-not', before[3], end, ''); // `is not` → `is`
-        else if (after[1] === 'in') add('remove-not', start, after[2], ''); // `not in` → `in`
+        if (before?.[1] === 'is')
+          add('remove-not', before[3], end, ''); // `is not` → `is`
+        else if (after[1] === 'in')
+          add('remove-not', start, after[2], ''); // `not in` → `in`
         else add('remove-not', start, after[2], ''); // `not x` → `x`
       } else if ((text === 'if' || text === 'elif' || text === 'while') && atStatementStart) {
         const span = expressionUntil(tokens, i + 1, (t) => t[1] === ':');

@@ -44,7 +44,7 @@ export interface MutationReport {
 }
 
 export const EQUIVALENT_MUTANTS_NOTE =
-  'a surviving mutant may be equivalent to the reference (no test could kill it; this cannot be decided in general), so a score is a lower bound on the tests\' strength';
+  "a surviving mutant may be equivalent to the reference (no test could kill it; this cannot be decided in general), so a score is a lower bound on the tests' strength";
 
 /**
  * Judges every mutant of every task, `lanes` at a time (the harness queues them on its
@@ -56,7 +56,9 @@ export async function scoreMutants(
   settings: { readonly max: number; readonly seed: number; readonly lanes?: number },
   onProgress?: (done: number, total: number) => void,
 ): Promise<MutationReport> {
-  const jobs = generated.flatMap((entry, taskIndex) => entry.mutants.map((mutant, mutantIndex) => ({ entry, taskIndex, mutantIndex, mutant })));
+  const jobs = generated.flatMap((entry, taskIndex) =>
+    entry.mutants.map((mutant, mutantIndex) => ({ entry, taskIndex, mutantIndex, mutant })),
+  );
   const statuses: Status[][] = generated.map((entry) => new Array<Status>(entry.mutants.length));
   let done = 0;
   await pMap(
@@ -98,7 +100,9 @@ function taskScore(entry: TaskMutants, statuses: readonly Status[]): TaskMutatio
     no_verdict: statuses.length - judged,
     dropped_invalid: entry.invalid,
     dropped_duplicate: entry.duplicates,
-    survivors: entry.mutants.filter((_, i) => statuses[i] === 'pass').map(({ operator, line, diff }) => ({ operator, line, diff })),
+    survivors: entry.mutants
+      .filter((_, i) => statuses[i] === 'pass')
+      .map(({ operator, line, diff }) => ({ operator, line, diff })),
     ...(entry.problem !== undefined ? { problem: entry.problem } : {}),
   };
 }

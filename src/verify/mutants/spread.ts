@@ -41,13 +41,18 @@ export function spreadPick<T extends { readonly operator: MutationOperator; read
   if (items.length <= max) return [...items];
   const random = seededRandom(seed);
   const queues = MUTATION_OPERATORS.map((operator) => {
-    const own = shuffle(items.filter((item) => item.operator === operator), random);
+    const own = shuffle(
+      items.filter((item) => item.operator === operator),
+      random,
+    );
     const seenOnLine = new Map<number, number>();
-    const rank = new Map(own.map((item) => {
-      const seen = seenOnLine.get(item.line) ?? 0;
-      seenOnLine.set(item.line, seen + 1);
-      return [item, seen] as const;
-    }));
+    const rank = new Map(
+      own.map((item) => {
+        const seen = seenOnLine.get(item.line) ?? 0;
+        seenOnLine.set(item.line, seen + 1);
+        return [item, seen] as const;
+      }),
+    );
     return own.sort((a, b) => rank.get(a)! - rank.get(b)!); // stable: shuffled order within a rank
   }).filter((queue) => queue.length > 0);
   shuffle(queues, random);

@@ -3,9 +3,16 @@ import { ints, sortedAscending, p, type TaskChecks } from '../../../check-helper
 export default {
   precondition: ([nums]) => ints(nums) && sortedAscending(nums),
   properties: [
-    p('covers every number', ([nums], out) => Array.isArray(out) && nums.every((n: number) => out.some((r: string) => {
-      const [a, b = a] = r.split('->').map(Number);
-      return a! <= n && n <= b!;
-    }))),
+    p(
+      'covers every number',
+      ([nums], out) =>
+        Array.isArray(out) &&
+        nums.every((n: number) =>
+          out.some((r: string) => {
+            const [a, b = a] = r.split('->').map(Number);
+            return a! <= n && n <= b!;
+          }),
+        ),
+    ),
   ],
 } satisfies TaskChecks;

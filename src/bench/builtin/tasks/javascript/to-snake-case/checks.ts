@@ -4,6 +4,9 @@ export default {
   precondition: ([name]) => isStr(name) && /^[A-Za-z0-9_]*$/.test(name),
   properties: [
     p('has no capitals', (_, out) => isStr(out) && out === out.toLowerCase()),
-    p('keeps the letters in order', ([name], out) => isStr(out) && out.replace(/_/g, '') === name.replace(/_/g, '').toLowerCase()),
+    p(
+      'keeps the letters in order',
+      ([name], out) => isStr(out) && out.replace(/_/g, '') === name.replace(/_/g, '').toLowerCase(),
+    ),
   ],
 } satisfies TaskChecks;

@@ -5,5 +5,10 @@ const CSV_LINE = /^(?:[^",]*|"(?:[^"]|"")*")(?:,(?:[^",]*|"(?:[^"]|"")*"))*$/;
 
 export default {
   precondition: ([line]) => isStr(line) && CSV_LINE.test(line),
-  properties: [p('a line without quotes splits on commas', ([line], out) => line.includes('"') || JSON.stringify(out) === JSON.stringify(line.split(',')))],
+  properties: [
+    p(
+      'a line without quotes splits on commas',
+      ([line], out) => line.includes('"') || JSON.stringify(out) === JSON.stringify(line.split(',')),
+    ),
+  ],
 } satisfies TaskChecks;
