@@ -9,7 +9,8 @@ import type { SampleResult, Summary } from './evaluate.js';
 
 export interface DocumentSource {
   readonly dataset: { readonly name: string; readonly path: string | null };
-  readonly harness: Pick<Harness, 'workerCount' | 'limits' | 'time'>;
+  /** What judged the samples: a Harness (functions), or the settings of another domain's engine. */
+  readonly harness: Pick<Harness, 'workerCount' | 'limits' | 'time'> | { readonly settings: object };
   readonly sandbox: string | undefined;
   readonly interrupted: boolean;
 }
@@ -20,7 +21,10 @@ function header(source: DocumentSource) {
     crucible: VERSION,
     created: new Date().toISOString(),
     dataset: source.dataset,
-    settings: { workers: harness.workerCount, sandbox: source.sandbox, limits: harness.limits, time: harness.time },
+    settings:
+      'settings' in harness
+        ? { sandbox: source.sandbox, ...harness.settings }
+        : { workers: harness.workerCount, sandbox: source.sandbox, limits: harness.limits, time: harness.time },
   };
 }
 

@@ -15,8 +15,18 @@ export interface SampleResult {
   readonly type_errors?: readonly string[];
   /** TypeScript: why the type check was not done (the compiler ran past its time or heap). */
   readonly type_check_not_done?: string;
-  /** With generated inputs (--augment): the failing generated input shrunk to a minimal one. */
-  readonly counterexample?: Failure & { readonly original: string; readonly shrunk: string; readonly rounds: number };
+  /**
+   * With generated inputs (--augment): the failing generated input shrunk to a minimal one
+   * (functions), or the smallest generated database on which the query differs (SQL).
+   */
+  readonly counterexample?:
+    | (Failure & { readonly original: string; readonly shrunk: string; readonly rounds: number })
+    | {
+        readonly database: Readonly<Record<string, readonly Record<string, unknown>[]>>;
+        readonly expected: string;
+        readonly actual: string;
+        readonly message: string;
+      };
   /** The gated reward (verify/gated-levels.ts), as /v1/verify gives it for the same checks; null on no-verdict. */
   readonly reward: number | null;
 }
@@ -116,7 +126,12 @@ export function toSampleResult(candidate: Candidate, report: CodeReport): Sample
   };
 }
 
-export function summarize(tasks: readonly Task[], results: readonly SampleResult[], seconds: number): Summary {
+/** pass@k per suite (each counting the suites before it) and the statuses; a task needs only its id and its suites' names (any domain). */
+export function summarize(
+  tasks: readonly { readonly id: string; readonly suites: readonly { readonly name: string }[] }[],
+  results: readonly SampleResult[],
+  seconds: number,
+): Summary {
   const byTask = new Map<string, SampleResult[]>();
   for (const result of results) byTask.set(result.task_id, [...(byTask.get(result.task_id) ?? []), result]);
   // The tasks' suites in order, then checks that are not suites (generated properties).

@@ -61,6 +61,16 @@ export function formatSamples(results: readonly SampleResult[]): string {
       const line = `${name}  ${r.status.padEnd(12)}${details.length ? ` ${details.join(' | ')}` : ''}`.trimEnd();
       const c = r.counterexample;
       if (!c) return line;
+      const oneLine = (text: string) => text.replace(/\n/g, ' / ');
+      if ('database' in c) {
+        const rows = Object.values(c.database).reduce((n, list) => n + list.length, 0);
+        const smallestDb = [
+          `smallest distinguishing database ${clip(JSON.stringify(c.database))} (${rows} rows)`,
+          `expected ${clip(oneLine(c.expected))}`,
+          `got ${clip(oneLine(c.actual))}`,
+        ];
+        return `${line}\n${' '.repeat(width + 2)}${smallestDb.join(' | ')}`;
+      }
       const smallest = [
         `smallest failing generated input ${clip(c.input ?? c.shrunk)}`,
         c.expected !== null ? `expected ${clip(c.expected)}` : '',

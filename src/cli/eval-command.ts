@@ -29,6 +29,14 @@ const FAILURES_PER_STATUS = 3;
 export async function runEval(flags: EvalFlags): Promise<void> {
   // With --model, a strategy generates the samples (eval-model.ts).
   if ('model' in flags && flags.model) return (await import('./eval-model.js')).runModelEval(flags as ModelEvalFlags);
+  // A task file of another domain is judged by its pack (the dataset's `domain`; SQL's own formats are recognised).
+  const { dataset } = flags;
+  if (dataset !== undefined && (await import('../domains/sql/read-tasks.js')).isSqlTaskFile(dataset)) {
+    const { judgeSqlSamples } = await import('./eval-sql.js');
+    return recorded(flags, { command: 'eval', dataset: datasetLabel(flags), judged: judgedLabel(flags), flags }, () =>
+      judgeSqlSamples({ ...flags, dataset }),
+    );
+  }
   const inputs = await readInputs(flags);
   await recorded(flags, { command: 'eval', dataset: datasetLabel(flags), judged: judgedLabel(flags), flags }, () =>
     judgeSamples(flags, inputs),

@@ -44,7 +44,11 @@ export function createCli(): Command {
           '--augment',
           'add generated inputs to each task with a reference (judged against the reference); failures are shrunk to a minimal input',
         )
-        .option('--augment-inputs <n>', 'generated inputs per task with --augment (default 100)', positiveInt)
+        .option(
+          '--augment-inputs <n>',
+          'generated inputs per task with --augment (default 100; SQL tasks: generated databases, default 12)',
+          positiveInt,
+        )
         .option('--seed <n>', 'seed for generated inputs (printed on every run; replays it)', seedNumber),
     ),
   )

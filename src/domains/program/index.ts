@@ -25,7 +25,7 @@ export {
   type TestRun,
 } from './verify.js';
 
-export type ProgramPack = DomainPack<StdinTask, string, StdinChecks> & {
+export type ProgramPack = Omit<DomainPack<StdinTask, string, StdinChecks>, 'verify'> & {
   verify(checks: StdinChecks, program: string, options?: ProgramVerifyOptions): Promise<ProgramReport>;
 };
 

@@ -21,7 +21,7 @@ export {
   type ProbeDatabase,
   type SqlChecks,
 } from './checks.js';
-export { readSqlTasks } from './read-tasks.js';
+export { isSqlTaskFile, readSqlTasks } from './read-tasks.js';
 export type { SqlDatabase, SqlTask } from './task.js';
 export { verifyQuery, type SqlCounterexample, type SqlReport } from './verify.js';
 
@@ -30,7 +30,7 @@ export interface SqlProbe extends Probe {
   readonly check: ProbeDatabase;
 }
 
-export type SqlPack = DomainPack<SqlTask, string, SqlChecks, SqlProbe> & {
+export type SqlPack = Omit<DomainPack<SqlTask, string, SqlChecks, SqlProbe>, 'verify'> & {
   verify(checks: SqlChecks, sql: string, options?: Parameters<typeof verifyQuery>[3]): Promise<SqlReport>;
 };
 

@@ -177,6 +177,26 @@ export function readSpider(json: unknown, file: string): SqlTask[] {
     });
 }
 
+/** Whether a dataset file holds SQL tasks (any of the formats above), judged without reading it whole twice. */
+export function isSqlTaskFile(file: string): boolean {
+  if (!/\.jsonl?$/.test(file) || !existsSync(file)) return false;
+  const text = readFileSync(file, 'utf8');
+  if (file.endsWith('.jsonl')) {
+    const first = text.split('\n').find((line) => line.trim());
+    try {
+      return first !== undefined && (JSON.parse(first) as { domain?: unknown }).domain === 'sql';
+    } catch {
+      return false;
+    }
+  }
+  try {
+    const json: unknown = JSON.parse(text);
+    return isText2Sql(json) || isSpider(json);
+  } catch {
+    return false;
+  }
+}
+
 /** SQL tasks from a file of any of the formats above. */
 export function readSqlTasks(file: string): SqlTask[] {
   const text = readFileSync(file, 'utf8');

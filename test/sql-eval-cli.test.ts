@@ -1,0 +1,73 @@
+/** `crucible eval` on SQL tasks, as a user runs it: a task file, samples, --augment, --json. */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { crucible, writeJsonl } from './cli-support.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'crucible-sql-eval-'));
+const tasks = join(dir, 'cities.jsonl');
+writeJsonl(tasks, [
+  {
+    task_id: 'cities/big-texan',
+    domain: 'sql',
+    schema: 'CREATE TABLE city (name TEXT PRIMARY KEY, state TEXT NOT NULL, population INTEGER)',
+    setup: "INSERT INTO city VALUES ('austin', 'texas', 950), ('dallas', 'texas', 1300), ('tulsa', 'oklahoma', 400);",
+    question: 'Which Texan cities have more than 500 people?',
+    reference: "SELECT name FROM city WHERE state = 'texas' AND population > 500",
+  },
+]);
+const samples = join(dir, 'samples.jsonl');
+writeJsonl(samples, [
+  { task_id: 'cities/big-texan', solution: "SELECT c.name FROM city c WHERE c.population > 500 AND c.state = 'texas'" },
+  { task_id: 'cities/big-texan', solution: "SELECT name FROM city WHERE state = 'texas' AND population >= 500" },
+  { task_id: 'cities/big-texan', solution: 'SELEC name FROM city' },
+]);
+
+test('eval judges SQL samples on the task database and generated ones, and reports the smallest distinguishing database', async () => {
+  const out = join(dir, 'out.json');
+  const r = await crucible([
+    'eval',
+    '--dataset',
+    tasks,
+    '--samples',
+    samples,
+    '--augment',
+    '--seed',
+    '1',
+    '--json',
+    out,
+    '--no-record',
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /cities\/big-texan #1\s+fail/);
+  assert.match(r.stdout, /smallest distinguishing database/);
+  const doc = JSON.parse(readFileSync(out, 'utf8'));
+  const [right, boundary, broken] = doc.samples;
+  assert.equal(right.status, 'pass');
+  assert.equal(right.reward, 1);
+  assert.equal(boundary.status, 'fail');
+  assert.equal(boundary.suites.base.status, 'pass', 'no city has exactly 500 people on the task database');
+  assert.equal(boundary.suites.generated.status, 'fail');
+  const { database, expected, actual } = boundary.counterexample;
+  const rows = Object.values(database as Record<string, unknown[]>).flat() as { population: number; state: string }[];
+  assert.ok(
+    rows.some((row) => row.population === 500 && row.state === 'texas'),
+    JSON.stringify(database),
+  );
+  assert.notEqual(expected, actual);
+  assert.ok(boundary.reward > 0 && boundary.reward < 1);
+  assert.equal(broken.status, 'error');
+  assert.equal(broken.reward, 0);
+  assert.ok(Math.abs(doc.summary.pass_at_k.base['1'] - 2 / 3) < 1e-9);
+  assert.ok(Math.abs(doc.summary.pass_at_k.generated['1'] - 1 / 3) < 1e-9);
+});
+
+test('a bad sample line says where and what', async () => {
+  const bad = join(dir, 'bad.jsonl');
+  writeJsonl(bad, [{ task_id: 'nope', solution: 'SELECT 1' }]);
+  const r = await crucible(['eval', '--dataset', tasks, '--samples', bad, '--no-record']);
+  assert.notEqual(r.code, 0);
+  assert.match(r.stderr, /bad\.jsonl:1: no task nope in the dataset/);
+});
