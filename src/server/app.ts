@@ -21,6 +21,7 @@ import {
   VerifyRequestSchema,
 } from './schemas.js';
 import { verify, type VerifyProgress } from './verify.js';
+import { isSqlVerifyBody, SqlVerifier, SqlVerifyRequestSchema } from './verify-sql.js';
 import { TaskVerifier } from './verify-task.js';
 
 export interface AppOptions {
@@ -38,6 +39,8 @@ export interface AppOptions {
    * it and closes it on shutdown (startServer does); without one, the app makes its own.
    */
   readonly tasks?: TaskVerifier;
+  /** /v1/verify with `"domain": "sql"`: its engine (the caller closes it; without one, the app makes its own). */
+  readonly sql?: SqlVerifier;
 }
 
 /** A 4xx with a message that says what to fix. */
@@ -118,6 +121,7 @@ function checkSeconds(limit: number, fields: Record<string, number | null | unde
 export function createApp(options: AppOptions): Hono {
   const { executor, metrics } = options;
   const tasks = options.tasks ?? new TaskVerifier({ metrics });
+  const sql = options.sql ?? new SqlVerifier();
   const app = new Hono();
 
   app.onError((error, c) => {
@@ -207,7 +211,10 @@ export function createApp(options: AppOptions): Hono {
     const { value, text } = await jsonBodyText(c);
     type Hooks = { signal: AbortSignal; onProgress: (p: VerifyProgress) => void; onCandidate: (v: unknown) => void };
     let run: (hooks: Partial<Hooks> & { signal: AbortSignal }) => Promise<{ summary: object }>;
-    if (isFunctionVerifyBody(value)) {
+    if (isSqlVerifyBody(value)) {
+      const body = parse(SqlVerifyRequestSchema, value);
+      run = (hooks) => sql.verify(body, hooks);
+    } else if (isFunctionVerifyBody(value)) {
       const body = parse(FunctionVerifyRequestSchema, value);
       tasks.check(body, text);
       try {

@@ -6,6 +6,8 @@ import { createApp } from './app.js';
 import type { Executor } from '../runtimes/executor.js';
 import { LocalExecutor } from './executor.js';
 import { Metrics } from './metrics.js';
+import type { SqlRunnerOptions } from '../runtimes/sql-pool.js';
+import { SqlVerifier } from './verify-sql.js';
 import { TaskVerifier } from './verify-task.js';
 import type { HarnessOptions } from '../verify/harness.js';
 
@@ -86,8 +88,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const address = await checkExposure(options.host, options.token, options.lookup);
   const metrics = options.metrics ?? new Metrics();
   const tasks = new TaskVerifier({ harness: options.harness ?? harnessOptionsOf(options.executor), metrics });
+  const sql = new SqlVerifier(sqlOptionsOf(options.executor));
   const app = createApp({
     tasks,
+    sql,
     executor: options.executor,
     metrics,
     token: options.token,
@@ -102,7 +106,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       s.once('error', reject);
     });
   } catch (error) {
-    await tasks.close();
+    await Promise.all([tasks.close(), sql.close()]);
     throw error;
   }
   // Many clients keep connections open (verl's requests, load generators).
@@ -117,9 +121,16 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         (server as import('node:http').Server).closeAllConnections?.();
         server.close(() => resolve());
       });
-      await tasks.close();
+      await Promise.all([tasks.close(), sql.close()]);
     },
   };
+}
+
+/** The SQL engine runs with the local pool's workers and sandbox (a queue server: the defaults). */
+function sqlOptionsOf(executor: Executor): SqlRunnerOptions {
+  if (!(executor instanceof LocalExecutor)) return {};
+  const { workers, sandbox } = executor.options;
+  return { ...(workers ? { workers } : {}), ...(sandbox ? { sandbox } : {}) };
 }
 
 /** The harness of function-style tasks runs with the local pool's workers and sandbox (a queue server: the defaults). */
