@@ -71,3 +71,55 @@ test('a bad sample line says where and what', async () => {
   assert.notEqual(r.code, 0);
   assert.match(r.stderr, /bad\.jsonl:1: no task nope in the dataset/);
 });
+
+test('sql bugs writes debugging tasks that eval reads back: every buggy query fails, every reference passes', async () => {
+  const bugs = join(dir, 'bugs.jsonl');
+  const r = await crucible(['sql', 'bugs', '--dataset', tasks, '--out', bugs, '--seed', '1', '--databases', '8']);
+  assert.equal(r.code, 0, r.stderr);
+  const lines = readFileSync(bugs, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+  const semantic = lines.filter((l) => l.bug.kind === 'semantic');
+  const syntax = lines.filter((l) => l.bug.kind === 'syntax');
+  assert.ok(
+    semantic.some((l) => l.bug.caught_by === 'generated' && /population >= 500/.test(l.buggy)),
+    'the boundary bug, told apart only on a generated database',
+  );
+  assert.ok(
+    syntax.length > 0 && syntax.every((l) => /error|incomplete|unrecognized/.test(l.error)),
+    JSON.stringify(syntax),
+  );
+  assert.match(r.stdout, new RegExp(`${lines.length} debugging tasks from 1 queries`));
+  const samples = join(dir, 'buggy-samples.jsonl');
+  writeJsonl(
+    samples,
+    lines.map((l) => ({ task_id: l.task_id, solution: l.buggy })),
+  );
+  const out = join(dir, 'bugs-eval.json');
+  const judged = await crucible([
+    'eval',
+    '--dataset',
+    bugs,
+    '--samples',
+    samples,
+    '--augment',
+    '--seed',
+    '1',
+    '--augment-inputs',
+    '8',
+    '--json',
+    out,
+    '--no-record',
+  ]);
+  assert.equal(judged.code, 0, judged.stderr);
+  const doc = JSON.parse(readFileSync(out, 'utf8'));
+  assert.equal(doc.samples.length, lines.length);
+  assert.ok(
+    doc.samples.every((s: { status: string }) => s.status !== 'pass'),
+    'no buggy query passes',
+  );
+  const references = await crucible(['eval', '--dataset', bugs, '--no-record']);
+  assert.equal(references.code, 0, references.stderr);
+  assert.match(references.stdout, new RegExp(`status: pass ${lines.length}\\b`));
+});

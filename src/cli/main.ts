@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 // Only options are defined at start-up; each action loads its command's code when it runs, so
 // that `--help` and a mistyped flag are answered at once (loading every command took 0.4 s).
 import { withModelEvalOptions } from './eval-model-options.js';
@@ -109,6 +109,26 @@ export function createCli(): Command {
       .addOption(storeOption())
       .addOption(noRecordOption()),
   ).action(async (flags) => (await import('./audit-command.js')).runAudit(flags));
+
+  const sql = program.command('sql').description('SQL tasks: tools beyond eval (which judges SQL task files too)');
+  sql
+    .command('bugs')
+    .description(
+      "write debugging tasks (Squirrel-style) from a dataset's correct queries: mutants the generated databases tell apart, and syntax faults with the engine's message",
+    )
+    .requiredOption(
+      '--dataset <file>',
+      'SQL tasks: a task file (domain sql), text2sql-data JSON, or a Spider/BIRD split',
+    )
+    .requiredOption('--out <file>', 'the debugging tasks, as SQL task lines (JSONL)')
+    .option('--seed <n>', 'seed of the generated databases (default: random, printed)', seedNumber)
+    .option('--databases <n>', 'generated databases per task (default 12)', positiveInt)
+    .option('--limit <n>', 'only the first n distinct queries', positiveInt)
+    .option('--workers <n>', 'sandboxed SQL workers (default: one per core)', positiveInt)
+    .addOption(
+      new Option('--sandbox <mode>', 'isolation for untrusted queries').choices(['bwrap', 'none']).default('bwrap'),
+    )
+    .action(async (flags) => (await import('./sql-bugs-command.js')).runSqlBugs(flags));
 
   // Output files are checked before any work starts: a run of minutes must not end with
   // nowhere to write its results.

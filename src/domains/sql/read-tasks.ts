@@ -25,6 +25,8 @@ const TaskLine = z
     equivalents: z.array(z.string()).default([]),
     buggy: z.string().optional(),
     error: z.string().optional(),
+    /** Written by `crucible sql bugs`: what kind of bug was injected, and what told it apart. */
+    bug: z.record(z.string(), z.unknown()).optional(),
   })
   .refine((line) => (line.database === undefined) !== (line.schema === undefined), {
     message: 'give either "database" (an SQLite file) or "schema" (with "setup"), not both',
