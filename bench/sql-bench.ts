@@ -18,6 +18,7 @@ import { promisify } from 'node:util';
 import pMap from 'p-map';
 import { readSqlTasks, sqlPack, type SqlChecks, type SqlTask } from '../src/domains/sql/index.js';
 import { queryMutants } from '../src/domains/sql/mutants.js';
+import { staticJudge } from '../src/domains/sql/static-judge.js';
 import { resolvePython } from '../src/runtimes/recipes.js';
 import { SqlRunner } from '../src/runtimes/sql-pool.js';
 
@@ -120,6 +121,18 @@ bugs.forEach((bug, i) => {
 });
 log('bugs judged');
 
+// The execution-free judge against the execution verdicts (base + generated), on the bugs and the rewrites.
+const judgedPairs = [
+  ...bugs.map((bug, i) => ({ reference: bug.task.reference, sql: bug.sql, passes: onAll[i]!.passed })),
+  ...usable.flatMap((task) => task.equivalents.map((sql) => ({ reference: task.reference, sql, passes: true }))),
+];
+t0 = performance.now();
+const staticVerdicts = judgedPairs.map((p) => staticJudge(p.reference, p.sql));
+const staticMicros = ((performance.now() - t0) * 1000) / Math.max(1, judgedPairs.length);
+const decided = judgedPairs.flatMap((p, i) =>
+  staticVerdicts[i] === 'unknown' ? [] : [{ agrees: (staticVerdicts[i] === 'equivalent') === p.passes }],
+);
+
 // The baseline: a fresh process per query that opens the database and fetches the rows.
 const python = resolvePython();
 const file = (usable[0]!.database as { path: string }).path;
@@ -156,6 +169,9 @@ console.log(
 console.log('\n| mutation | bugs | caught by base | by base + generated |\n|---|---|---|---|');
 for (const [operator, row] of [...byOperator].sort((a, b) => b[1].n - a[1].n))
   console.log(`| ${operator} | ${row.n} | ${pct(row.base, row.n)} | ${pct(row.full, row.n)} |`);
+console.log(
+  `\nexecution-free judge (normalised tokens) on ${judgedPairs.length} pairs (the bugs and the rewrites): decides ${decided.length} (${pct(decided.length, judgedPairs.length)}), agrees with execution on ${decided.filter((d) => d.agrees).length} of them (${pct(decided.filter((d) => d.agrees).length, decided.length)}); ${staticMicros.toFixed(0)} µs per pair`,
+);
 console.log(
   `\nspeed: base ${(n / baseSeconds).toFixed(0)} queries/s | a fresh process per query ${(n / freshSeconds).toFixed(0)} queries/s | ratio ${(n / baseSeconds / (n / freshSeconds)).toFixed(1)}x`,
 );

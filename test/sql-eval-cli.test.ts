@@ -123,3 +123,22 @@ test('sql bugs writes debugging tasks that eval reads back: every buggy query fa
   assert.equal(references.code, 0, references.stderr);
   assert.match(references.stdout, new RegExp(`status: pass ${lines.length}\\b`));
 });
+
+test('--judge static scores without running: the rewrite is equivalent, the boundary bug different, the rest unknown', async () => {
+  const out = join(dir, 'static.json');
+  const r = await crucible([
+    'eval',
+    '--dataset',
+    tasks,
+    '--samples',
+    samples,
+    '--judge',
+    'static',
+    '--json',
+    out,
+    '--no-record',
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  const statuses = JSON.parse(readFileSync(out, 'utf8')).samples.map((s: { status: string }) => s.status);
+  assert.deepEqual(statuses, ['pass', 'fail', 'no-verdict']);
+});

@@ -8,7 +8,10 @@ import { evaluateSqlSamples, readSqlSamples, referenceSamples, sqlSuites } from 
 import { summarize } from '../bench/evaluate.js';
 import { formatFirstFailures, formatSamples, formatSummary } from '../bench/report.js';
 import { chooseSeed } from '../core/seed.js';
-import { readSqlTasks, sqlPack, type SqlChecks } from '../domains/sql/index.js';
+import { readSqlTasks, sqlPack, type SqlChecks, type SqlTask } from '../domains/sql/index.js';
+import { staticJudge } from '../domains/sql/static-judge.js';
+import type { Candidate } from '../core/task.js';
+import type { SampleResult } from '../bench/evaluate.js';
 import { SqlRunner } from '../runtimes/sql-pool.js';
 import type { EvalFlags } from './eval-command.js';
 import { interruptOnSigint } from './interrupt.js';
@@ -19,13 +22,64 @@ import type { CommandResult } from './recording.js';
 const SAMPLE_LINES_UP_TO = 100;
 const FAILURES_PER_STATUS = 3;
 
-export async function judgeSqlSamples(flags: EvalFlags & { readonly dataset: string }): Promise<CommandResult> {
+/** Execution-free scoring: equivalent passes, different fails, and what the normalisation cannot tell is no verdict. */
+function staticResults(tasks: readonly SqlTask[], samples: readonly Candidate[]): SampleResult[] {
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+  return samples.map((sample) => {
+    const t0 = performance.now();
+    const verdict = staticJudge(byId.get(sample.taskId)!.reference, sample.program);
+    const status = verdict === 'equivalent' ? 'pass' : verdict === 'different' ? 'fail' : 'no-verdict';
+    const message = {
+      equivalent: 'the same query as the reference, normalised',
+      different: 'differs from the reference where the result must differ',
+      unknown: 'the static judge cannot tell: judge by execution (without --judge static)',
+    }[verdict];
+    const failure = status === 'pass' ? null : { input: null, expected: null, actual: null, message };
+    return {
+      task_id: sample.taskId,
+      index: sample.index,
+      status,
+      suites: { static: { status, passed: status === 'pass' ? 1 : 0, total: 1, first_failure: failure } },
+      first_failure: failure,
+      time_ms: performance.now() - t0,
+      reward: null,
+    };
+  });
+}
+
+export async function judgeSqlSamples(
+  flags: EvalFlags & { readonly dataset: string; readonly judge?: string },
+): Promise<CommandResult> {
   const tasks = readSqlTasks(flags.dataset);
   const candidates = flags.samples ? readSqlSamples(flags.samples, tasks) : referenceSamples(tasks);
   const sampled = new Set(candidates.map((c) => c.taskId));
   const judged = tasks.filter((t) => sampled.has(t.id)).slice(0, flags.limit ?? Infinity);
   const kept = new Set(judged.map((t) => t.id));
   const samples = candidates.filter((c) => kept.has(c.taskId));
+  if (flags.judge === 'static') {
+    const started = performance.now();
+    const results = staticResults(judged, samples);
+    const summary = summarize(
+      judged.map((task) => ({ id: task.id, suites: [{ name: 'static' }] })),
+      results,
+      (performance.now() - started) / 1000,
+    );
+    if (results.length <= SAMPLE_LINES_UP_TO) process.stdout.write(formatSamples(results) + '\n\n');
+    process.stdout.write(formatSummary(`${flags.dataset} (static judge)`, summary) + '\n');
+    const document = evalDocument(
+      {
+        dataset: { name: flags.dataset, path: flags.dataset },
+        samplesPath: flags.samples ?? null,
+        harness: { settings: { judge: 'static' } },
+        sandbox: undefined,
+        interrupted: false,
+      },
+      summary,
+      results,
+    );
+    await writeJsonDocument(flags.json, document);
+    return { interrupted: false, document, headline: document.summary };
+  }
   const runner = new SqlRunner({ ...(flags.workers ? { workers: flags.workers } : {}), sandbox: flags.sandbox });
   const pack = sqlPack(runner);
   const seed = chooseSeed(flags.seed);

@@ -40,6 +40,14 @@ export function createCli(): Command {
           '--disagreements <file>',
           'with labelled samples: where to write each disagreement (default: next to --json)',
         )
+        .addOption(
+          new Option(
+            '--judge <how>',
+            'SQL tasks: execution (run the queries), or static (compare them normalised, without running: equivalent, different or unknown)',
+          )
+            .choices(['execution', 'static'])
+            .default('execution'),
+        )
         .option(
           '--augment',
           'add generated inputs to each task with a reference (judged against the reference); failures are shrunk to a minimal input',
