@@ -142,3 +142,14 @@ test('--judge static scores without running: the rewrite is equivalent, the boun
   const statuses = JSON.parse(readFileSync(out, 'utf8')).samples.map((s: { status: string }) => s.status);
   assert.deepEqual(statuses, ['pass', 'fail', 'no-verdict']);
 });
+
+test('audit on SQL tasks: references pass their own checks, and injected bugs are counted by what told them apart', async () => {
+  const out = join(dir, 'audit.json');
+  const r = await crucible(['audit', '--dataset', tasks, '--mutants', '--json', out, '--no-record']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /1 distinct queries, 1 references pass their own checks/);
+  const doc = JSON.parse(readFileSync(out, 'utf8'));
+  assert.equal(doc.references.failing.length, 0);
+  assert.ok(doc.bugs.injected > 0 && doc.bugs.caughtByBase < doc.bugs.injected, JSON.stringify(doc.bugs));
+  assert.ok(doc.bugs.syntax > 0);
+});

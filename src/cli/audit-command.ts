@@ -21,6 +21,14 @@ export interface AuditFlags extends HarnessFlags, RecordFlags {
 }
 
 export async function runAudit(flags: AuditFlags): Promise<void> {
+  const { dataset: file } = flags;
+  if (file !== undefined && (await import('../domains/sql/read-tasks.js')).isSqlTaskFile(file)) {
+    const { auditSql } = await import('./audit-sql.js');
+    const judged = flags.mutants ? 'references, rewrites, injected bugs' : 'references, rewrites';
+    return recorded(flags, { command: 'audit', dataset: datasetLabel(flags), judged, flags }, () =>
+      auditSql({ ...flags, dataset: file }),
+    );
+  }
   const all = flags.dataset ? await loadDataset(flags.dataset) : builtinDataset();
   const dataset =
     flags.limit === undefined
