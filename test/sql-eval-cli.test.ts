@@ -153,3 +153,34 @@ test('audit on SQL tasks: references pass their own checks, and injected bugs ar
   assert.ok(doc.bugs.injected > 0 && doc.bugs.caughtByBase < doc.bugs.injected, JSON.stringify(doc.bugs));
   assert.ok(doc.bugs.syntax > 0);
 });
+
+test('select on SQL tasks picks the query most samples agree with on the generated databases', async () => {
+  const many = join(dir, 'many.jsonl');
+  const right = [
+    "SELECT name FROM city WHERE population > 500 AND state = 'texas'",
+    "SELECT c.name FROM city c WHERE c.state = 'texas' AND c.population > 500",
+    "SELECT name FROM city WHERE state = 'texas' AND NOT population <= 500",
+  ];
+  writeJsonl(many, [
+    { task_id: 'cities/big-texan', solution: "SELECT name FROM city WHERE state = 'texas' AND population >= 500" },
+    ...right.map((solution) => ({ task_id: 'cities/big-texan', solution })),
+    { task_id: 'cities/big-texan', solution: "SELECT name FROM city WHERE state = 'texas'" },
+  ]);
+  const out = join(dir, 'select.json');
+  const r = await crucible([
+    'select',
+    '--dataset',
+    tasks,
+    '--samples',
+    many,
+    '--seed',
+    '1',
+    '--json',
+    out,
+    '--no-record',
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  const [decision] = JSON.parse(readFileSync(out, 'utf8')).tasks;
+  assert.ok([1, 2, 3].includes(decision.selected_index), JSON.stringify(decision));
+  assert.deepEqual(decision.clusters[0], [1, 2, 3]);
+});

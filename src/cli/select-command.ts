@@ -24,14 +24,34 @@ const TASK_LINES_UP_TO = 40;
 
 export async function runSelect(flags: SelectFlags): Promise<void> {
   const threshold = flags.threshold ? await readThreshold(flags.threshold) : undefined;
-  const inputs = await readInputs(flags);
+  const { dataset } = flags;
+  const sql = dataset !== undefined && (await import('../domains/sql/read-tasks.js')).isSqlTaskFile(dataset);
+  const inputs = sql ? undefined : await readInputs(flags);
   const seed = chooseSeed(flags.seed);
   process.stderr.write(`crucible: seed ${seed} (replay with --seed ${seed})\n`);
   await recorded(
     flags,
     { command: 'select', dataset: datasetLabel(flags), judged: judgedLabel(flags), seed, flags },
-    () => selectOnTasks(flags, inputs, seed, threshold),
+    () => (inputs ? selectOnTasks(flags, inputs, seed, threshold) : selectOnSqlTasks(flags, dataset!, seed, threshold)),
   );
+}
+
+type SelectRun = Awaited<ReturnType<typeof selectAll>>;
+
+function runOptions(
+  flags: SelectFlags,
+  seed: number,
+  threshold: Threshold | undefined,
+  concurrency: number,
+  onTask: (done: number, total: number) => void,
+) {
+  return {
+    seed,
+    ...(flags.inputs ? { inputs: flags.inputs } : {}),
+    ...(threshold ? { threshold } : {}),
+    concurrency,
+    onTask: (_: unknown, done: number, total: number) => onTask(done, total),
+  };
 }
 
 async function selectOnTasks(
@@ -42,24 +62,63 @@ async function selectOnTasks(
 ): Promise<CommandResult> {
   const harness = harnessFromFlags(flags);
   const progress = createProgress('select');
-  let run: Awaited<ReturnType<typeof selectAll>>;
+  let run: SelectRun;
   try {
-    run = await selectAll(codePack(harness), inputs.tasks, inputs.candidates, {
-      seed,
-      ...(flags.inputs ? { inputs: flags.inputs } : {}),
-      ...(threshold ? { threshold } : {}),
-      concurrency: harness.workerCount,
-      onTask: (_, done, total) => progress.update(done, total),
-    });
+    run = await selectAll(
+      codePack(harness),
+      inputs.tasks,
+      inputs.candidates,
+      runOptions(flags, seed, threshold, harness.workerCount, progress.update),
+    );
   } finally {
     progress.stop();
     await harness.close();
   }
-  process.stdout.write(formatSelections(inputs.name, run.tasks, run.summary, threshold) + '\n');
+  return finish(flags, inputs.name, run, threshold);
+}
+
+/** SQL tasks: the queries' results on the task's database and on databases generated from its schema are the behaviour compared. */
+async function selectOnSqlTasks(
+  flags: SelectFlags,
+  dataset: string,
+  seed: number,
+  threshold: Threshold | undefined,
+): Promise<CommandResult> {
+  if (!flags.samples) throw new Error('select needs --samples: the queries to choose among, several per task');
+  const [{ readSqlTasks, sqlPack }, { readSqlSamples }, { SqlRunner }] = await Promise.all([
+    import('../domains/sql/index.js'),
+    import('../bench/evaluate-sql.js'),
+    import('../runtimes/sql-pool.js'),
+  ]);
+  const tasks = readSqlTasks(dataset);
+  const candidates = readSqlSamples(flags.samples, tasks);
+  const runner = new SqlRunner({ ...(flags.workers ? { workers: flags.workers } : {}), sandbox: flags.sandbox });
+  const progress = createProgress('select');
+  let run: SelectRun;
+  try {
+    // --inputs: the generated databases per task (default 12).
+    run = await selectAll(sqlPack(runner), tasks, candidates, {
+      ...runOptions(flags, seed, threshold, runner.size, progress.update),
+      inputs: flags.inputs ?? 12,
+    });
+  } finally {
+    progress.stop();
+    await runner.close();
+  }
+  return finish(flags, dataset, run, threshold);
+}
+
+async function finish(
+  flags: SelectFlags,
+  name: string,
+  run: SelectRun,
+  threshold: Threshold | undefined,
+): Promise<CommandResult> {
+  process.stdout.write(formatSelections(name, run.tasks, run.summary, threshold) + '\n');
   const document = {
     crucible: VERSION,
     created: new Date().toISOString(),
-    dataset: { name: inputs.name, path: flags.dataset ?? null },
+    dataset: { name, path: flags.dataset ?? null },
     samples_path: flags.samples ?? null,
     threshold: threshold ?? null,
     summary: run.summary,

@@ -6,7 +6,14 @@ import pMap from 'p-map';
 import type { Candidate, Task } from '../core/task.js';
 import { taskChecks, type CodePack } from '../domains/code/index.js';
 import { calibrateThreshold, decide, type CalibrationItem, type Threshold } from './abstain.js';
-import { CONFIDENCE_SCORE, selectForTask, type SelectOptions, type TaskSelection } from './select.js';
+import type { Checks, Probe } from '../domains/types.js';
+import {
+  CONFIDENCE_SCORE,
+  selectForTask,
+  type SelectingPack,
+  type SelectOptions,
+  type TaskSelection,
+} from './select.js';
 
 export interface TaskDecision extends TaskSelection {
   readonly decision: 'answer' | 'abstain';
@@ -33,18 +40,19 @@ export interface SelectRunOptions extends SelectOptions {
 }
 
 /** Candidates grouped by task, in the order tasks appear in the dataset. */
-export function candidatesByTask(
-  tasks: readonly Task[],
+export function candidatesByTask<T extends { readonly id: string }>(
+  tasks: readonly T[],
   candidates: readonly Candidate[],
-): { task: Task; candidates: Candidate[] }[] {
+): { task: T; candidates: Candidate[] }[] {
   const byTask = new Map<string, Candidate[]>();
   for (const c of candidates) byTask.set(c.taskId, [...(byTask.get(c.taskId) ?? []), c]);
   return tasks.filter((t) => byTask.has(t.id)).map((task) => ({ task, candidates: byTask.get(task.id)! }));
 }
 
-export async function selectAll(
-  pack: CodePack,
-  tasks: readonly Task[],
+/** Selection on every task of any domain: the pack's probes and observations (select.ts). */
+export async function selectAll<T extends { readonly id: string }, C extends Checks<T>, P extends Probe>(
+  pack: SelectingPack<T, C, P>,
+  tasks: readonly T[],
   candidates: readonly Candidate[],
   options: SelectRunOptions,
 ): Promise<{ tasks: TaskDecision[]; summary: SelectSummary }> {
