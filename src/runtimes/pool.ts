@@ -120,3 +120,23 @@ function waitInLine<T>(line: Array<(resource: T) => void>, signal: AbortSignal |
     signal?.addEventListener('abort', leave, { once: true });
   });
 }
+
+/** Resolves with `work`'s value, or with undefined as soon as `signal` aborts. */
+export function unlessAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T | undefined> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const stop = () => resolve(undefined);
+    signal.addEventListener('abort', stop, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', stop);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', stop);
+        reject(error);
+      },
+    );
+  });
+}

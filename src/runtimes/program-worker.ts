@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Status } from '../core/verdict.js';
 import { isMessage, type LineProcess } from './line-process.js';
 import { PROGRAM, type ProgramReply, type ProgramReport, type ProgramWorkerRequest } from './protocol.js';
+import { unlessAborted } from './pool.js';
 import type { SandboxMode } from './sandbox.js';
 import { buildSeccompFilter, seccompSupported } from './seccomp.js';
 import { describeMessage, pingWorker, spawnWorker, type WorkerRecipe } from './worker-process.js';
@@ -95,26 +96,6 @@ export function cancelled(): ProgramResult {
     ...noVerdict('stopped: the request was abandoned (the client went away, or it was answered 504)'),
     cancelled: true,
   };
-}
-
-/** Resolves with `work`'s value, or with undefined as soon as `signal` aborts. */
-function unlessAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T | undefined> {
-  if (!signal) return work;
-  if (signal.aborted) return Promise.resolve(undefined);
-  return new Promise((resolve, reject) => {
-    const stop = () => resolve(undefined);
-    signal.addEventListener('abort', stop, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', stop);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', stop);
-        reject(error);
-      },
-    );
-  });
 }
 
 /** Outcome of one attempt; `retry` means the worker died for a reason that is not the program's. */

@@ -43,7 +43,7 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { isMessage, type LineProcess } from './line-process.js';
-import { WarmPool } from './pool.js';
+import { unlessAborted, WarmPool } from './pool.js';
 import { SQL, type SqlDatabaseRef, type SqlReply, type SqlRow, type SqlWorkerRequest } from './protocol.js';
 import { sqlRecipe, type SqlRecipe } from './recipes.js';
 import type { SandboxMode } from './sandbox.js';
@@ -170,26 +170,6 @@ interface Prepared {
 }
 
 type Attempt = { result: SqlResult; retry?: boolean };
-
-/** Resolves with `work`'s value, or undefined as soon as `signal` aborts. */
-function unlessAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T | undefined> {
-  if (!signal) return work;
-  if (signal.aborted) return Promise.resolve(undefined);
-  return new Promise((resolve, reject) => {
-    const stop = () => resolve(undefined);
-    signal.addEventListener('abort', stop, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', stop);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', stop);
-        reject(error);
-      },
-    );
-  });
-}
 
 class SqlWorker {
   private process: LineProcess<SqlWorkerRequest, SqlReply> | undefined;
