@@ -63,10 +63,22 @@ export async function verifyQuery(
     refused || signal?.aborted
       ? []
       : await Promise.all(checks.generated.map(async (check) => judge(check, reference, await run(check))));
-  const noVerdict = [base, ...generated].find((j) => j?.status === 'no-verdict')?.result.message;
+  // Without the reference's result on the task's database nothing can be said of the query: the task is broken (or was not prepared).
+  const unjudgeable = checks.base
+    ? undefined
+    : `not judged: ${checks.referenceProblem ?? checks.incomplete ?? "the reference has no result on the task's database"}`;
+  const noVerdict = unjudgeable ?? [base, ...generated].find((j) => j?.status === 'no-verdict')?.result.message;
   const suites: SuiteVerdict[] = [];
   const failures: FailureFact[] = [];
   let counterexample: SqlCounterexample | undefined;
+  if (unjudgeable !== undefined)
+    suites.push({
+      name: BASE,
+      status: 'no-verdict',
+      passed: 0,
+      total: 0,
+      firstFailure: { input: null, expected: null, actual: null, message: unjudgeable },
+    });
   if (base) {
     suites.push({
       name: BASE,
