@@ -40,3 +40,35 @@ test('mutants of aggregates and membership', () => {
   assert.ok(mutants.includes('SELECT MAX(x), COUNT(DISTINCT y) FROM t WHERE z IN (1, 2)'));
   assert.ok(mutants.includes('SELECT MAX(x), COUNT(DISTINCT y) FROM t WHERE z NOT IN (2, 2)'));
 });
+
+test('mutants that drop a predicate or swap a column for another of the same table', () => {
+  const sql =
+    'SELECT c.name FROM city c, state s WHERE c.state = s.name AND s.area > 10 AND c.population > 5 ORDER BY c.name';
+  const mutants = queryMutants(sql);
+  const of = (operator: string) => mutants.filter((m) => m.operator === operator).map((m) => m.sql);
+  assert.ok(
+    of('dropped predicate').includes(
+      'SELECT c.name FROM city c, state s WHERE c.state = s.name AND c.population > 5 ORDER BY c.name',
+    ),
+  );
+  assert.ok(
+    of('dropped predicate').includes(
+      'SELECT c.name FROM city c, state s WHERE c.state = s.name AND s.area > 10 ORDER BY c.name',
+    ),
+  );
+  assert.ok(
+    of('wrong column').includes(
+      'SELECT c.name FROM city c, state s WHERE c.state = s.area AND s.area > 10 AND c.population > 5 ORDER BY c.name',
+    ),
+    'a join key swapped',
+  );
+  assert.ok(
+    of('wrong column').includes(
+      'SELECT c.population FROM city c, state s WHERE c.state = s.name AND s.area > 10 AND c.population > 5 ORDER BY c.name',
+    ),
+  );
+  assert.ok(
+    of('wrong column').every((m) => !/c\.(area)|s\.(population|state)/.test(m)),
+    'only columns the query uses with that qualifier',
+  );
+});
