@@ -134,7 +134,8 @@ async function unjudged(runner: SqlRunner, task: SqlTask, seed: number, count: n
 
 /**
  * The databases to keep (Zhong, Yu & Klein's distillation): greedily, the one that tells the
- * reference from the most of its own mutants (mutants.ts) not yet told apart, until no
+ * reference from the most of its own mutants (mutants.ts; each kind of fault weighing the
+ * same) not yet told apart, until no
  * database tells another; then one per reference result not yet kept, non-empty ones first;
  * then the rest in order. A mutant that does not run, or runs the same everywhere, decides nothing.
  */
@@ -146,6 +147,11 @@ async function distil(
 ): Promise<DatabaseCheck[]> {
   const ran = drawn.filter((r) => r.result.status === 'ok');
   const mutants = queryMutants(reference);
+  // Each kind of fault weighs the same in all: a query with many columns has many column swaps,
+  // and the databases that catch them must not crowd out those that catch a DISTINCT or a literal.
+  const perOperator = new Map<string, number>();
+  for (const m of mutants) perOperator.set(m.operator, (perOperator.get(m.operator) ?? 0) + 1);
+  const weight = mutants.map((m) => 1 / perOperator.get(m.operator)!);
   // kills[d]: the mutants database d tells from the reference.
   const kills = await Promise.all(
     ran.map(async (run) => {
@@ -164,7 +170,7 @@ async function distil(
     let gain = 0;
     kills.forEach((set, d) => {
       if (chosen.includes(d)) return;
-      const fresh = [...set].filter((m) => !killed.has(m)).length;
+      const fresh = [...set].filter((m) => !killed.has(m)).reduce((sum, m) => sum + weight[m]!, 0);
       if (fresh > gain) [best, gain] = [d, fresh];
     });
     if (best < 0) break;
