@@ -423,13 +423,14 @@ if (PART === 'all' || PART === 'selective') {
     solvable.map(async (task) => {
       const item = calibrationItems.get(task.id);
       if (!item) return undefined;
-      const program = byTask.get(task.id)![item.selectedIndex]!.candidate.program;
+      // selectedIndex is the sample's own index, which need not be its position in the list.
+      const selected = byTask.get(task.id)!.find((s) => s.candidate.index === item.selectedIndex)!;
       return {
         task,
         confidence: item.confidence,
         plus: item.correctPlus,
-        original: await passesOriginal(task, program),
-        label: byTask.get(task.id)![item.selectedIndex]!.label.passed,
+        original: await passesOriginal(task, selected.candidate.program),
+        label: selected.label.passed,
       };
     }),
   );
