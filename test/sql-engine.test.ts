@@ -310,6 +310,22 @@ describe('memory', () => {
   // More than the worker's V8 heap: the worker dies of it (read from its stderr), or the engine's allocation fails first.
   it('a value the engine could hold but V8 cannot', () =>
     expectStatus({ sql: "SELECT printf('%.*c', 150000000, 'x')", limits: slow }, 'memory'));
+  // Building the database is not the query's doing: no verdict, on a fresh worker, and the next database builds.
+  it('a database too big to build in the worker', () =>
+    expectStatus(
+      {
+        database: {
+          kind: 'inline',
+          schema: 'CREATE TABLE big (x BLOB)',
+          setup:
+            'INSERT INTO big WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 400) SELECT randomblob(1000000) FROM c;',
+        },
+        sql: 'SELECT count(*) FROM big',
+        limits: slow,
+      },
+      'no-verdict',
+      (r) => assert.match(r.message ?? '', /could not be opened or built: .*out of memory/i),
+    ));
   it('a sort of big rows kept in memory', () =>
     expectStatus({ sql: 'SELECT a.x, randomblob(20000) FROM n a, n b ORDER BY 2', limits: slow }, 'memory'));
 });

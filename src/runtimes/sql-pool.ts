@@ -237,7 +237,15 @@ class SqlWorker {
       this.kill();
       return { result: cancelled() };
     }
-    if (isMessage(reply) && reply.op !== 'pong') return { result: classify(reply, limits, seconds) };
+    if (isMessage(reply) && reply.op !== 'pong') {
+      const result = classify(reply, limits, seconds);
+      // A worker that ran out of memory starts afresh for the next request: what SQLite freed may
+      // not come back to the heap. Out of memory while building a database is the worker's state,
+      // not the query's doing: the request runs once more on a fresh worker.
+      const exhausted = /out of memory/i.test(result.message ?? '');
+      if (result.status === 'memory' || exhausted) this.kill();
+      return exhausted && result.phase === 'database' ? { result, retry: true } : { result };
+    }
     const stderr = process.stderrTail;
     this.kill();
     if (!isMessage(reply) && reply.kind === 'timeout') {
