@@ -5,7 +5,7 @@
  * (the rates say how many the task's database alone catches and how many only generated ones).
  */
 import { injectBugs } from '../domains/sql/bugs.js';
-import { readSqlTasks, sqlPack, type SqlChecks } from '../domains/sql/index.js';
+import { distinctReferences, readSqlTasks, sqlPack, type SqlChecks } from '../domains/sql/index.js';
 import { SqlRunner } from '../runtimes/sql-pool.js';
 import type { AuditFlags } from './audit-command.js';
 import { writeJsonDocument } from './json-document.js';
@@ -15,11 +15,7 @@ import type { CommandResult } from './recording.js';
 const pct = (n: number, d: number) => (d === 0 ? '-' : `${((100 * n) / d).toFixed(1)}%`);
 
 export async function auditSql(flags: AuditFlags & { readonly dataset: string }): Promise<CommandResult> {
-  // One task per distinct reference: the sentences of a text2sql-data query share it.
-  const seen = new Set<string>();
-  const tasks = readSqlTasks(flags.dataset)
-    .filter((t) => !seen.has(t.reference) && (seen.add(t.reference), true))
-    .slice(0, flags.limit ?? Infinity);
+  const tasks = distinctReferences(readSqlTasks(flags.dataset)).slice(0, flags.limit ?? Infinity);
   const runner = new SqlRunner({ ...(flags.workers ? { workers: flags.workers } : {}), sandbox: flags.sandbox });
   const pack = sqlPack(runner);
   // A fixed seed: an audit of the same dataset gives the same figures.

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { chooseSeed } from '../core/seed.js';
 import { bugTaskLine, injectBugs } from '../domains/sql/bugs.js';
-import { readSqlTasks, sqlPack } from '../domains/sql/index.js';
+import { distinctReferences, readSqlTasks, sqlPack } from '../domains/sql/index.js';
 import { SqlRunner } from '../runtimes/sql-pool.js';
 import { createProgress } from './progress.js';
 
@@ -18,11 +18,7 @@ export interface SqlBugsFlags {
 }
 
 export async function runSqlBugs(flags: SqlBugsFlags): Promise<void> {
-  // One task per distinct reference: the sentences of a text2sql-data query share it.
-  const seen = new Set<string>();
-  const tasks = readSqlTasks(flags.dataset)
-    .filter((t) => !seen.has(t.reference) && (seen.add(t.reference), true))
-    .slice(0, flags.limit ?? Infinity);
+  const tasks = distinctReferences(readSqlTasks(flags.dataset)).slice(0, flags.limit ?? Infinity);
   const seed = chooseSeed(flags.seed);
   process.stderr.write(
     `crucible: ${tasks.length} queries, databases generated with seed ${seed} (replay with --seed ${seed})\n`,

@@ -87,8 +87,8 @@ export async function checkExposure(
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const address = await checkExposure(options.host, options.token, options.lookup);
   const metrics = options.metrics ?? new Metrics();
-  const tasks = new TaskVerifier({ harness: options.harness ?? harnessOptionsOf(options.executor), metrics });
-  const sql = new SqlVerifier(sqlOptionsOf(options.executor));
+  const tasks = new TaskVerifier({ harness: options.harness ?? poolOptionsOf(options.executor), metrics });
+  const sql = new SqlVerifier(poolOptionsOf(options.executor));
   const app = createApp({
     tasks,
     sql,
@@ -126,15 +126,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   };
 }
 
-/** The SQL engine runs with the local pool's workers and sandbox (a queue server: the defaults). */
-function sqlOptionsOf(executor: Executor): SqlRunnerOptions {
-  if (!(executor instanceof LocalExecutor)) return {};
-  const { workers, sandbox } = executor.options;
-  return { ...(workers ? { workers } : {}), ...(sandbox ? { sandbox } : {}) };
-}
-
-/** The harness of function-style tasks runs with the local pool's workers and sandbox (a queue server: the defaults). */
-function harnessOptionsOf(executor: Executor): HarnessOptions {
+/**
+ * The harness of function-style tasks and the SQL engine run with the local pool's workers
+ * and sandbox (a queue server: the defaults).
+ */
+function poolOptionsOf(executor: Executor): HarnessOptions & SqlRunnerOptions {
   if (!(executor instanceof LocalExecutor)) return {};
   const { workers, sandbox } = executor.options;
   return { ...(workers ? { workers } : {}), ...(sandbox ? { sandbox } : {}) };

@@ -21,7 +21,7 @@ export {
   type ProbeDatabase,
   type SqlChecks,
 } from './checks.js';
-export { isSqlTaskFile, readSqlTasks } from './read-tasks.js';
+export { distinctReferences, isSqlTaskFile, readSqlTasks } from './read-tasks.js';
 export type { SqlDatabase, SqlTask } from './task.js';
 export { verifyQuery, type SqlCounterexample, type SqlReport } from './verify.js';
 

@@ -199,6 +199,12 @@ export function isSqlTaskFile(file: string): boolean {
   }
 }
 
+/** The first task of each distinct reference: the sentences of a text2sql-data query share one. */
+export function distinctReferences(tasks: readonly SqlTask[]): SqlTask[] {
+  const seen = new Set<string>();
+  return tasks.filter((t) => !seen.has(t.reference) && (seen.add(t.reference), true));
+}
+
 /** SQL tasks from a file of any of the formats above. */
 export function readSqlTasks(file: string): SqlTask[] {
   const text = readFileSync(file, 'utf8');
