@@ -18,7 +18,7 @@ import {
   pucb,
   value,
 } from '../src/strategies/advermcts/tree.js';
-import { prepareCodeChecks, memoryTrace } from '../src/strategies/index.js';
+import { codeSubject, prepareCodeChecks, memoryTrace } from '../src/strategies/index.js';
 import { inMemoryHarness } from '../src/testing/index.js';
 import type { Harness } from '../src/verify/harness.js';
 import { builtin, fenced, scriptedInMemoryModel, standInRuntime } from './strategies-support.js';
@@ -131,13 +131,11 @@ test('a scripted run: the attacker splits the pool, the model arbitrates, and th
   // No reference as oracle: only the model can say what is_balanced("(") must be.
   const view = await prepareCodeChecks(harness, brackets.task, { audience: 'solver', seed: 2, oracle: false });
   const trace = memoryTrace();
-  const result = await advermcts(brackets.task, {
+  const result = await advermcts(codeSubject(harness, brackets.task, view), {
     model,
-    harness,
     budget: { modelCalls: 20 },
     trace,
     seed: 2,
-    view,
     options: { rollouts: 3 },
   });
   assert.equal(result.status, 'verified', result.reason);
@@ -175,9 +173,8 @@ test('with a reference, the reference arbitrates: no arbiter call is made', asyn
     programs: [fenced(brackets.program('ignores-unclosed')), fenced(brackets.program('pair-removal'))],
   });
   const trace = memoryTrace();
-  const result = await advermcts(brackets.task, {
+  const result = await advermcts(codeSubject(harness, brackets.task), {
     model,
-    harness,
     budget: { modelCalls: 20 },
     trace,
     seed: 2,

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { createModel } from '../src/models/index.js';
-import { CODE_JSON_GBNF, dccd, memoryTrace } from '../src/strategies/index.js';
+import { CODE_JSON_GBNF, codeSubject, dccd, memoryTrace } from '../src/strategies/index.js';
 import { inMemoryHarness, writeTinyGguf, type InMemoryRuntime } from '../src/testing/index.js';
 import type { Harness } from '../src/verify/harness.js';
 import { builtin, fenced, scriptedInMemoryModel, standInRuntime } from './strategies-support.js';
@@ -27,7 +27,7 @@ test('dccd: the final answer is the structured code, decoded after (and conditio
   const draft = `Cases: capacity 0 means every access misses.\n${fenced(lru.program('capacity-zero-crash'))}`;
   const model = scriptedInMemoryModel({ programs: [draft], structured: [JSON.stringify({ code: lru.reference })] });
   const trace = memoryTrace();
-  const result = await dccd(lru.task, { model, harness, budget: { modelCalls: 4 }, trace, seed: 1 });
+  const result = await dccd(codeSubject(harness, lru.task), { model, budget: { modelCalls: 4 }, trace, seed: 1 });
   assert.equal(result.status, 'verified', result.reason);
   assert.equal(result.program, lru.reference, 'the structured answer, not the draft’s code');
   const [first, second] = model.requests;
@@ -56,9 +56,8 @@ test(
       const trace = memoryTrace();
       const runsBefore = runtime.runs.length;
       // Random weights write nonsense, which the stand-in runtime does not load; what is checked is that the decoder kept to the grammar.
-      const result = await dccd(lru.task, {
+      const result = await dccd(codeSubject(harness, lru.task), {
         model,
-        harness,
         budget: { modelCalls: 4 },
         trace,
         seed: 3,

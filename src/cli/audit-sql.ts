@@ -6,7 +6,7 @@
  */
 import { injectBugs } from '../domains/sql/bugs.js';
 import { distinctReferences, readSqlTasks, sqlPack, type SqlChecks } from '../domains/sql/index.js';
-import { SqlRunner } from '../runtimes/sql-pool.js';
+import { sqlRunnerFromFlags } from './harness-from-flags.js';
 import type { AuditFlags } from './audit-command.js';
 import { writeJsonDocument } from './json-document.js';
 import { createProgress } from './progress.js';
@@ -16,7 +16,7 @@ const pct = (n: number, d: number) => (d === 0 ? '-' : `${((100 * n) / d).toFixe
 
 export async function auditSql(flags: AuditFlags & { readonly dataset: string }): Promise<CommandResult> {
   const tasks = distinctReferences(readSqlTasks(flags.dataset)).slice(0, flags.limit ?? Infinity);
-  const runner = new SqlRunner({ ...(flags.workers ? { workers: flags.workers } : {}), sandbox: flags.sandbox });
+  const runner = sqlRunnerFromFlags(flags);
   const pack = sqlPack(runner);
   // A fixed seed: an audit of the same dataset gives the same figures.
   const seed = 1;

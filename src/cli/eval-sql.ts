@@ -12,7 +12,7 @@ import { readSqlTasks, sqlPack, type SqlChecks, type SqlTask } from '../domains/
 import { staticJudge } from '../domains/sql/static-judge.js';
 import type { Candidate } from '../core/task.js';
 import type { SampleResult } from '../bench/evaluate.js';
-import { SqlRunner } from '../runtimes/sql-pool.js';
+import { sqlRunnerFromFlags } from './harness-from-flags.js';
 import type { EvalFlags } from './eval-command.js';
 import { interruptOnSigint } from './interrupt.js';
 import { writeJsonDocument } from './json-document.js';
@@ -80,7 +80,7 @@ export async function judgeSqlSamples(
     await writeJsonDocument(flags.json, document);
     return { interrupted: false, document, headline: document.summary };
   }
-  const runner = new SqlRunner({ ...(flags.workers ? { workers: flags.workers } : {}), sandbox: flags.sandbox });
+  const runner = sqlRunnerFromFlags(flags);
   const pack = sqlPack(runner);
   const seed = chooseSeed(flags.seed);
   const probes = flags.augment ? (flags.augmentInputs ?? undefined) : 0;

@@ -1,14 +1,18 @@
-/** The harness that the options of withHarnessOptions (shared-options.ts) describe. */
+/** The harness (and the SQL engine) that the options of withHarnessOptions (shared-options.ts) describe. */
 import { checkNodePath } from '../runtimes/recipes.js';
+import { SqlRunner } from '../runtimes/sql-pool.js';
 import { Harness } from '../verify/harness.js';
 import type { HarnessFlags } from './shared-options.js';
 
-export function harnessFromFlags(flags: HarnessFlags): Harness {
-  if (flags.sandbox === 'none') {
+function warnUnsandboxed(flags: Pick<HarnessFlags, 'sandbox'>, what: string): void {
+  if (flags.sandbox === 'none')
     process.stderr.write(
-      'crucible: warning: --sandbox none runs candidate programs without isolation; use it only for code you trust.\n',
+      `crucible: warning: --sandbox none runs candidate ${what} without isolation; use it only for code you trust.\n`,
     );
-  }
+}
+
+export function harnessFromFlags(flags: HarnessFlags): Harness {
+  warnUnsandboxed(flags, 'programs');
   return new Harness({
     sandbox: flags.sandbox,
     ...(flags.workers ? { workers: flags.workers } : {}),
@@ -21,4 +25,10 @@ export function harnessFromFlags(flags: HarnessFlags): Harness {
     strictTypes: Boolean(flags.strictTypes),
     ...(flags.nodePath?.length ? { nodePath: checkNodePath(flags.nodePath) } : {}),
   });
+}
+
+/** The SQL engine's warm workers, as many as --workers says (default one per core). */
+export function sqlRunnerFromFlags(flags: Pick<HarnessFlags, 'sandbox' | 'workers'>): SqlRunner {
+  warnUnsandboxed(flags, 'queries');
+  return new SqlRunner({ ...(flags.workers ? { workers: flags.workers } : {}), sandbox: flags.sandbox });
 }

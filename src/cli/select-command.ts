@@ -85,14 +85,14 @@ async function selectOnSqlTasks(
   threshold: Threshold | undefined,
 ): Promise<CommandResult> {
   if (!flags.samples) throw new Error('select needs --samples: the queries to choose among, several per task');
-  const [{ readSqlTasks, sqlPack }, { readSqlSamples }, { SqlRunner }] = await Promise.all([
+  const [{ readSqlTasks, sqlPack }, { readSqlSamples }, { sqlRunnerFromFlags }] = await Promise.all([
     import('../domains/sql/index.js'),
     import('../bench/evaluate-sql.js'),
-    import('../runtimes/sql-pool.js'),
+    import('./harness-from-flags.js'),
   ]);
   const tasks = readSqlTasks(dataset);
   const candidates = readSqlSamples(flags.samples, tasks);
-  const runner = new SqlRunner({ ...(flags.workers ? { workers: flags.workers } : {}), sandbox: flags.sandbox });
+  const runner = sqlRunnerFromFlags(flags);
   const progress = createProgress('select');
   let run: SelectRun;
   try {

@@ -1,50 +1,61 @@
-/** `crucible solve`: one task, one model, one strategy, one budget → a verified program or "abstained: why". */
+/** `crucible solve`: one task (a function, or an SQL query), one model, one strategy, one budget → a verified answer or "abstained: why". */
 import { writeFile } from 'node:fs/promises';
 import { parseBudget } from '../core/budget.js';
 import { Store } from '../store/index.js';
-import { prepareCodeChecks, solveTask, type StrategyResult } from '../strategies/index.js';
+import {
+  ANY_DOMAIN_STRATEGIES,
+  codeSubject,
+  prepareCodeChecks,
+  solveTask,
+  type StrategyResult,
+  type Subject,
+} from '../strategies/index.js';
+import { sqlSubject } from '../strategies/sql-subject.js';
+import { sqlPack, type SqlTask } from '../domains/sql/index.js';
+import { SqlRunner } from '../runtimes/sql-pool.js';
+import type { Harness } from '../verify/harness.js';
 import { chooseSeed } from '../core/seed.js';
-import { harnessFromFlags } from './harness-from-flags.js';
+import { harnessFromFlags, sqlRunnerFromFlags } from './harness-from-flags.js';
 import { openModel, strategyOptions } from './strategy-flags.js';
 import type { SolveFlags, StrategyFlags } from './solve-options.js';
-import { readTaskSource } from './task-source.js';
+import { readSqlTaskSource, readTaskSource, type TaskSource } from './task-source.js';
 
 export async function runSolve(flags: SolveFlags): Promise<void> {
   const budget = parseBudget(flags.budget);
-  const source = await readTaskSource(flags.task);
+  const sql = readSqlTaskSource(flags.task);
+  if (sql && !ANY_DOMAIN_STRATEGIES.includes(flags.strategy))
+    throw new Error(
+      `--strategy ${flags.strategy} writes functions; an SQL task is solved with --strategy ${ANY_DOMAIN_STRATEGIES.join(', ')}`,
+    );
+  const source = sql ? undefined : await readTaskSource(flags.task);
+  const label = sql?.label ?? source!.label;
   const options = await strategyOptions(flags);
   const seed = chooseSeed(flags.seed);
   process.stderr.write(
-    `crucible: ${flags.strategy} on ${source.task.id} with ${flags.model}, seed ${seed} (replay with --seed ${seed}${flags.offline ? '' : ' --offline'})\n`,
+    `crucible: ${flags.strategy} on ${(sql ?? source)!.task.id} with ${flags.model}, seed ${seed} (replay with --seed ${seed}${flags.offline ? '' : ' --offline'})\n`,
   );
   const model = await openModel(flags);
-  const harness = harnessFromFlags(flags);
+  const runtime = sql ? sqlRunnerFromFlags(flags) : harnessFromFlags(flags);
   const store = new Store(flags.db);
   const interrupt = new AbortController();
   const onSigint = () => interrupt.abort();
   process.once('SIGINT', onSigint);
   try {
-    const view = await prepareCodeChecks(harness, source.task, {
-      audience: 'solver',
-      seed,
-      ...(flags.oracle === false ? { oracle: false } : {}),
-      examples: source.examples,
-      publicTests: source.publicTests,
-      ...(flags.inputs ? { probes: flags.inputs } : {}),
-    });
-    process.stderr.write(`crucible: checks: ${view.description}\n`);
+    const subject =
+      runtime instanceof SqlRunner
+        ? await sqlTarget(runtime, sql!.task, flags, seed)
+        : await codeTarget(runtime, source!, flags, seed);
+    process.stderr.write(`crucible: checks: ${subject.checks!.description}\n`);
     const { result, runId } = await solveTask({
-      task: source.task,
+      subject,
       strategy: flags.strategy,
       model,
-      harness,
       budget,
       seed,
       store,
       options,
-      view,
       signal: interrupt.signal,
-      taskLabel: source.label,
+      taskLabel: label,
     });
     process.stdout.write(formatResult(result, runId) + '\n');
     if (flags.out && result.program !== undefined) await writeFile(flags.out, result.program);
@@ -57,7 +68,8 @@ export async function runSolve(flags: SolveFlags): Promise<void> {
         attempts: result.attempts,
         usage: result.usage,
         run: runId ?? null,
-        task: source.label,
+        task: label,
+        domain: subject.pack.name,
         strategy: flags.strategy,
         model: model.spec,
         seed,
@@ -68,8 +80,35 @@ export async function runSolve(flags: SolveFlags): Promise<void> {
   } finally {
     process.off('SIGINT', onSigint);
     store.close();
-    await Promise.all([harness.close(), model.close()]);
+    await Promise.all([runtime.close(), model.close()]);
   }
+}
+
+/** A function to write, checked on the task file's tests, the prompt's examples and generated inputs. */
+async function codeTarget(harness: Harness, source: TaskSource, flags: SolveFlags, seed: number): Promise<Subject> {
+  const checks = await prepareCodeChecks(harness, source.task, {
+    audience: 'solver',
+    seed,
+    ...(flags.oracle === false ? { oracle: false } : {}),
+    examples: source.examples,
+    publicTests: source.publicTests,
+    ...(flags.inputs ? { probes: flags.inputs } : {}),
+  });
+  return codeSubject(harness, source.task, checks);
+}
+
+/** A query to write, checked on the task's database and on generated ones (--inputs of them) against the reference. */
+async function sqlTarget(runner: SqlRunner, task: SqlTask, flags: SolveFlags, seed: number): Promise<Subject> {
+  const checks = await sqlPack(runner).prepare(task, {
+    audience: 'solver',
+    seed,
+    ...(flags.oracle === false ? { oracle: false } : {}),
+    ...(flags.inputs ? { probes: flags.inputs } : {}),
+  });
+  if (checks.incomplete)
+    throw new Error(`the sandbox failed while preparing ${task.id}'s checks: ${checks.incomplete}`);
+  if (checks.referenceProblem) throw new Error(`${task.id} cannot be checked: ${checks.referenceProblem}`);
+  return sqlSubject(runner, task, checks);
 }
 
 export function formatResult(result: StrategyResult, runId: string | undefined): string {

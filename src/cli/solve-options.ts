@@ -75,13 +75,17 @@ export function registerSolveCommand(program: Command): void {
         )
         .requiredOption(
           '--task <task>',
-          'a task file (JSON: language, prompt, entry_point, optional tests and reference), DATASET_FILE:TASK_ID, or a built-in task id',
+          'a task file (JSON: language, prompt, entry_point, optional tests and reference; or an SQL task line), DATASET_FILE:TASK_ID (SQL task files too), or a built-in task id',
         )
         .requiredOption(
           '--model <spec>',
           'e.g. http://127.0.0.1:8000/v1#qwen, openai:gpt-4o-mini, anthropic:claude-..., ollama:qwen2.5-coder, gguf:./model.gguf, replay:samples.jsonl?dataset=DATASET (recorded solutions), or a config name',
         )
-        .option('--inputs <n>', 'generated inputs for the checks (default 50)', positiveInt)
+        .option(
+          '--inputs <n>',
+          'generated inputs for the checks (default 50; SQL: generated databases, default 12)',
+          positiveInt,
+        )
         .option(
           '--json <file>',
           'write status, program, reward (gated, on the visible checks), reason, attempts and usage as JSON',

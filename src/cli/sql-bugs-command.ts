@@ -4,7 +4,7 @@ import { dirname, relative, resolve } from 'node:path';
 import { chooseSeed } from '../core/seed.js';
 import { bugTaskLine, injectBugs } from '../domains/sql/bugs.js';
 import { distinctReferences, readSqlTasks, sqlPack } from '../domains/sql/index.js';
-import { SqlRunner } from '../runtimes/sql-pool.js';
+import { sqlRunnerFromFlags } from './harness-from-flags.js';
 import { createProgress } from './progress.js';
 
 export interface SqlBugsFlags {
@@ -23,7 +23,7 @@ export async function runSqlBugs(flags: SqlBugsFlags): Promise<void> {
   process.stderr.write(
     `crucible: ${tasks.length} queries, databases generated with seed ${seed} (replay with --seed ${seed})\n`,
   );
-  const runner = new SqlRunner({ ...(flags.workers ? { workers: flags.workers } : {}), sandbox: flags.sandbox });
+  const runner = sqlRunnerFromFlags(flags);
   const pack = sqlPack(runner);
   const progress = createProgress('bugs');
   const outFolder = dirname(resolve(flags.out));

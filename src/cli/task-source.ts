@@ -11,6 +11,7 @@ import { builtinDataset } from '../bench/builtin/index.js';
 import { loadDataset, type Dataset } from '../bench/datasets/index.js';
 import { LANGUAGES, type ScriptSuite, type Task } from '../core/task.js';
 import type { PromptExample } from '../verify/generate/examples.js';
+import { isSqlTaskFile, readSqlTasks, type SqlTask } from '../domains/sql/index.js';
 
 export interface TaskSource {
   readonly task: Task;
@@ -38,6 +39,37 @@ export const TaskFileSchema = z
   .refine((t) => t.entry_point ?? t.entryPoint, {
     message: 'entry_point is required: the name of the function to write',
   });
+
+/** An SQL task (domains/sql): from a task file of any SQL format, one task, or `FILE:TASK_ID`. */
+export interface SqlTaskSource {
+  readonly task: SqlTask;
+  readonly label: string;
+}
+
+/** The SQL task `--task` names, or undefined when it names no SQL task file. */
+export function readSqlTaskSource(spec: string): SqlTaskSource | undefined {
+  if (isSqlTaskFile(spec)) {
+    const tasks = readSqlTasks(spec);
+    if (tasks.length !== 1) throw new Error(`${spec} holds ${tasks.length} SQL tasks: name one with ${spec}:TASK_ID`);
+    return { task: tasks[0]!, label: spec };
+  }
+  for (let i = spec.indexOf(':'); i > 0; i = spec.indexOf(':', i + 1)) {
+    const file = spec.slice(0, i);
+    if (!isSqlTaskFile(file)) continue;
+    const id = spec.slice(i + 1);
+    const tasks = readSqlTasks(file);
+    const task = tasks.find((t) => t.id === id);
+    if (!task)
+      throw new Error(
+        `${file} has no SQL task ${JSON.stringify(id)} (its ${tasks.length} tasks start with ${tasks
+          .slice(0, 5)
+          .map((t) => t.id)
+          .join(', ')})`,
+      );
+    return { task, label: spec };
+  }
+  return undefined;
+}
 
 export async function readTaskSource(spec: string): Promise<TaskSource> {
   const builtin = builtinTask(spec);

@@ -4,26 +4,24 @@
  * answer only when the selection's confidence reaches the calibrated threshold (if one is given).
  */
 import type { Candidate } from '../core/task.js';
-import { codePack } from '../domains/code/index.js';
 import { decide } from '../select/abstain.js';
 import { CONFIDENCE_SCORE, selectForTask } from '../select/select.js';
-import { solveMessages } from './prompts.js';
 import { Session, type Judged } from './session.js';
 import { DEFAULT_SAMPLES } from './sample.js';
 import type { Strategy } from './types.js';
 
-export const bestOfN: Strategy = async (task, context) => {
+export const bestOfN: Strategy = async (subject, context) => {
   const threshold = context.options?.threshold;
   if (threshold && threshold.score !== CONFIDENCE_SCORE) {
     throw new Error(
       `the threshold file was calibrated for the score "${threshold.score}", but this version computes "${CONFIDENCE_SCORE}"; run crucible calibrate again`,
     );
   }
-  const session = await Session.open(task, context);
+  const session = await Session.open(subject, context);
   const n = context.options?.samples ?? DEFAULT_SAMPLES;
   const judged: Judged[] = [];
   return session.run(async () => {
-    const asked = await session.ask(solveMessages(task), {
+    const asked = await session.ask(subject.solveMessages(), {
       label: 'sample',
       parent: null,
       n: Math.max(1, session.affordable(n)),
@@ -36,9 +34,9 @@ export const bestOfN: Strategy = async (task, context) => {
     if (judged.length === 0)
       return session.conclude(undefined, undefined, `none of ${asked.completions.length} replies holds code`);
     // Select over every sample, as `crucible calibrate` does, so the threshold means what it was calibrated for.
-    const candidates: Candidate[] = judged.map((j, index) => ({ taskId: task.id, index, program: j.program }));
+    const candidates: Candidate[] = judged.map((j, index) => ({ taskId: subject.task.id, index, program: j.program }));
     const selection = await session.sandbox(() =>
-      selectForTask(codePack(context.harness), task, candidates, { seed: context.seed }),
+      selectForTask(subject.pack, subject.task, candidates, { seed: context.seed }),
     );
     const passing = judged
       .map((j, i) => ({ j, i, score: selection.candidates[i]!.agreement }))

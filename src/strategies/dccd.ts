@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { codeOf } from '../domains/code/index.js';
 import { draftMessages, finalAnswerMessages } from './prompts.js';
 import { Session } from './session.js';
+import { codeOnly } from './subject.js';
 import type { Strategy } from './types.js';
 
 export const CodeSchema = z.object({ code: z.string() });
@@ -19,8 +20,9 @@ char ::= [^"\\\x00-\x1f] | "\\" (["\\/bfnrt] | "u" hex hex hex hex)
 hex ::= [0-9a-fA-F]
 `;
 
-export const dccd: Strategy = async (task, context) => {
-  const session = await Session.open(task, context);
+export const dccd: Strategy = async (subject, context) => {
+  const { task } = codeOnly(subject, 'dccd');
+  const session = await Session.open(subject, context);
   const { model } = context;
   const maxTokens = context.options?.maxTokens;
   return session.run(async () => {

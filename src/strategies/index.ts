@@ -8,8 +8,9 @@ export type {
   StrategyUsage,
   Trace,
 } from './types.js';
-export { STRATEGIES, STRATEGY_NAMES, isStrategyName, type StrategyName } from './registry.js';
-export { solveTask, type SolveOptions, type SolveOutcome } from './run.js';
+export { ANY_DOMAIN_STRATEGIES, STRATEGIES, STRATEGY_NAMES, isStrategyName, type StrategyName } from './registry.js';
+export { solveTask, type SolveOptions, type SolveOutcome, type SolveTarget } from './run.js';
+export { codeOnly, codeSubject, isCodeSubject, type CodeSubject, type Identified, type Subject } from './subject.js';
 export { memoryTrace, storeTrace, type MemoryTrace } from './trace.js';
 export {
   prepareCodeChecks,

@@ -12,6 +12,7 @@ import type { Harness } from '../verify/harness.js';
 import { meetsPrecondition, propertyHolds } from '../verify/properties.js';
 import { testsMessages } from './prompts.js';
 import type { Session } from './session.js';
+import type { CodeSubject } from './subject.js';
 import { withModelTests, type CodeChecks } from '../domains/code/index.js';
 
 export const ModelTestsSchema = z.object({
@@ -71,8 +72,14 @@ export async function validateModelTests(
 }
 
 /** Asks for tests, validates them, and returns the view with the kept ones as checks. */
-export async function addModelTests(session: Session, view: CodeChecks, count = 5): Promise<CodeChecks> {
-  const asked = await session.ask(testsMessages(session.task, count), {
+export async function addModelTests(
+  session: Session,
+  subject: CodeSubject,
+  view: CodeChecks,
+  count = 5,
+): Promise<CodeChecks> {
+  const { task } = subject;
+  const asked = await session.ask(testsMessages(task, count), {
     label: 'tests',
     parent: null,
     output: { schema: ModelTestsSchema, name: 'tests' },
@@ -89,10 +96,10 @@ export async function addModelTests(session: Session, view: CodeChecks, count = 
     return view;
   }
   const proposed = value.tests.slice(0, count).map((t) => ({ argsText: t.input.trim(), outputText: t.output.trim() }));
-  const { kept, dropped } = await session.sandbox(() => validateModelTests(session.context.harness, view, proposed));
+  const { kept, dropped } = await session.sandbox(() => validateModelTests(subject.harness, view, proposed));
   session.decision(
     'tests',
-    `kept ${kept.length} of ${proposed.length} model tests${dropped.length ? `; dropped ${dropped.map((d) => `${session.task.entryPoint}(${d.test.argsText}) → ${d.test.outputText} (${d.why})`).join('; ')}` : ''}`,
+    `kept ${kept.length} of ${proposed.length} model tests${dropped.length ? `; dropped ${dropped.map((d) => `${task.entryPoint}(${d.test.argsText}) → ${d.test.outputText} (${d.why})`).join('; ')}` : ''}`,
     asked.eventId,
     'tests',
     {

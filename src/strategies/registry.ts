@@ -17,6 +17,9 @@ export const STRATEGIES = {
   dccd,
 } as const satisfies Record<StrategyName, Strategy>;
 
+/** The strategies that solve a task of any domain (the others write functions: subject.ts). */
+export const ANY_DOMAIN_STRATEGIES: readonly StrategyName[] = ['sample', 'best-of-n', 'repair'];
+
 export function isStrategyName(name: string): name is StrategyName {
   return Object.hasOwn(STRATEGIES, name);
 }

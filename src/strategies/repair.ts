@@ -5,21 +5,32 @@
  * or when the budget is spent. Optionally the model first writes tests of its own, which
  * are used only once validated.
  */
-import { pickMinimal, renderFeedback } from '../feedback/index.js';
 import { addModelTests } from './model-tests.js';
-import { repairMessages, solveMessages } from './prompts.js';
 import { Session } from './session.js';
-import type { Strategy } from './types.js';
+import { isCodeSubject, type Identified, type Subject } from './subject.js';
+import type { Checks } from '../domains/types.js';
+import type { Strategy, StrategyContext, StrategyResult } from './types.js';
 
 /** PGS's iteration count. */
 export const DEFAULT_ATTEMPTS = 5;
 
-export const repair: Strategy = async (task, context) => {
-  const session = await Session.open(task, context);
+export const repair: Strategy = (subject, context) =>
+  // The model's own tests are calls of a function: other domains have none to write.
+  isCodeSubject(subject) && context.options?.modelTests !== false
+    ? repairOn(subject, context, (session) => addModelTests(session, subject, session.view))
+    : repairOn(subject, context, async (session) => session.view);
+
+/** The loop, with the checks the attempts are judged on (the solver's, with the model's tests where it wrote some). */
+async function repairOn<T extends Identified, C extends Checks<T>>(
+  subject: Subject<T, C>,
+  context: StrategyContext,
+  checksFor: (session: Session<T, C>) => Promise<C>,
+): Promise<StrategyResult> {
+  const session = await Session.open(subject, context);
   const attempts = context.options?.attempts ?? DEFAULT_ATTEMPTS;
   return session.run(async () => {
-    const view = context.options?.modelTests === false ? session.view : await addModelTests(session, session.view);
-    let messages = solveMessages(task);
+    const view = await checksFor(session);
+    let messages = subject.solveMessages();
     let parent: number | null = null;
     for (let attempt = 1; attempt <= attempts; attempt++) {
       const label = `attempt ${attempt}`;
@@ -30,7 +41,7 @@ export const repair: Strategy = async (task, context) => {
       let feedbackParent: number;
       let fact: unknown;
       if (!judged) {
-        feedback = 'Your reply has no code. Reply with the complete function in one fenced code block.';
+        feedback = subject.noArtifact;
         feedbackParent = asked.eventId;
       } else {
         if (judged.report.passed || judged.report.unchecked) return session.conclude(judged, session.best, '');
@@ -40,23 +51,23 @@ export const repair: Strategy = async (task, context) => {
             session.best,
             `the sandbox failed, so nothing is known about the program: ${judged.report.noVerdict}`,
           );
-        const minimal = pickMinimal(judged.report.failures);
-        if (!minimal)
+        const told = subject.feedback(judged.report);
+        if (!told)
           return session.conclude(
             undefined,
             session.best,
             `the program fails (${judged.report.verdict.status}) without a failure to report`,
           );
-        feedback = renderFeedback(minimal, task.entryPoint);
+        feedback = told.text;
         feedbackParent = judged.verdictId;
-        fact = minimal;
+        fact = told.fact;
       }
       if (attempt === attempts) break;
       parent = session.feedback(feedback, feedbackParent, `feedback ${attempt}`, fact ? { fact } : {});
-      messages = repairMessages(task, reply, feedback);
+      messages = subject.repairMessages(reply, feedback);
     }
     const { best } = session;
     const why = best ? `: the best one fails ${best.report.failures[0]?.check ?? 'a check'}` : '';
     return session.conclude(undefined, best, `no program passed the visible checks in ${attempts} attempts${why}`);
   });
-};
+}

@@ -8,23 +8,25 @@ import { STRATEGIES, type StrategyName } from './registry.js';
 import { memoryTrace, storeTrace } from './trace.js';
 import type { StrategyOptions, StrategyResult } from './types.js';
 import type { CodeChecks } from '../domains/code/index.js';
+import { codeSubject, type Subject } from './subject.js';
 
-export interface SolveOptions {
-  readonly task: Task;
+/** A function to write (`task`, with the checks solve prepared, if any), or a subject of any domain. */
+export type SolveTarget =
+  { readonly task: Task; readonly harness: Harness; readonly view?: CodeChecks } | { readonly subject: Subject };
+
+export type SolveOptions = SolveTarget & {
   readonly strategy: StrategyName;
   readonly model: Model;
-  readonly harness: Harness;
   readonly budget: Budget;
   readonly seed: number;
   /** Where the run is recorded; without one, events stay in memory. */
   readonly store?: Store;
   readonly options?: StrategyOptions;
-  readonly view?: CodeChecks;
   readonly signal?: AbortSignal;
   /** What the run list shows as the task (default: its id). */
   readonly taskLabel?: string;
   readonly meta?: Record<string, unknown>;
-}
+};
 
 export interface SolveOutcome {
   readonly result: StrategyResult;
@@ -33,8 +35,9 @@ export interface SolveOutcome {
 
 export async function solveTask(options: SolveOptions): Promise<SolveOutcome> {
   const { store } = options;
+  const subject = 'subject' in options ? options.subject : codeSubject(options.harness, options.task, options.view);
   const run = store?.startRun({
-    task: options.taskLabel ?? options.task.id,
+    task: options.taskLabel ?? subject.task.id,
     strategy: options.strategy,
     model: options.model.spec,
     budget: options.budget,
@@ -46,14 +49,12 @@ export async function solveTask(options: SolveOptions): Promise<SolveOutcome> {
   });
   const trace = store && run ? storeTrace(store, run.id) : memoryTrace();
   try {
-    const result = await STRATEGIES[options.strategy](options.task, {
+    const result = await STRATEGIES[options.strategy](subject, {
       model: options.model,
-      harness: options.harness,
       budget: options.budget,
       trace,
       seed: options.seed,
       ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.view ? { view: options.view } : {}),
       ...(options.options ? { options: options.options } : {}),
     });
     if (store && run) {

@@ -1,15 +1,14 @@
 /** `sample`: n independent samples; the first that passes the visible checks is the answer. */
-import { solveMessages } from './prompts.js';
 import { Session } from './session.js';
 import type { Strategy } from './types.js';
 
 export const DEFAULT_SAMPLES = 4;
 
-export const sample: Strategy = async (task, context) => {
-  const session = await Session.open(task, context);
+export const sample: Strategy = async (subject, context) => {
+  const session = await Session.open(subject, context);
   const n = context.options?.samples ?? DEFAULT_SAMPLES;
   return session.run(async () => {
-    const asked = await session.ask(solveMessages(task), {
+    const asked = await session.ask(subject.solveMessages(), {
       label: 'sample',
       parent: null,
       n: Math.max(1, session.affordable(n)),

@@ -3,11 +3,10 @@
  * programs, and recording each step as a trace event whose parent is the step it came from.
  */
 import { BudgetTracker, describeExhaustion } from '../core/budget.js';
-import type { Task } from '../core/task.js';
 import type { ChatMessage, Completion, GenerateRequest } from '../models/index.js';
 import { promptEventData, responseEventData } from '../models/index.js';
-import { extractProgram, prepareCodeChecks, verifyProgram, type CodeChecks } from '../domains/code/index.js';
-import type { Report } from '../domains/types.js';
+import type { Checks, Report } from '../domains/types.js';
+import type { Identified, Subject } from './subject.js';
 import type { ResultStatus, StrategyContext, StrategyResult, StrategyUsage } from './types.js';
 
 /** Thrown when a resource of the budget is spent (or the run was cancelled); strategies turn it into a result. */
@@ -28,7 +27,7 @@ export interface Judged {
   readonly verdictId: number;
 }
 
-export class Session {
+export class Session<T extends Identified = Identified, C extends Checks<T> = Checks<T>> {
   readonly tracker: BudgetTracker;
   readonly signal: AbortSignal;
   private readonly wallTimer?: AbortSignal;
@@ -41,23 +40,29 @@ export class Session {
   /** The best program judged so far (`better`): the one shown when the run abstains. */
   best: Judged | undefined;
 
-  /** Builds the solver's view of the task (unless given) and starts the budget's clock before it. */
-  static async open(task: Task, context: StrategyContext): Promise<Session> {
+  /** Builds the solver's view of the task (unless the subject brings one) and starts the budget's clock before it. */
+  static async open<T extends Identified, C extends Checks<T>>(
+    subject: Subject<T, C>,
+    context: StrategyContext,
+  ): Promise<Session<T, C>> {
     const started = performance.now();
     const view =
-      context.view ?? (await prepareCodeChecks(context.harness, task, { audience: 'solver', seed: context.seed }));
-    const session = new Session(task, view, context, started);
+      subject.checks ?? (await subject.pack.prepare(subject.task, { audience: 'solver', seed: context.seed }));
+    const session = new Session(subject, view, context, started);
     // Running the reference on generated inputs is sandbox time too.
-    if (!context.view) session.tracker.recordSandbox((performance.now() - started) / 1000);
+    if (!subject.checks) session.tracker.recordSandbox((performance.now() - started) / 1000);
     return session;
   }
 
+  readonly task: T;
+
   constructor(
-    readonly task: Task,
-    readonly view: CodeChecks,
+    readonly subject: Subject<T, C>,
+    readonly view: C,
     readonly context: StrategyContext,
     startedAt: number = performance.now(),
   ) {
+    this.task = subject.task;
     // The tracker reads its start from the clock's first call: make that the session's start.
     let first = true;
     this.tracker = new BudgetTracker(context.budget, () => (first ? ((first = false), startedAt) : performance.now()));
@@ -152,26 +157,31 @@ export class Session {
     }
   }
 
-  /** Reads the program from a reply, records it, judges it on the visible checks and records the verdict. */
+  /** Reads the artifact from a reply, records it, judges it on the visible checks and records the verdict. */
   async judgeReply(
     text: string,
     parent: number,
     label: string,
-    options: { shrink?: boolean; view?: CodeChecks } = {},
+    options: { shrink?: boolean; view?: C } = {},
   ): Promise<Judged | undefined> {
-    const extracted = extractProgram(this.task, text);
+    const extracted = this.subject.pack.extract(this.task, text);
     if (!extracted) {
-      this.decision('skip', 'the reply holds no code', parent, label);
+      this.decision(
+        'skip',
+        `the reply holds no ${this.subject.pack.name === 'code' ? 'code' : 'answer'}`,
+        parent,
+        label,
+      );
       return undefined;
     }
-    return this.judgeProgram(extracted.program, parent, label, { ...options, form: extracted.form });
+    return this.judgeProgram(extracted.artifact, parent, label, { ...options, form: extracted.form });
   }
 
   async judgeProgram(
     program: string,
     parent: number | null,
     label: string,
-    options: { shrink?: boolean; view?: CodeChecks; form?: string } = {},
+    options: { shrink?: boolean; view?: C; form?: string } = {},
   ): Promise<Judged> {
     const candidateId = this.context.trace.emit({
       kind: 'candidate',
@@ -181,7 +191,7 @@ export class Session {
     });
     const view = options.view ?? this.view;
     const report = await this.sandbox(() =>
-      verifyProgram(this.context.harness, view, program, { shrink: options.shrink ?? false }),
+      this.subject.pack.verify(view, program, { shrink: options.shrink ?? false }),
     );
     this.attempts++;
     const verdictId = this.context.trace.emit({

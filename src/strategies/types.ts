@@ -1,15 +1,13 @@
 /**
- * The strategy contract: a task in, a verified program or an honest "abstained: why" out,
+ * The strategy contract: a task in, a verified artifact or an honest "abstained: why" out,
  * within a budget, with every step recorded as a trace event.
  */
 import type { Budget } from '../core/budget.js';
-import type { Task } from '../core/task.js';
 import type { NewTraceEvent } from '../core/trace.js';
 import type { Verdict } from '../core/verdict.js';
 import type { Model } from '../models/index.js';
 import type { Threshold } from '../select/abstain.js';
-import type { Harness } from '../verify/harness.js';
-import type { CodeChecks } from '../domains/code/index.js';
+import type { Subject } from './subject.js';
 
 /** Where a strategy's events go; `emit` returns the event's id (for children's parentId). */
 export interface Trace {
@@ -18,13 +16,10 @@ export interface Trace {
 
 export interface StrategyContext {
   readonly model: Model;
-  readonly harness: Harness;
   readonly budget: Budget;
   readonly trace: Trace;
   readonly seed: number;
   readonly signal?: AbortSignal;
-  /** What the solver may check against; default: the code pack's solver checks for the task (domains/code/checks.ts). */
-  readonly view?: CodeChecks;
   /** Strategy settings (samples, attempts, threshold, …); each strategy reads its own. */
   readonly options?: StrategyOptions;
 }
@@ -74,4 +69,5 @@ export interface StrategyResult {
   readonly bestAttempt?: string;
 }
 
-export type Strategy = (task: Task, context: StrategyContext) => Promise<StrategyResult>;
+/** A strategy solves a subject: a function to write (`codeSubject`), an SQL query (`sqlSubject`), … */
+export type Strategy = (subject: Subject, context: StrategyContext) => Promise<StrategyResult>;

@@ -6,6 +6,7 @@
  *   its variables substituted into `sql[0]` (the other `sql` entries are known-equivalent
  *   rewrites);
  * - Spider and BIRD (`dev.json` with `db_id`; databases under `database/<db_id>/<db_id>.sqlite`).
+ * A `.json` file holding one task line is one task.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -193,11 +194,15 @@ export function isSqlTaskFile(file: string): boolean {
   }
   try {
     const json: unknown = JSON.parse(text);
-    return isText2Sql(json) || isSpider(json);
+    return isOneTaskLine(json) || isText2Sql(json) || isSpider(json);
   } catch {
     return false;
   }
 }
+
+/** A `.json` file holding one task line (a task written by hand for `crucible solve`). */
+const isOneTaskLine = (json: unknown) =>
+  typeof json === 'object' && json !== null && (json as { domain?: unknown }).domain === 'sql';
 
 /** The first task of each distinct reference: the sentences of a text2sql-data query share one. */
 export function distinctReferences(tasks: readonly SqlTask[]): SqlTask[] {
@@ -210,6 +215,7 @@ export function readSqlTasks(file: string): SqlTask[] {
   const text = readFileSync(file, 'utf8');
   if (file.endsWith('.jsonl')) return readSqlTaskLines(text, file);
   const json: unknown = JSON.parse(text);
+  if (isOneTaskLine(json)) return readSqlTaskLines(JSON.stringify(json), file);
   if (isText2Sql(json)) return readText2Sql(json, file);
   if (isSpider(json)) return readSpider(json, file);
   throw new Error(

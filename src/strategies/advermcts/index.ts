@@ -24,6 +24,7 @@ import {
 } from './prompts.js';
 import { backup, createRoot, expand, penalize, planOf, selectLeaf, type SolverNode } from './tree.js';
 import { BudgetStop, Session, type Judged } from '../session.js';
+import { codeOnly } from '../subject.js';
 import type { Strategy } from '../types.js';
 
 export const DEFAULT_ROLLOUTS = 16;
@@ -50,9 +51,10 @@ interface AttackStrategy {
   reward: number;
 }
 
-export const advermcts: Strategy = async (task, context) => {
-  const session = await Session.open(task, context);
-  const { harness } = context;
+export const advermcts: Strategy = async (input, context) => {
+  const subject = codeOnly(input, 'advermcts');
+  const { task, harness } = subject;
+  const session = await Session.open(subject, context);
   const view = session.view;
   const rollouts = context.options?.rollouts ?? DEFAULT_ROLLOUTS;
   const root = createRoot();
