@@ -4,7 +4,7 @@
  *   1. preparing: the time to generate and distil the databases per task (median, max);
  *   2. the known rewrites (`sql[1:]`) judged against `sql[0]` on the task's database and the
  *      generated ones — each that differs listed with why;
- *   3. injected bugs (src/domains/sql/mutants.ts): per query how many, the share the engine
+ *   3. injected bugs (src/domains/sql/mutants.ts and hard-coded.ts): per query how many, the share the engine
  *      rejects, the share `base` alone catches and the share `base + generated` catches;
  *   4. speed: queries judged per second on `base` and on `generated`, against a baseline
  *      measured in the same run that opens the database in a fresh process per query.
@@ -17,7 +17,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pMap from 'p-map';
 import { readSqlTasks, sqlPack, type SqlChecks, type SqlTask } from '../src/domains/sql/index.js';
+import { hardCodedValues } from '../src/domains/sql/hard-coded.js';
 import { queryMutants } from '../src/domains/sql/mutants.js';
+import { queryOn } from '../src/domains/sql/schema.js';
 import { staticJudge } from '../src/domains/sql/static-judge.js';
 import { resolvePython } from '../src/runtimes/recipes.js';
 import { SqlRunner } from '../src/runtimes/sql-pool.js';
@@ -88,9 +90,24 @@ interface BugOutcome {
   readonly base: boolean;
   readonly full: boolean;
 }
-const bugs = usable.flatMap((task) =>
-  queryMutants(task.reference).map((m) => ({ task, sql: m.sql, operator: m.operator })),
+const mutantsOf = new Map(
+  await Promise.all(
+    usable.map(
+      async (task) =>
+        [
+          task.id,
+          [
+            ...queryMutants(task.reference),
+            ...(await hardCodedValues(
+              queryOn((request) => runner.run(request), task.database),
+              task.reference,
+            )),
+          ],
+        ] as const,
+    ),
+  ),
 );
+const bugs = usable.flatMap((task) => mutantsOf.get(task.id)!.map((m) => ({ task, sql: m.sql, operator: m.operator })));
 const baseOnly = (c: SqlChecks): SqlChecks => ({ ...c, generated: [], count: 1 });
 let t0 = performance.now();
 const onBase = await pMap(bugs, (bug) => pack.verify(baseOnly(checks.get(bug.task.id)!), bug.sql), {
@@ -161,7 +178,7 @@ console.log(
   `\nknown rewrites: ${rewriteCount} judged against sql[0], ${rewrites.length} differ${rewrites.length ? ':\n' + rewrites.join('\n') : ''}`,
 );
 console.log(
-  `\ninjected bugs: ${n} over ${usable.length} queries (median ${median(usable.map((t) => queryMutants(t.reference).length))} per query); the engine rejects ${rejected} (${pct(rejected, n)})`,
+  `\ninjected bugs: ${n} over ${usable.length} queries (median ${median(usable.map((t) => mutantsOf.get(t.id)!.length))} per query); the engine rejects ${rejected} (${pct(rejected, n)})`,
 );
 console.log(
   `of the ${runs} that run: caught by base alone ${outcomes.filter((o) => !o.rejected && o.base).length} (${pct(outcomes.filter((o) => !o.rejected && o.base).length, runs)}), by base + generated ${outcomes.filter((o) => !o.rejected && o.full).length} (${pct(outcomes.filter((o) => !o.rejected && o.full).length, runs)})`,

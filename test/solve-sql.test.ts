@@ -146,3 +146,60 @@ test('solve on an SQL task refuses a strategy that writes functions, and says wh
     /--strategy dccd writes functions; an SQL task is solved with --strategy sample, best-of-n, repair/,
   );
 });
+
+test(
+  'eval --model on SQL task lines: each task solved with the strategy, each answer scored on the task database and generated ones',
+  { timeout: 120_000 },
+  async () => {
+    // Task 1 gets the boundary query (right on the task's database only), task 2 a right one.
+    const model = await scriptedModel({ programs: [sql(BOUNDARY), sql('SELECT COUNT(name) FROM city')] });
+    fixtures.push(model);
+    const file = join(dir, 'eval-tasks.jsonl');
+    writeFileSync(
+      file,
+      [task, { ...task, task_id: 'cities/count', question: 'How many cities?', reference: 'SELECT count(*) FROM city' }]
+        .map((line) => JSON.stringify(line))
+        .join('\n') + '\n',
+    );
+    const json = join(dir, 'eval-model.json');
+    const run = await crucible([
+      'eval',
+      '--dataset',
+      file,
+      '--strategy',
+      'sample',
+      '--candidates',
+      '1',
+      ...common(model),
+      '--json',
+      json,
+    ]);
+    assert.equal(run.code, 0, run.stderr + run.stdout);
+    const document = JSON.parse(readFileSync(json, 'utf8'));
+    const byTask = new Map(document.samples.map((s: { task_id: string }) => [s.task_id, s]));
+    const boundary = byTask.get('cities/big-texan') as { status: string; suites: Record<string, { status: string }> };
+    assert.equal(boundary.suites.base!.status, 'pass');
+    assert.equal(boundary.suites.generated!.status, 'fail', 'caught on a generated database');
+    const count = byTask.get('cities/count') as { status: string };
+    assert.equal(count.status, 'pass');
+    assert.equal(document.summary.strategy.unverified, 2, 'without --oracle the solver has nothing to check against');
+    assert.match(run.stdout, /^base\s+100\.0%$/m);
+    assert.match(run.stdout, /^generated\s+50\.0%$/m);
+  },
+);
+
+test('eval --model on an SQL dataset refuses a strategy that writes functions', async () => {
+  const file = join(dir, 'eval-refuse.jsonl');
+  writeFileSync(file, JSON.stringify(task) + '\n');
+  const run = await crucible([
+    'eval',
+    '--dataset',
+    file,
+    '--strategy',
+    'advermcts',
+    '--model',
+    'http://127.0.0.1:9/v1#x',
+  ]);
+  assert.notEqual(run.code, 0);
+  assert.match(run.stderr, /--strategy advermcts writes functions; a sql dataset is solved with/);
+});

@@ -44,12 +44,14 @@ export function formatSamples(results: readonly SampleResult[]): string {
       const name = `${r.task_id} #${r.index}`.padEnd(width);
       const failure = r.first_failure;
       const clip = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}...` : text);
+      // Rows of a result come one per line: a sample's line keeps them on one.
+      const oneLine = (text: string) => text.replace(/\n/g, ' / ');
       const details = failure
         ? [
             failure.message.split('\n')[0]!.slice(0, 100),
             failure.input !== null ? `input ${clip(failure.input)}` : '',
-            failure.expected !== null ? `expected ${clip(failure.expected)}` : '',
-            failure.actual !== null ? `got ${clip(failure.actual)}` : '',
+            failure.expected !== null ? `expected ${clip(oneLine(failure.expected))}` : '',
+            failure.actual !== null ? `got ${clip(oneLine(failure.actual))}` : '',
           ].filter(Boolean)
         : [];
       // Type errors never change a status without --strict-types, so they are said here.
@@ -61,7 +63,6 @@ export function formatSamples(results: readonly SampleResult[]): string {
       const line = `${name}  ${r.status.padEnd(12)}${details.length ? ` ${details.join(' | ')}` : ''}`.trimEnd();
       const c = r.counterexample;
       if (!c) return line;
-      const oneLine = (text: string) => text.replace(/\n/g, ' / ');
       if ('database' in c) {
         const rows = Object.values(c.database).reduce((n, list) => n + list.length, 0);
         const smallestDb = [

@@ -1,30 +1,26 @@
 /**
  * `crucible eval --model SPEC --strategy S`: samples are generated instead of read. Each
  * task is solved by the strategy within the budget (seeing only what a solver may see),
- * and each answer is then scored on the dataset's hidden tests with the usual report. An
- * abstention scores as a failure in pass@1; coverage and the error rate among answered
- * tasks are reported beside it.
+ * and each answer is then scored on what the solver never saw with the usual report
+ * (model-eval-domains.ts: a function on the dataset's hidden tests, an SQL query on the
+ * task's database and generated ones). An abstention scores as a failure in pass@1;
+ * coverage and the error rate among answered tasks are reported beside it.
  */
-import { builtinDataset } from '../bench/builtin/index.js';
-import { loadDataset, type Dataset } from '../bench/datasets/index.js';
-import { summarize, toSampleResult, type SampleResult } from '../bench/evaluate.js';
+import { summarize, type SampleResult } from '../bench/evaluate.js';
 import { formatSamples, formatSummary } from '../bench/report.js';
-import type { ScriptSuite, Task } from '../core/task.js';
 import { parseBudget, type Budget } from '../core/budget.js';
 import { Store, type RunUsage } from '../store/index.js';
 import {
-  prepareCodeChecks,
+  ANY_DOMAIN_STRATEGIES,
   solveTask,
-  verifyProgram,
+  type Identified,
   type StrategyOptions,
   type StrategyResult,
 } from '../strategies/index.js';
-import { suiteSize } from '../verify/harness.js';
 import { chooseSeed } from '../core/seed.js';
-import { taskChecks } from '../domains/code/index.js';
 import type { ModelEvalFlags } from './eval-model-options.js';
+import { modelEvalDomain, type ModelEvalDomain, type ScoredSuite } from './model-eval-domains.js';
 import { createProgress } from './progress.js';
-import { harnessFromFlags } from './harness-from-flags.js';
 import { openModel, strategyOptions } from './strategy-flags.js';
 import { interruptOnSigint } from './interrupt.js';
 import { modelEvalDocument } from '../bench/eval-document.js';
@@ -32,7 +28,7 @@ import { writeJsonDocument } from './json-document.js';
 import { datasetLabel, recorded, type CommandResult } from './recording.js';
 
 interface TaskOutcome {
-  readonly task: Task;
+  readonly task: Identified;
   readonly result: StrategyResult;
   readonly runId?: string;
   readonly sample: SampleResult;
@@ -47,22 +43,26 @@ export async function runModelEval(flags: ModelEvalFlags): Promise<void> {
     throw new Error(
       '--augment judges recorded samples; with --model the strategy generates its own inputs (use --oracle to let it check against the references)',
     );
-  const dataset = flags.dataset ? await loadDataset(flags.dataset) : builtinDataset();
-  const tasks = dataset.tasks.slice(0, flags.limit ?? dataset.tasks.length);
   const budget = parseBudget(flags.budget);
   const options = await strategyOptions(flags);
   const seed = chooseSeed(flags.seed);
+  const domain = await modelEvalDomain(flags, seed);
+  if (domain.domain !== 'code' && !ANY_DOMAIN_STRATEGIES.includes(flags.strategy)) {
+    await domain.close();
+    throw new Error(
+      `--strategy ${flags.strategy} writes functions; a ${domain.domain} dataset is solved with --strategy ${ANY_DOMAIN_STRATEGIES.join(', ')}`,
+    );
+  }
   process.stderr.write(
-    `crucible: ${flags.strategy} with ${flags.model} on ${tasks.length} tasks of ${dataset.name}, budget ${flags.budget} per task, seed ${seed} (replay with --seed ${seed} --offline)\n`,
+    `crucible: ${flags.strategy} with ${flags.model} on ${domain.tasks.length} tasks of ${domain.dataset}, budget ${flags.budget} per task, seed ${seed} (replay with --seed ${seed} --offline)\n`,
   );
   await recorded(flags, { command: 'eval', dataset: datasetLabel(flags), judged: flags.model, seed, flags }, () =>
-    solveAndScore(flags, { dataset, tasks, budget, options, seed }),
+    solveAndScore(flags, { domain, budget, options, seed }),
   );
 }
 
 interface Generation {
-  readonly dataset: Pick<Dataset, 'name' | 'tasks' | 'publicTests'>;
-  readonly tasks: readonly Task[];
+  readonly domain: ModelEvalDomain;
   readonly budget: Budget;
   readonly options: StrategyOptions;
   readonly seed: number;
@@ -70,48 +70,39 @@ interface Generation {
 
 async function solveAndScore(
   flags: ModelEvalFlags,
-  { dataset, tasks, budget, options, seed }: Generation,
+  { domain, budget, options, seed }: Generation,
 ): Promise<CommandResult> {
-  const model = await openModel(flags);
-  const harness = harnessFromFlags(flags);
+  const model = await openModel(flags).catch(async (error) => {
+    await domain.close();
+    throw error;
+  });
   // Each task's solve run, with its events, beside the eval's own run (unless --no-record).
   const store = flags.record ? new Store(flags.db) : undefined;
   const progress = createProgress('solve');
   const interrupt = interruptOnSigint('stopping the task in flight');
   const started = performance.now();
   const outcomes: TaskOutcome[] = [];
-  const publicTests = 'publicTests' in dataset ? dataset.publicTests : undefined;
+  const suites = new Map<string, readonly ScoredSuite[]>();
+  const { tasks } = domain;
   try {
     for (const task of tasks) {
       if (interrupt.signal.aborted) break;
-      const publicTest: ScriptSuite | undefined = publicTests?.get(task.id);
-      const view = await prepareCodeChecks(harness, task, {
-        audience: 'solver',
-        seed,
-        ...(flags.oracle ? {} : { oracle: false }),
-        ...(publicTest ? { publicTests: [publicTest] } : {}),
-      });
       const { result, runId } = await solveTask({
-        task,
+        subject: await domain.subject(task),
         strategy: flags.strategy,
         model,
-        harness,
         budget,
         seed,
         ...(store ? { store } : {}),
         options,
-        view,
         signal: interrupt.signal,
-        taskLabel: `${dataset.name}:${task.id}`,
+        taskLabel: `${domain.dataset}:${task.id}`,
       });
-      // Scoring: the dataset's own (hidden) tests, which the strategy never saw.
+      suites.set(task.id, await domain.suites(task));
       const sample =
         result.program !== undefined
-          ? toSampleResult(
-              { taskId: task.id, index: 0, program: result.program },
-              await verifyProgram(harness, taskChecks(task), result.program),
-            )
-          : abstainedSample(task, result);
+          ? await domain.score(task, result.program)
+          : abstainedSample(task, suites.get(task.id)!, result);
       outcomes.push({ task, result, ...(runId ? { runId } : {}), sample });
       progress.update(outcomes.length, tasks.length);
     }
@@ -119,16 +110,16 @@ async function solveAndScore(
     interrupt.dispose();
     progress.stop();
     store?.close();
-    await Promise.all([harness.close(), model.close()]);
+    await Promise.all([domain.close(), model.close()]);
   }
   const results = outcomes.map((o) => o.sample);
   const summary = summarize(
-    tasks.filter((t) => outcomes.some((o) => o.task === t)),
+    outcomes.map((o) => ({ id: o.task.id, suites: suites.get(o.task.id)! })),
     results,
     (performance.now() - started) / 1000,
   );
   if (results.length <= TASK_LINES_UP_TO) process.stdout.write(formatSamples(results) + '\n\n');
-  process.stdout.write(formatSummary(`${dataset.name} (${flags.strategy}, ${model.spec})`, summary) + '\n');
+  process.stdout.write(formatSummary(`${domain.dataset} (${flags.strategy}, ${model.spec})`, summary) + '\n');
   const selective = selectiveSummary(outcomes);
   process.stdout.write(formatSelective(selective) + '\n');
   const interrupted = interrupt.signal.aborted;
@@ -138,9 +129,9 @@ async function solveAndScore(
   }
   const document = modelEvalDocument(
     {
-      dataset: { name: dataset.name, path: flags.dataset ?? null },
+      dataset: { name: domain.dataset, path: flags.dataset ?? null },
       generation: { model: model.spec, strategy: flags.strategy, budget, seed, oracle: Boolean(flags.oracle) },
-      harness,
+      harness: domain.judge,
       sandbox: flags.sandbox,
       interrupted,
     },
@@ -180,16 +171,13 @@ function totalCost(outcomes: readonly TaskOutcome[]): number | null {
   );
 }
 
-/** An abstention, scored: it fails every suite (it returned no program). */
-function abstainedSample(task: Task, result: StrategyResult): SampleResult {
-  const suites = Object.fromEntries(
-    task.suites.map((s) => [s.name, { status: 'fail' as const, passed: 0, total: suiteSize(s) }]),
-  );
+/** An abstention, scored: it fails every suite (it returned no answer). */
+function abstainedSample(task: Identified, suites: readonly ScoredSuite[], result: StrategyResult): SampleResult {
   return {
     task_id: task.id,
     index: 0,
     status: 'fail',
-    suites,
+    suites: Object.fromEntries(suites.map((s) => [s.name, { status: 'fail' as const, passed: 0, total: s.total }])),
     first_failure: { input: null, expected: null, actual: null, message: `${result.status}: ${result.reason}` },
     time_ms: 0,
     reward: 0,

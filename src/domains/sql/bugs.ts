@@ -1,13 +1,15 @@
 /**
  * Debugging tasks made from correct queries (Squirrel's reverse engineering): each mutant of
- * a task's reference (mutants.ts) that the task's checks tell apart from it becomes a
+ * a task's reference (mutants.ts, and hard-coded.ts's subqueries replaced by their value) that the task's checks tell apart from it becomes a
  * semantic-bug task, and each syntax fault the engine rejects becomes a syntax-bug task with
  * the engine's own message. A mutant no database tells apart is dropped: it may be
  * equivalent to the reference, and a task to fix it would have no right answer.
  */
 import type { SqlRunner } from '../../runtimes/sql-pool.js';
 import type { SqlChecks } from './checks.js';
+import { hardCodedValues } from './hard-coded.js';
 import { queryMutants } from './mutants.js';
+import { queryOn } from './schema.js';
 import type { SqlTask } from './task.js';
 import { verifyQuery } from './verify.js';
 
@@ -40,7 +42,8 @@ export function syntaxFaults(sql: string): { operator: string; sql: string }[] {
 export async function injectBugs(runner: SqlRunner, checks: SqlChecks): Promise<InjectedBug[]> {
   const { task } = checks;
   const bugs: InjectedBug[] = [];
-  for (const mutant of queryMutants(task.reference)) {
+  const onTask = queryOn((request) => runner.run(request), task.database);
+  for (const mutant of [...queryMutants(task.reference), ...(await hardCodedValues(onTask, task.reference))]) {
     const report = await verifyQuery(runner, checks, mutant.sql);
     if (report.passed || report.noVerdict !== undefined || report.verdict.status === 'error') continue;
     const base = report.verdict.suites.find((s) => s.name === 'base');

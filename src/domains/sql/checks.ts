@@ -10,8 +10,9 @@ import type { SqlRequest, SqlResult, SqlRunner } from '../../runtimes/sql-pool.j
 import type { Checks, PrepareOptions } from '../types.js';
 import { compareToReference, type ResultTable } from './compare.js';
 import { generateDatabases, referenceLiterals, setupSql, type GeneratedDatabase, type TableInfo } from './generate.js';
-import { queryMutants } from './mutants.js';
-import { queryOn, readSchema, sampleValues } from './schema.js';
+import { hardCodedValues } from './hard-coded.js';
+import { queryMutants, type QueryMutant } from './mutants.js';
+import { impliedUnique, queryOn, readSchema, sampleValues } from './schema.js';
 import type { SqlTask } from './task.js';
 
 export const BASE = 'base';
@@ -65,13 +66,14 @@ export async function prepareSqlChecks(runner: SqlRunner, task: SqlTask, options
   const schema = await schemaOf(runner, task);
   if ('incomplete' in schema)
     return describe(task, { base, generated: [], tables: [], probeDatabases: [base], incomplete: schema.incomplete });
-  const { tables, samples } = schema;
+  const { tables, samples, unique } = schema;
   // Three times the databases asked for: some the reference cannot run on, many give the same result.
   const drawn = generateDatabases(tables, {
     seed: options.seed,
     count: count * 3,
     literals: referenceLiterals(task.reference),
     samples,
+    unique,
   });
   const runs = await Promise.all(
     drawn.map(async (rows) => {
@@ -79,18 +81,29 @@ export async function prepareSqlChecks(runner: SqlRunner, task: SqlTask, options
       return { rows, database: generated, result: await runner.run({ database: generated, sql: task.reference }) };
     }),
   );
-  const generated = await distil(runner, task.reference, runs, count);
+  const mutants = [
+    ...queryMutants(task.reference),
+    ...(await hardCodedValues(
+      queryOn((request) => runner.run(request), database),
+      task.reference,
+    )),
+  ];
+  const generated = await distil(runner, task.reference, mutants, runs, count);
   return describe(task, { base, generated, tables, probeDatabases: [base, ...generated] });
 }
 
 async function schemaOf(
   runner: SqlRunner,
   task: SqlTask,
-): Promise<{ tables: TableInfo[]; samples: Awaited<ReturnType<typeof sampleValues>> } | { incomplete: string }> {
+): Promise<
+  | { tables: TableInfo[]; samples: Awaited<ReturnType<typeof sampleValues>>; unique: Set<string> }
+  | { incomplete: string }
+> {
   try {
     const run = queryOn((request) => runner.run(request), task.database);
     const tables = await readSchema(run);
-    return { tables, samples: await sampleValues(run, tables) };
+    const [samples, unique] = await Promise.all([sampleValues(run, tables), impliedUnique(run, tables)]);
+    return { tables, samples, unique };
   } catch (error) {
     return { incomplete: (error as Error).message };
   }
@@ -123,6 +136,7 @@ async function unjudged(runner: SqlRunner, task: SqlTask, seed: number, count: n
           count,
           literals: questionLiterals(task.question),
           samples: schema.samples,
+          unique: schema.unique,
         })
       : [];
   const probeDatabases = [
@@ -142,11 +156,11 @@ async function unjudged(runner: SqlRunner, task: SqlTask, seed: number, count: n
 async function distil(
   runner: SqlRunner,
   reference: string,
+  mutants: readonly QueryMutant[],
   drawn: readonly Run[],
   count: number,
 ): Promise<DatabaseCheck[]> {
   const ran = drawn.filter((r) => r.result.status === 'ok');
-  const mutants = queryMutants(reference);
   // Each kind of fault weighs the same in all: a query with many columns has many column swaps,
   // and the databases that catch them must not crowd out those that catch a DISTINCT or a literal.
   const perOperator = new Map<string, number>();

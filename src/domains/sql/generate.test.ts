@@ -104,3 +104,17 @@ test('shrinking keeps the difference and leaves no row that could go', async () 
   assert.equal(database.state!.length, 1);
   assert.equal(rowCount(database), 2);
 });
+
+test('a column the data keeps unique never repeats within a table, though the schema does not say so', () => {
+  const samples = { 'city.population': [100, 200], 'city.state_name': ['texas'] };
+  const unique = new Set(['city.population']);
+  const repeats = (databases: GeneratedDatabase[], column: number) =>
+    databases.some((db) => {
+      const values = (db.city ?? []).map((row) => row[column]).filter((v) => v !== null);
+      return new Set(values).size !== values.length;
+    });
+  const options = { seed: 5, count: 40, literals: referenceLiterals(REFERENCE), samples };
+  assert.ok(repeats(generateDatabases(TABLES, options), 2), 'without the hint, populations repeat (ties)');
+  assert.ok(!repeats(generateDatabases(TABLES, { ...options, unique }), 2));
+  assert.ok(repeats(generateDatabases(TABLES, { ...options, unique }), 1), 'other columns still repeat');
+});

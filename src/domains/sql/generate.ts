@@ -4,8 +4,9 @@
  * on another with the same schema. Values come from the reference's own literals and their
  * boundary neighbours (so its predicates go both ways), from the task's database (so joins
  * find partners), NULLs where a column allows them, duplicates and ties (DISTINCT, COUNT and
- * ORDER BY mistakes show there), and empty tables. Keys stay unique and foreign keys point at
- * rows that exist, so the databases are ones the schema admits.
+ * ORDER BY mistakes show there), and empty tables. Keys stay unique — the declared ones, and
+ * the columns the task's data never repeats — and foreign keys point at rows that exist, so
+ * the databases are ones the schema (and the data's own keys) admit.
  *
  * Pure: the schema and the sampled values are read through the engine by the caller, and the
  * databases come back as rows, rendered as setup SQL (`setupSql`) to run in the sandbox.
@@ -49,6 +50,8 @@ export interface GenerateOptions {
   readonly literals: readonly (string | number)[];
   /** Values seen in the task's database, per `table.column` (a few each). */
   readonly samples?: Readonly<Record<string, readonly Cell[]>>;
+  /** Columns (`table.column`) kept unique beyond the declared keys: those the task's data never repeats. */
+  readonly unique?: ReadonlySet<string>;
 }
 
 type Affinity = 'integer' | 'real' | 'text' | 'numeric';
@@ -137,6 +140,14 @@ export function generateDatabases(tables: readonly TableInfo[], options: Generat
           }
           return valueFor(table, column, made, c);
         });
+        // A column the data keeps unique gets a fresh value where this one is taken.
+        table.columns.forEach((column, c) => {
+          if (row[c] !== null && options.unique?.has(`${table.name}.${column.name}`))
+            row[c] = fresh(
+              row[c]!,
+              made.map((other) => other[c] ?? null),
+            );
+        });
         // A key repeated would be refused by the engine: the row is left out.
         const keys = table.columns.flatMap((column, c) => (column.primaryKey ? [c] : []));
         const key = JSON.stringify(keys.map((c) => row[c]));
@@ -160,7 +171,8 @@ export function generateDatabases(tables: readonly TableInfo[], options: Generat
   function valueFor(table: TableInfo, column: ColumnInfo, made: readonly Cell[][], c: number): Cell {
     if (!column.notNull && !column.primaryKey && random() < 0.12) return null;
     // Duplicates and ties: a value another row of this table already has.
-    if (!column.primaryKey && made.length > 0 && random() < 0.25)
+    const unique = options.unique?.has(`${table.name}.${column.name}`);
+    if (!column.primaryKey && !unique && made.length > 0 && random() < 0.25)
       return made[Math.floor(random() * made.length)]![c] ?? null;
     const kind = affinity(column.type);
     const sampled = (options.samples?.[`${table.name}.${column.name}`] ?? []).filter((v) => v !== null);
@@ -179,6 +191,13 @@ export function generateDatabases(tables: readonly TableInfo[], options: Generat
     const n = Math.floor(random() * 21) - 5;
     return kind === 'real' && random() < 0.5 ? n + 0.5 : n;
   }
+}
+
+/** `value`, or the first like it that `taken` does not hold: `'a'` → `'a2'`, 5 → one past the largest number. */
+function fresh(value: string | number, taken: readonly Cell[]): Cell {
+  if (!taken.includes(value)) return value;
+  if (typeof value === 'number') return Math.max(...taken.filter((v): v is number => typeof v === 'number')) + 1;
+  for (let n = 2; ; n++) if (!taken.includes(`${value}${n}`)) return `${value}${n}`;
 }
 
 const quoteName = (name: string) => `"${name.replace(/"/g, '""')}"`;

@@ -71,6 +71,28 @@ export async function sampleValues(run: RunQuery, tables: readonly TableInfo[]):
   return samples;
 }
 
+/**
+ * The columns the task's data never repeats (`table.column`): at least two values, all
+ * distinct. A schema often leaves a key undeclared (GeoQuery's state names), and a right
+ * query may lean on it; generated databases keep such a column unique, as the data does.
+ */
+export async function impliedUnique(run: RunQuery, tables: readonly TableInfo[]): Promise<Set<string>> {
+  const unique = new Set<string>();
+  await Promise.all(
+    tables.map(async (table) => {
+      const columns = table.columns.filter((c) => !c.primaryKey);
+      if (columns.length === 0) return;
+      const counts = columns.flatMap((c) => [`COUNT(${quoteName(c.name)})`, `COUNT(DISTINCT ${quoteName(c.name)})`]);
+      const [row] = await rows(run, `SELECT ${counts.join(', ')} FROM ${quoteName(table.name)}`);
+      columns.forEach((column, i) => {
+        const [values, distinct] = [Number(row?.[2 * i]), Number(row?.[2 * i + 1])];
+        if (values >= 2 && distinct === values) unique.add(`${table.name}.${column.name}`);
+      });
+    }),
+  );
+  return unique;
+}
+
 /** A runner bound to one database, for the functions above. */
 export function queryOn(run: (request: SqlRequest) => Promise<SqlResult>, database: SqlRequest['database']): RunQuery {
   return (sql) => run({ database, sql });
