@@ -63,6 +63,7 @@ for (const task of tasks) {
 }
 const usable = tasks.filter((t) => checks.get(t.id)!.base !== undefined);
 const broken = tasks.filter((t) => checks.get(t.id)!.referenceProblem !== undefined);
+const incomplete = tasks.filter((t) => checks.get(t.id)!.incomplete !== undefined);
 log('prepared');
 
 // 2. Known rewrites.
@@ -172,7 +173,7 @@ console.log(
   `preparing: generate and distil ${DATABASES} databases per task: median ${median(prepareSeconds).toFixed(2)} s, max ${Math.max(...prepareSeconds).toFixed(2)} s; ${broken.length} references do not run${broken.length ? ` (${broken.map((t) => t.id).join(', ')})` : ''}`,
 );
 console.log(
-  `generated databases kept per task: median ${median(usable.map((t) => checks.get(t.id)!.generated.length))}`,
+  `generated databases kept per task: median ${median(usable.map((t) => checks.get(t.id)!.generated.length))}, fewest ${Math.min(...usable.map((t) => checks.get(t.id)!.generated.length))}; ${incomplete.length} tasks not prepared in full (the sandbox failed)${incomplete.length ? `: ${checks.get(incomplete[0]!.id)!.incomplete}` : ''}`,
 );
 console.log(
   `\nknown rewrites: ${rewriteCount} judged against sql[0], ${rewrites.length} differ${rewrites.length ? ':\n' + rewrites.join('\n') : ''}`,

@@ -28,6 +28,7 @@ export const SqlVerifyRequestSchema = z.strictObject({
       .default(''),
     question: z.string().max(MAX_SQL).default(''),
     reference: z.string().min(1, 'task.reference is empty: send the query that answers the question').max(MAX_SQL),
+    dialect: z.enum(['sqlite', 'postgres']).default('sqlite'),
   }),
   candidates: z
     .array(
@@ -82,8 +83,13 @@ export class SqlVerifier {
     const pack = sqlPack(this.runner);
     const task: SqlTask = {
       id: body.task.task_id,
-      dialect: 'sqlite',
-      database: { kind: 'inline', schema: body.task.schema, setup: body.task.setup },
+      dialect: body.task.dialect,
+      database: {
+        kind: 'inline',
+        schema: body.task.schema,
+        setup: body.task.setup,
+        ...(body.task.dialect === 'postgres' ? { dialect: 'postgres' as const } : {}),
+      },
       question: body.task.question,
       reference: body.task.reference,
       equivalents: [],

@@ -1,21 +1,20 @@
 /** An SQL task as a strategy's subject: the query is written, judged and repaired through the SQL pack. */
 import { sqlPack, type SqlChecks, type SqlTask } from '../domains/sql/index.js';
-import { describeDatabase, hasInstruction, sqlFeedback, sqlTaskText } from '../domains/sql/prompt.js';
+import { describeDatabase, dialectName, hasInstruction, sqlFeedback, sqlTaskText } from '../domains/sql/prompt.js';
 import type { ChatMessage } from '../models/index.js';
 import type { SqlRunner } from '../runtimes/sql-pool.js';
 import type { Subject } from './subject.js';
 
 export type SqlSubject = Subject<SqlTask, SqlChecks>;
 
-const SYSTEM = 'You are a careful SQL programmer. You write one correct SQLite query and nothing else.';
-
 /** Reads the task's schema and a few rows for the prompt (through the runner's sandbox). */
 export async function sqlSubject(runner: SqlRunner, task: SqlTask, checks?: SqlChecks): Promise<SqlSubject> {
   if (!hasInstruction(task))
     throw new Error(`SQL task ${task.id} has neither a question nor a query to fix: there is nothing to ask a model`);
   const database = await describeDatabase(runner, task);
+  const system = `You are a careful SQL programmer. You write one correct ${dialectName(task)} query and nothing else.`;
   const solveMessages = (): ChatMessage[] => [
-    { role: 'system', content: SYSTEM },
+    { role: 'system', content: system },
     { role: 'user', content: sqlTaskText(task, database) },
   ];
   return {

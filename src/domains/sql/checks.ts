@@ -9,7 +9,14 @@ import { createHash } from 'node:crypto';
 import type { SqlRequest, SqlResult, SqlRunner } from '../../runtimes/sql-pool.js';
 import type { Checks, PrepareOptions } from '../types.js';
 import { compareToReference, type ResultTable } from './compare.js';
-import { generateDatabases, referenceLiterals, setupSql, type GeneratedDatabase, type TableInfo } from './generate.js';
+import {
+  generateDatabases,
+  inlineDatabase,
+  referenceLiterals,
+  type GeneratedDatabase,
+  type ImpliedKeys,
+  type TableInfo,
+} from './generate.js';
 import { hardCodedValues } from './hard-coded.js';
 import { queryMutants, type QueryMutant } from './mutants.js';
 import { impliedUnique, queryOn, readSchema, sampleValues } from './schema.js';
@@ -77,7 +84,7 @@ export async function prepareSqlChecks(runner: SqlRunner, task: SqlTask, options
   });
   const runs = await Promise.all(
     drawn.map(async (rows) => {
-      const generated = { kind: 'inline' as const, ...setupSql(tables, rows) };
+      const generated = inlineDatabase(task.dialect, tables, rows);
       return { rows, database: generated, result: await runner.run({ database: generated, sql: task.reference }) };
     }),
   );
@@ -96,12 +103,12 @@ async function schemaOf(
   runner: SqlRunner,
   task: SqlTask,
 ): Promise<
-  | { tables: TableInfo[]; samples: Awaited<ReturnType<typeof sampleValues>>; unique: Set<string> }
+  | { tables: TableInfo[]; samples: Awaited<ReturnType<typeof sampleValues>>; unique: ImpliedKeys }
   | { incomplete: string }
 > {
   try {
     const run = queryOn((request) => runner.run(request), task.database);
-    const tables = await readSchema(run);
+    const tables = await readSchema(run, task.dialect);
     const [samples, unique] = await Promise.all([sampleValues(run, tables), impliedUnique(run, tables)]);
     return { tables, samples, unique };
   } catch (error) {
@@ -141,7 +148,7 @@ async function unjudged(runner: SqlRunner, task: SqlTask, seed: number, count: n
       : [];
   const probeDatabases = [
     { database: task.database },
-    ...drawn.map((rows) => ({ rows, database: { kind: 'inline' as const, ...setupSql(schema.tables, rows) } })),
+    ...drawn.map((rows) => ({ rows, database: inlineDatabase(task.dialect, schema.tables, rows) })),
   ];
   return describe(task, { generated: [], tables: schema.tables, probeDatabases });
 }

@@ -107,7 +107,7 @@ test('shrinking keeps the difference and leaves no row that could go', async () 
 
 test('a column the data keeps unique never repeats within a table, though the schema does not say so', () => {
   const samples = { 'city.population': [100, 200], 'city.state_name': ['texas'] };
-  const unique = new Set(['city.population']);
+  const unique = new Map([['city', [['population']]]]);
   const repeats = (databases: GeneratedDatabase[], column: number) =>
     databases.some((db) => {
       const values = (db.city ?? []).map((row) => row[column]).filter((v) => v !== null);
@@ -117,4 +117,26 @@ test('a column the data keeps unique never repeats within a table, though the sc
   assert.ok(repeats(generateDatabases(TABLES, options), 2), 'without the hint, populations repeat (ties)');
   assert.ok(!repeats(generateDatabases(TABLES, { ...options, unique }), 2));
   assert.ok(repeats(generateDatabases(TABLES, { ...options, unique }), 1), 'other columns still repeat');
+});
+
+test('a table whose data never has a row twice gets no row twice', () => {
+  const pairs: TableInfo[] = [
+    {
+      name: 'border',
+      createSql: 'CREATE TABLE border (a TEXT, b TEXT)',
+      columns: [
+        { name: 'a', type: 'TEXT', notNull: false, primaryKey: false },
+        { name: 'b', type: 'TEXT', notNull: false, primaryKey: false },
+      ],
+      foreignKeys: [],
+    },
+  ];
+  const options = { seed: 3, count: 60, literals: ['x'] };
+  const twice = (databases: GeneratedDatabase[]) =>
+    databases.some((db) => {
+      const rows = (db.border ?? []).map((row) => JSON.stringify(row));
+      return new Set(rows).size !== rows.length;
+    });
+  assert.ok(twice(generateDatabases(pairs, options)), 'without the hint, some row comes twice');
+  assert.ok(!twice(generateDatabases(pairs, { ...options, unique: new Map([['border', [['a', 'b']]]]) })));
 });

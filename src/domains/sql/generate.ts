@@ -13,6 +13,7 @@
  */
 import { seededRandom } from '../../verify/generate/mutate.js';
 import { tokenize } from './order.js';
+import type { SqlDatabase, SqlDialect } from './task.js';
 
 export type Cell = string | number | null;
 
@@ -22,6 +23,13 @@ export interface ColumnInfo {
   readonly type: string;
   readonly notNull: boolean;
   readonly primaryKey: boolean;
+  /**
+   * Only the task's own values fit (a PostgreSQL date, boolean, enum, …): generated rows take
+   * those or NULL, written as text literals for the engine to read in the column's type.
+   */
+  readonly sampledOnly?: boolean;
+  /** The longest text the column holds (PostgreSQL's `character varying(n)`): longer values are cut. */
+  readonly maxLength?: number;
 }
 
 export interface ForeignKey {
@@ -50,9 +58,12 @@ export interface GenerateOptions {
   readonly literals: readonly (string | number)[];
   /** Values seen in the task's database, per `table.column` (a few each). */
   readonly samples?: Readonly<Record<string, readonly Cell[]>>;
-  /** Columns (`table.column`) kept unique beyond the declared keys: those the task's data never repeats. */
-  readonly unique?: ReadonlySet<string>;
+  /** Kept unique beyond the declared keys: the task's data never repeats these columns, or these sets of them, per table. */
+  readonly unique?: ImpliedKeys;
 }
+
+/** Per table, the columns (each a list: one column, a pair, or all of them for whole rows) whose values never repeat. */
+export type ImpliedKeys = ReadonlyMap<string, readonly (readonly string[])[]>;
 
 type Affinity = 'integer' | 'real' | 'text' | 'numeric';
 
@@ -123,35 +134,46 @@ export function generateDatabases(tables: readonly TableInfo[], options: Generat
       const rows = random() < 0.125 ? 0 : 1 + Math.floor(random() * maxRows);
       const made: Cell[][] = [];
       for (let r = 0; r < rows; r++) {
-        const row = table.columns.map((column, c) => {
-          const fk = table.foreignKeys.find((k) => k.column.toLowerCase() === column.name.toLowerCase());
-          const target =
-            fk && db[fk.table] ? tables.find((t) => t.name.toLowerCase() === fk.table.toLowerCase()) : undefined;
-          if (fk && target) {
-            const at = target.columns.findIndex((col) => col.name.toLowerCase() === fk.to.toLowerCase());
-            const partners = db[target.name]!.map((row) => row[at] ?? null).filter((v) => v !== null);
-            if (partners.length > 0 && random() < 0.9) return pick(partners);
-          }
-          // Each database's first row walks through the literals' neighbours and the sampled
-          // values in turn, so that every boundary is met within a few databases, not by chance.
-          if (r === 0 && !column.primaryKey) {
-            const walked = walk(table, column, d + c);
-            if (walked !== undefined) return walked;
-          }
-          return valueFor(table, column, made, c);
-        });
-        // A column the data keeps unique gets a fresh value where this one is taken.
-        table.columns.forEach((column, c) => {
-          if (row[c] !== null && options.unique?.has(`${table.name}.${column.name}`))
-            row[c] = fresh(
-              row[c]!,
-              made.map((other) => other[c] ?? null),
+        const row = table.columns
+          .map((column, c) => {
+            const fk = table.foreignKeys.find((k) => k.column.toLowerCase() === column.name.toLowerCase());
+            const target =
+              fk && db[fk.table] ? tables.find((t) => t.name.toLowerCase() === fk.table.toLowerCase()) : undefined;
+            if (fk && target) {
+              const at = target.columns.findIndex((col) => col.name.toLowerCase() === fk.to.toLowerCase());
+              const partners = db[target.name]!.map((row) => row[at] ?? null).filter((v) => v !== null);
+              if (partners.length > 0 && random() < 0.9) return pick(partners);
+            }
+            // Each database's first row walks through the literals' neighbours and the sampled
+            // values in turn, so that every boundary is met within a few databases, not by chance.
+            if (r === 0 && !column.primaryKey) {
+              const walked = walk(table, column, d + c);
+              if (walked !== undefined) return walked;
+            }
+            return valueFor(table, column, made, c);
+          })
+          .map((value, c) => {
+            const max = table.columns[c]!.maxLength;
+            return typeof value === 'string' && max !== undefined ? value.slice(0, max) : value;
+          });
+        // A column the data keeps unique gets a fresh value where this one is taken; a row that
+        // repeats a set of columns the data never repeats is left out, as is a declared key repeated
+        // (the engine would refuse it).
+        const implied = (options.unique?.get(table.name) ?? []).map((key) =>
+          key.map((name) => table.columns.findIndex((c) => c.name === name)),
+        );
+        const freshened = implied.filter((key) => key.length === 1 && !table.columns[key[0]!]!.sampledOnly);
+        for (const [c] of freshened)
+          if (row[c!] !== null)
+            row[c!] = fresh(
+              row[c!]!,
+              made.map((other) => other[c!] ?? null),
             );
-        });
-        // A key repeated would be refused by the engine: the row is left out.
-        const keys = table.columns.flatMap((column, c) => (column.primaryKey ? [c] : []));
-        const key = JSON.stringify(keys.map((c) => row[c]));
-        if (keys.length > 0 && made.some((other) => JSON.stringify(keys.map((c) => other[c])) === key)) continue;
+        const declared = table.columns.flatMap((column, c) => (column.primaryKey ? [c] : []));
+        const keyOf = (key: readonly number[], of: readonly Cell[]) => JSON.stringify(key.map((c) => of[c]));
+        const repeats = (key: readonly number[]) =>
+          key.length > 0 && made.some((other) => keyOf(key, other) === keyOf(key, row));
+        if (repeats(declared) || implied.some((key) => !freshened.includes(key) && repeats(key))) continue;
         made.push(row);
       }
       db[table.name] = made;
@@ -163,6 +185,7 @@ export function generateDatabases(tables: readonly TableInfo[], options: Generat
   function walk(table: TableInfo, column: ColumnInfo, step: number): Cell | undefined {
     const kind = affinity(column.type);
     const sampled = (options.samples?.[`${table.name}.${column.name}`] ?? []).filter((v) => v !== null);
+    if (column.sampledOnly) return sampled.length > 0 ? sampled[step % sampled.length] : undefined;
     const values =
       kind === 'text' ? [...strings, ...sampled] : nearNumbers.map((n) => (kind === 'integer' ? Math.round(n) : n));
     return values.length > 0 ? values[step % values.length] : undefined;
@@ -171,11 +194,12 @@ export function generateDatabases(tables: readonly TableInfo[], options: Generat
   function valueFor(table: TableInfo, column: ColumnInfo, made: readonly Cell[][], c: number): Cell {
     if (!column.notNull && !column.primaryKey && random() < 0.12) return null;
     // Duplicates and ties: a value another row of this table already has.
-    const unique = options.unique?.has(`${table.name}.${column.name}`);
+    const unique = options.unique?.get(table.name)?.some((key) => key.length === 1 && key[0] === column.name);
     if (!column.primaryKey && !unique && made.length > 0 && random() < 0.25)
       return made[Math.floor(random() * made.length)]![c] ?? null;
     const kind = affinity(column.type);
     const sampled = (options.samples?.[`${table.name}.${column.name}`] ?? []).filter((v) => v !== null);
+    if (column.sampledOnly) return sampled.length > 0 ? pick(sampled) : null;
     // The literals first (they put rows on both sides of the predicates), then values of the task's database, then anything.
     const roll = random();
     if (kind === 'text') {
@@ -202,10 +226,10 @@ function fresh(value: string | number, taken: readonly Cell[]): Cell {
 
 const quoteName = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
-function literal(value: Cell): string {
+function literal(value: Cell, asText = false): string {
   if (value === null) return 'NULL';
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'NULL';
-  return `'${value.replace(/'/g, "''")}'`;
+  if (typeof value === 'number' && !asText) return Number.isFinite(value) ? String(value) : 'NULL';
+  return `'${String(value).replace(/'/g, "''")}'`;
 }
 
 /** The schema's CREATE statements, then the database's rows as INSERTs. */
@@ -215,10 +239,18 @@ export function setupSql(tables: readonly TableInfo[], db: GeneratedDatabase): {
     .join('\n');
   const setup = creationOrder(tables)
     .flatMap((t) =>
-      (db[t.name] ?? []).map((row) => `INSERT INTO ${quoteName(t.name)} VALUES (${row.map(literal).join(', ')});`),
+      (db[t.name] ?? []).map(
+        (row) =>
+          `INSERT INTO ${quoteName(t.name)} VALUES (${row.map((v, c) => literal(v, t.columns[c]?.sampledOnly)).join(', ')});`,
+      ),
     )
     .join('\n');
   return { schema, setup };
+}
+
+/** A generated database as the engine's request names it: its setup SQL, for the task's dialect. */
+export function inlineDatabase(dialect: SqlDialect, tables: readonly TableInfo[], db: GeneratedDatabase): SqlDatabase {
+  return { kind: 'inline', ...setupSql(tables, db), ...(dialect === 'postgres' ? { dialect } : {}) };
 }
 
 /** How many rows a database holds. */

@@ -24,7 +24,7 @@ const clipCell = (text: string) => (text.length > MAX_CELL ? `${text.slice(0, MA
  */
 export async function describeDatabase(runner: SqlRunner, task: SqlTask, shownRows = SHOWN_ROWS): Promise<string> {
   const run = queryOn((request) => runner.run(request), task.database);
-  const tables = await readSchema(run);
+  const tables = await readSchema(run, task.dialect);
   const parts = await Promise.all(
     tables.map(async (table) => {
       const [count, rows] = await Promise.all([
@@ -43,11 +43,14 @@ export async function describeDatabase(runner: SqlRunner, task: SqlTask, shownRo
 }
 
 /** The instruction: the database, the question, and for a debugging task the query to fix. */
+/** How the task's engine is called in a prompt. */
+export const dialectName = (task: SqlTask) => (task.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite');
+
 export function sqlTaskText(task: SqlTask, database: string): string {
   const lines = [
     task.buggy === undefined
-      ? 'Write one SQLite query that answers the question below on this database.'
-      : 'The SQLite query below is meant to answer the question on this database, but it is wrong. Fix it.',
+      ? `Write one ${dialectName(task)} query that answers the question below on this database.`
+      : `The ${dialectName(task)} query below is meant to answer the question on this database, but it is wrong. Fix it.`,
     '',
     `\`\`\`sql\n${database}\n\`\`\``,
   ];

@@ -17,7 +17,7 @@ const TaskLine = z
   .object({
     task_id: z.string().min(1),
     domain: z.literal('sql'),
-    dialect: z.literal('sqlite').default('sqlite'),
+    dialect: z.enum(['sqlite', 'postgres']).default('sqlite'),
     database: z.string().min(1).optional(),
     schema: z.string().optional(),
     setup: z.string().default(''),
@@ -31,6 +31,9 @@ const TaskLine = z
   })
   .refine((line) => (line.database === undefined) !== (line.schema === undefined), {
     message: 'give either "database" (an SQLite file) or "schema" (with "setup"), not both',
+  })
+  .refine((line) => line.dialect !== 'postgres' || line.database === undefined, {
+    message: 'a postgres task gives its database as "schema" and "setup" SQL (PostgreSQL here has no database files)',
   });
 
 /** SQL task lines; `file` is where they were read from (databases are relative to it). */
@@ -53,7 +56,12 @@ export function readSqlTaskLines(text: string, file: string): SqlTask[] {
     const database: SqlDatabase =
       line.database !== undefined
         ? { kind: 'file', path: existingDatabase(resolve(folder, line.database), `${file}:${i + 1}`) }
-        : { kind: 'inline', schema: line.schema!, setup: line.setup };
+        : {
+            kind: 'inline',
+            schema: line.schema!,
+            setup: line.setup,
+            ...(line.dialect === 'postgres' ? { dialect: 'postgres' as const } : {}),
+          };
     return [
       {
         id: line.task_id,

@@ -1,15 +1,18 @@
 /**
  * An SQL task: a question about a database, the reference query that answers it, and for
  * debugging tasks the buggy query to fix (with the engine's message when the bug is a syntax
- * fault). The database is an SQLite file or inline schema and setup SQL.
+ * fault). The database is an SQLite file, or inline schema and setup SQL for SQLite or
+ * PostgreSQL (PGlite has no database files).
  */
+export type SqlDialect = 'sqlite' | 'postgres';
+
 export type SqlDatabase =
   | { readonly kind: 'file'; readonly path: string }
-  | { readonly kind: 'inline'; readonly schema: string; readonly setup: string };
+  | { readonly kind: 'inline'; readonly schema: string; readonly setup: string; readonly dialect?: 'postgres' };
 
 export interface SqlTask {
   readonly id: string;
-  readonly dialect: 'sqlite';
+  readonly dialect: SqlDialect;
   readonly database: SqlDatabase;
   readonly question: string;
   readonly reference: string;

@@ -12,7 +12,8 @@ import { gatedLevels } from '../../verify/gated-levels.js';
 import type { Report, VerifyOptions } from '../types.js';
 import { BASE, GENERATED, type DatabaseCheck, type SqlChecks } from './checks.js';
 import { compareToReference, formatRow, type Comparison, type ResultTable } from './compare.js';
-import { setupSql, shrinkDatabase, type GeneratedDatabase, type TableInfo } from './generate.js';
+import { inlineDatabase, shrinkDatabase, type GeneratedDatabase, type TableInfo } from './generate.js';
+import type { SqlDialect } from './task.js';
 
 /** The smallest database found on which the query and the reference differ, as rows a person (or model) reads. */
 export interface SqlCounterexample {
@@ -104,7 +105,7 @@ export async function verifyQuery(
     if (first && first.status !== 'no-verdict') {
       const check = checks.generated[failedAt]!;
       if (options.shrink && first.status === 'fail' && check.rows && !signal?.aborted)
-        counterexample = await shrunk(runner, checks.tables, reference, sql, check.rows);
+        counterexample = await shrunk(runner, checks.task.dialect, checks.tables, reference, sql, check.rows);
       failures.push(
         counterexample
           ? {
@@ -177,6 +178,7 @@ function rowObjects(db: GeneratedDatabase, tables: readonly TableInfo[]): Record
 
 async function shrunk(
   runner: SqlRunner,
+  dialect: SqlDialect,
   tables: readonly TableInfo[],
   reference: string,
   sql: string,
@@ -184,7 +186,7 @@ async function shrunk(
 ): Promise<SqlCounterexample | undefined> {
   let last: { expected: SqlResult; actual: SqlResult; comparison: Comparison } | undefined;
   const differs = async (db: GeneratedDatabase) => {
-    const database = { kind: 'inline' as const, ...setupSql(tables, db) };
+    const database = inlineDatabase(dialect, tables, db);
     const [expected, actual] = await Promise.all([
       runner.run({ database, sql: reference }),
       runner.run({ database, sql }),
