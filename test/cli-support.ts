@@ -6,9 +6,16 @@ import { promisify } from 'node:util';
 
 export const BIN = join(import.meta.dirname, '../bin/crucible.js');
 
-export async function crucible(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/** `cwd`: where the command runs (its store and cache default to folders there). */
+export async function crucible(
+  args: string[],
+  options: { cwd?: string } = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], { maxBuffer: 1 << 26 });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], {
+      maxBuffer: 1 << 26,
+      ...options,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };

@@ -1,14 +1,12 @@
 /** `crucible solve` as a user runs it: a real process, a task file, a scripted model server, the run store, offline replay. */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crucible as run } from './cli-support.js';
 import { after, before, test } from 'node:test';
-import { promisify } from 'node:util';
 import { fenced, scriptedModel, type ModelFixture } from './strategies-support.js';
 
-const BIN = join(import.meta.dirname, '../bin/crucible.js');
 const dir = mkdtempSync(join(tmpdir(), 'crucible-solve-'));
 let f: ModelFixture;
 before(async () => {
@@ -25,15 +23,7 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function crucible(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], { cwd: dir });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const crucible = (args: string[]) => run(args, { cwd: dir });
 
 const taskFile = join(dir, 'second-largest.json');
 writeFileSync(

@@ -4,15 +4,13 @@
  * which the query is wrong, and best-of-n choosing among sampled queries.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crucible as run } from './cli-support.js';
 import { after, test } from 'node:test';
-import { promisify } from 'node:util';
 import { scriptedModel, type ModelFixture } from './strategies-support.js';
 
-const BIN = join(import.meta.dirname, '../bin/crucible.js');
 const dir = mkdtempSync(join(tmpdir(), 'crucible-solve-sql-'));
 const fixtures: ModelFixture[] = [];
 after(async () => {
@@ -20,15 +18,7 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function crucible(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], { cwd: dir });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const crucible = (args: string[]) => run(args, { cwd: dir });
 
 const sql = (query: string) => `\`\`\`sql\n${query}\n\`\`\``;
 
