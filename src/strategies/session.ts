@@ -54,15 +54,12 @@ export class Session<T extends Identified = Identified, C extends Checks<T> = Ch
     return session;
   }
 
-  readonly task: T;
-
   constructor(
     readonly subject: Subject<T, C>,
     readonly view: C,
     readonly context: StrategyContext,
     startedAt: number = performance.now(),
   ) {
-    this.task = subject.task;
     // The tracker reads its start from the clock's first call: make that the session's start.
     let first = true;
     this.tracker = new BudgetTracker(context.budget, () => (first ? ((first = false), startedAt) : performance.now()));
@@ -164,7 +161,7 @@ export class Session<T extends Identified = Identified, C extends Checks<T> = Ch
     label: string,
     options: { shrink?: boolean; view?: C } = {},
   ): Promise<Judged | undefined> {
-    const extracted = this.subject.pack.extract(this.task, text);
+    const extracted = this.subject.pack.extract(this.subject.task, text);
     if (!extracted) {
       this.decision(
         'skip',
