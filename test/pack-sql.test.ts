@@ -73,3 +73,29 @@ if (existsSync(GEOGRAPHY)) {
     },
   });
 }
+
+// PostgreSQL (PGlite): the same contract, on an inline database with a type the generator
+// cannot make up (a date: generated rows take the task's own dates).
+const PG_SCHEMA =
+  'CREATE TABLE city (name varchar(20) PRIMARY KEY, state text NOT NULL, population integer, founded date)';
+const PG_SETUP =
+  "INSERT INTO city VALUES ('austin', 'texas', 950, '1839-12-27'), ('dallas', 'texas', 1300, '1856-02-02'), ('tulsa', 'oklahoma', 400, '1898-01-18'), ('waco', 'texas', 140, '1856-08-29');";
+runPackContract(() => sqlPack(runner), {
+  name: 'sql (PostgreSQL, inline database)',
+  task: {
+    ...inline,
+    id: 'cities/big-texan-pg',
+    dialect: 'postgres',
+    database: { kind: 'inline', schema: PG_SCHEMA, setup: PG_SETUP, dialect: 'postgres' },
+  },
+  right: "SELECT c.name FROM city AS c WHERE c.population > 500 AND c.state = 'texas'",
+  wrong: "SELECT name FROM city WHERE state = 'texas' AND population >= 500",
+  broken: "SELEC name FROM city WHERE state = 'texas'",
+  hostile: 'SELECT pg_sleep(60)',
+  reply: "```sql\nSELECT c.name FROM city AS c WHERE c.population > 500 AND c.state = 'texas';\n```",
+  prepare: { probes: 8 },
+  skip: {
+    'neighbours: new probes near the given ones, the same for the same seed':
+      'new databases come from the generator with another seed, not from mutating one: the hunt adds none',
+  },
+});

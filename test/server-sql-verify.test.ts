@@ -69,4 +69,11 @@ test('a request that cannot be judged is a 400 that says what to fix', async () 
   });
   assert.equal(broken.status, 400);
   assert.match(broken.text, /reference does not run/);
+  const postgres = await server.post('/v1/verify', {
+    domain: 'sql',
+    task: { ...task, dialect: 'postgres' },
+    candidates: ['SELECT 1'],
+  });
+  assert.equal(postgres.status, 400, "a request's setup SQL never runs as PostgreSQL's superuser");
+  assert.match(postgres.text, /only sqlite over HTTP/);
 });

@@ -231,10 +231,12 @@ export const PROGRAM: Channel<ProgramWorkerRequest, ProgramReply> = {
 // --- Crucible ↔ SQL worker -------------------------------------------------------------
 
 /**
- * One value of a result row, as JSON can carry it (sql/sql-worker.cjs `encode`): NULL, TEXT and
- * REAL as themselves; INTEGER as a number while it is exact in a double (|n| ≤ 2^53 − 1), else
- * `{"$int": decimal}`; a REAL that is ±infinity `{"$real": "Infinity" | "-Infinity"}` (SQLite
- * turns NaN into NULL); a BLOB `{"$blob": base64}`.
+ * One value of a result row, as JSON can carry it (sql/sql-worker.cjs and sql/pg-worker.mjs
+ * `encode`): NULL, TEXT and REAL as themselves; INTEGER as a number while it is exact in a
+ * double (|n| ≤ 2^53 − 1), else `{"$int": decimal}`; a REAL that is ±infinity
+ * `{"$real": "Infinity" | "-Infinity"}` (SQLite turns NaN into NULL, and the Postgres worker
+ * does the same); a BLOB `{"$blob": base64}`. Postgres's other types map onto these: numeric
+ * and the floats are REAL, boolean 1 or 0, bytea a BLOB, the rest the text Postgres prints.
  */
 export type SqlValue =
   | null
@@ -245,14 +247,14 @@ export type SqlValue =
   | { readonly $real: 'Infinity' | '-Infinity' };
 export type SqlRow = readonly SqlValue[];
 
-/** Where a database comes from: a file (its path inside the sandbox), or built from the task's SQL text, cached by `key`. */
+/** Where a database comes from: a file (its path inside the sandbox; SQLite only), or built from the task's SQL text, cached by `key`. */
 export type SqlDatabaseRef = string | { readonly key: string; readonly schema: string; readonly setup: string };
 
 export interface SqlQuery {
   readonly op: 'query';
   readonly database: SqlDatabaseRef;
   readonly sql: string;
-  /** Run on a throw-away in-memory copy of the database, where INSERT/UPDATE/DELETE/REPLACE are allowed too. */
+  /** Run on a throw-away in-memory copy of the database (SQLite), or in a transaction that is rolled back (Postgres), where INSERT/UPDATE/DELETE (REPLACE; MERGE) are allowed too. */
   readonly writable: boolean;
   /** With `writable`: a read-only query run on the copy afterwards (what the statement left). */
   readonly after: string | null;
@@ -297,7 +299,7 @@ const sqlReplies = {
     phase: z.enum(['database', 'prepare', 'run', 'after']),
     /** The engine's own message (or the allow-list's). */
     message: z.string().max(1 << 16),
-    /** SQLite's error code (SQLITE_ERROR, SQLITE_NOMEM...), when the engine raised it. */
+    /** The engine's error code, when it raised the error: SQLite's (SQLITE_ERROR, SQLITE_NOMEM...), Postgres's SQLSTATE (42601...). */
     code: z.string().max(100).exactOptional(),
     /** Set by the worker, never from the message: the query ran past its time (between rows) or out of memory. */
     limit: z.enum(['timeout', 'memory']).exactOptional(),
@@ -308,6 +310,12 @@ const sqlReplies = {
 export type SqlReply = ReplyOf<typeof sqlReplies>;
 export type SqlTable = z.output<typeof sqlTable>;
 export const SQL: Channel<SqlWorkerRequest, SqlReply> = { read: byOp('the SQL worker', sqlReplies) };
+/** The Postgres worker started with `--make-template`: its one line, the data directory every worker starts from (a .tar.gz, as base64). */
+export const PG_TEMPLATE: Channel<never, { op: 'template'; data: string }> = {
+  read: byOp('the Postgres template maker', {
+    template: z.object({ op: z.literal('template'), data: z.base64() }),
+  }),
+};
 
 // --- Crucible ↔ TypeScript compiler process -------------------------------------------
 

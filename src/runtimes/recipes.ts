@@ -198,7 +198,7 @@ export function nodeRecipes(options: NodeRecipeOptions = {}): { slot: SlotRecipe
   };
 }
 
-// --- SQL (SQLite through better-sqlite3) ------------------------------------------------
+// --- SQL (SQLite through better-sqlite3; PostgreSQL through PGlite) --------------------------
 
 const SQL_HARNESS = join(HERE, 'sql');
 
@@ -209,13 +209,15 @@ export const SQL_WORKER_HEAP = 128 * 2 ** 20;
 
 export interface SqlRecipeOptions {
   readonly sandbox?: SandboxMode | undefined;
-  /** Bytes SQLite may allocate beyond the worker's own needs (the address space limit is this plus node's heap and overhead). */
+  /** Bytes the engine may allocate for queries beyond the worker's own needs (SQLite: the address space limit is this plus node's heap and overhead; Postgres: `pgRecipe`). */
   readonly memoryBytes?: number | undefined;
 }
 
-/** How to start an SQL worker (sql/sql-worker.cjs); `sql-pool.ts` adds each database file as a bind of its own. */
+/** How to start an SQL worker (sql/sql-worker.cjs, sql/pg-worker.mjs); `sql-pool.ts` adds each SQLite database file as a bind of its own. */
 export interface SqlRecipe extends WorkerRecipe {
   readonly isOutOfMemory: (stderr: string) => boolean;
+  /** How long the worker may take to answer its first ping (default 20 s). */
+  readonly startMs?: number;
 }
 
 /** better-sqlite3's package folder on the host (its JavaScript and its native addon), found as node would. */
@@ -224,36 +226,134 @@ export function betterSqliteDir(): string {
 }
 
 /**
- * The SQL worker: node running trusted code on untrusted SQL, so no candidate hardening flags
- * beyond refusing code generation from strings; better-sqlite3 bound read-only at
- * /crucible/better-sqlite3; the no-new-processes filter on the worker (SQLite needs no fork);
- * and an address space limit, which is what stops SQLite's allocations (its own
- * `hard_heap_limit` is not enforced: better-sqlite3 builds it with SQLITE_DEFAULT_MEMSTATUS=0).
+ * What both SQL workers share: node running trusted code on untrusted SQL, so no candidate
+ * hardening flags beyond refusing code generation from strings; the engine's package folder
+ * bound read-only at /crucible/<name>; the no-new-processes filter on the worker (neither
+ * engine forks); a 16 MB private /tmp; and an address space limit of `addressBytes`.
  */
-export function sqlRecipe(options: SqlRecipeOptions = {}): SqlRecipe {
+function sqlWorkerRecipe(
+  sandbox: SandboxMode | undefined,
+  engine: { readonly dir: string; readonly name: string },
+  build: (paths: { harness: string; engine: string }) => { flags: string[]; script: string; args: string[] },
+  addressBytes: number,
+  extraBinds: ReadonlyArray<readonly [string, string]> = [],
+): SqlRecipe {
   const node = realpathSync(process.execPath);
-  const sandboxed = (options.sandbox ?? 'bwrap') === 'bwrap';
-  const harness = sandboxed ? '/crucible/sql' : SQL_HARNESS;
-  const packageDir = betterSqliteDir();
-  const packageInside = sandboxed ? '/crucible/better-sqlite3' : packageDir;
-  const memory = options.memoryBytes ?? SQL_DEFAULT_MEMORY;
-  const argv = [
-    node,
-    '--no-warnings',
-    '--disallow-code-generation-from-strings',
-    `--max-old-space-size=${Math.floor(SQL_WORKER_HEAP / 2 ** 20)}`,
-    `${harness}/sql-worker.cjs`,
-    `--sqlite=${packageInside}`,
-    // Databases built from SQL text are kept between requests in at most a quarter of it.
-    `--cache-bytes=${Math.floor(memory / 4)}`,
-  ];
+  const sandboxed = (sandbox ?? 'bwrap') === 'bwrap';
+  const engineInside = sandboxed ? `/crucible/${engine.name}` : engine.dir;
+  const { flags, script, args } = build({ harness: sandboxed ? '/crucible/sql' : SQL_HARNESS, engine: engineInside });
+  const argv = [node, '--no-warnings', '--disallow-code-generation-from-strings', ...flags, script, ...args];
   return {
-    command: withAddressLimit(argv, memory + SQL_WORKER_HEAP + NODE_ADDRESS_OVERHEAD),
+    command: withAddressLimit(argv, addressBytes),
     readOnly: interpreterPaths(node),
     harnessDir: SQL_HARNESS,
     seccompOnWorker: true,
     scratchBytes: 16 << 20,
-    ...(sandboxed ? { binds: [[packageDir, packageInside] as const] } : {}),
+    ...(sandboxed ? { binds: [[engine.dir, engineInside] as const, ...extraBinds] } : {}),
     isOutOfMemory: isNodeOutOfMemory,
+  };
+}
+
+/**
+ * The SQLite worker: better-sqlite3 bound read-only at /crucible/better-sqlite3, and an
+ * address space limit, which is what stops SQLite's allocations (its own `hard_heap_limit` is
+ * not enforced: better-sqlite3 builds it with SQLITE_DEFAULT_MEMSTATUS=0).
+ */
+export function sqlRecipe(options: SqlRecipeOptions = {}): SqlRecipe {
+  const memory = options.memoryBytes ?? SQL_DEFAULT_MEMORY;
+  return sqlWorkerRecipe(
+    options.sandbox,
+    { dir: betterSqliteDir(), name: 'better-sqlite3' },
+    (paths) => ({
+      flags: [`--max-old-space-size=${Math.floor(SQL_WORKER_HEAP / 2 ** 20)}`],
+      script: `${paths.harness}/sql-worker.cjs`,
+      // Databases built from SQL text are kept between requests in at most a quarter of it.
+      args: [`--sqlite=${paths.engine}`, `--cache-bytes=${Math.floor(memory / 4)}`],
+    }),
+    memory + SQL_WORKER_HEAP + NODE_ADDRESS_OVERHEAD,
+  );
+}
+
+/** Postgres's own part of its WebAssembly memory, before any query: its code's data, 32 MB of shared buffers, caches (~130 MB measured). */
+export const PG_BASE_MEMORY = 192 * 2 ** 20;
+/** The Postgres worker's V8 heap: PGlite's JavaScript and the rows of one result. */
+export const PG_WORKER_HEAP = 192 * 2 ** 20;
+/** PGlite's in-memory file system, in ArrayBuffers outside both: the data directory (~45 MB), its WAL (max_wal_size 64 MB), the databases kept, the template while it loads. */
+export const PG_FILES_MEMORY = 320 * 2 ** 20;
+const WASM_PAGE = 64 * 2 ** 10;
+
+/** PGlite's package folder on the host (its JavaScript, Postgres compiled to WebAssembly, and its files), found as node would. */
+export function pgliteDir(): string {
+  return realpathSync(dirname(dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'))));
+}
+
+export interface PgRecipeOptions extends SqlRecipeOptions {
+  /** The host folder where the runner keeps the data directory every worker starts from (`template.tar.gz`, made by `maker`). */
+  readonly templateDir: string;
+}
+
+export interface PgRecipe extends SqlRecipe {
+  /** The worker that makes the data directory (initdb, then Crucible's role and grants) once per runner, writes it as one line and exits. */
+  readonly maker: SqlRecipe;
+  /** Where that data directory must be on the host before a worker starts. */
+  readonly template: string;
+}
+
+/**
+ * The Postgres worker (sql/pg-worker.mjs): PGlite bound read-only at /crucible/pglite, the
+ * runner's template folder at /crucible/pg-template. Memory has two walls:
+ * - `--wasm-max-mem-pages` caps Postgres's WebAssembly memory at PG_BASE_MEMORY plus
+ *   `memoryBytes`: past it, Postgres's own allocations fail, and it answers `out of memory`
+ *   (SQLSTATE 53200) and stays up. Temporary files (sorts, hashes, a function's or a CTE's
+ *   rows that spill) live in PGlite's in-memory file system, outside that memory:
+ *   `temp_file_limit` is half of `memoryBytes` (Postgres answers 53400 past it).
+ * - The address space limit: all of that, PGlite's other files, the V8 heap and node's
+ *   overhead; what is left past it fails an allocation, which kills the worker. V8
+ *   reserves 10 GB of address space for each WebAssembly memory, for guard pages, unless
+ *   `--disable-wasm-trap-handler` (Node 20.20) has it check bounds in the code instead; it then
+ *   reserves the memory's maximum, and a limit of a few GB works (measured: VmSize 1.5 GB with
+ *   a 256 MB cap, where the trap handler made it 11 GB).
+ */
+export function pgRecipe(options: PgRecipeOptions): PgRecipe {
+  const memory = options.memoryBytes ?? SQL_DEFAULT_MEMORY;
+  const wasmBytes = Math.ceil((PG_BASE_MEMORY + memory) / WASM_PAGE) * WASM_PAGE;
+  const engine = { dir: pgliteDir(), name: 'pglite' };
+  const template = join(options.templateDir, 'template.tar.gz');
+  const sandboxed = (options.sandbox ?? 'bwrap') === 'bwrap';
+  // A file of PGlite's grows into a new ArrayBuffer an eighth bigger, the old one copied and
+  // left to the collector: room for three times what temporary files may hold (with only the
+  // limit's worth, a spilling query broke the instance before Postgres's own check).
+  const tempBytes = Math.floor(memory / 2);
+  const addressBytes = wasmBytes + 3 * tempBytes + PG_FILES_MEMORY + PG_WORKER_HEAP + NODE_ADDRESS_OVERHEAD;
+  const worker = (templateArgs: string[]) => (paths: { harness: string; engine: string }) => ({
+    flags: [
+      '--disable-wasm-trap-handler',
+      `--wasm-max-mem-pages=${wasmBytes / WASM_PAGE}`,
+      `--max-old-space-size=${Math.floor(PG_WORKER_HEAP / 2 ** 20)}`,
+    ],
+    script: `${paths.harness}/pg-worker.mjs`,
+    // Databases built from SQL text are kept between requests in at most a quarter of it.
+    args: [
+      `--pglite=${paths.engine}`,
+      `--temp-bytes=${tempBytes}`,
+      `--cache-bytes=${Math.floor(memory / 4)}`,
+      ...templateArgs,
+    ],
+  });
+  const templateInside = sandboxed ? '/crucible/pg-template/template.tar.gz' : template;
+  const recipe = sqlWorkerRecipe(options.sandbox, engine, worker([`--template=${templateInside}`]), addressBytes, [
+    [options.templateDir, '/crucible/pg-template'],
+  ]);
+  return {
+    ...recipe,
+    // Loading the data directory takes about a second, several on a loaded machine.
+    startMs: 60_000,
+    template,
+    // It runs no query: room for initdb's own WebAssembly memory (under the same cap), and
+    // for zlib while it packs the data directory.
+    maker: {
+      ...sqlWorkerRecipe(options.sandbox, engine, worker(['--make-template']), 2 * addressBytes),
+      startMs: 120_000,
+    },
   };
 }

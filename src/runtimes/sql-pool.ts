@@ -1,10 +1,12 @@
 /**
- * Untrusted SQL queries against SQLite databases, on warm sandboxed workers
- * (sql/sql-worker.cjs, better-sqlite3; PROTOCOL.md "SQL workers"). A request names a database
- * — a file, or inline `schema` + `setup` SQL — and one query; the answer is its rows as JSON
- * values (protocol.ts `SqlValue`) or why there are none, as a status.
+ * Untrusted SQL queries against SQLite and PostgreSQL databases, on warm sandboxed workers
+ * (sql/sql-worker.cjs, better-sqlite3; sql/pg-worker.mjs, PGlite; PROTOCOL.md "SQL workers").
+ * A request names a database — a file (SQLite), or inline `schema` + `setup` SQL for either
+ * engine (`dialect`) — and one query; the answer is its rows as JSON values (protocol.ts
+ * `SqlValue`) or why there are none, as a status. Both engines answer the same messages and
+ * share everything here (the time limit and the kill, output caps, memory, restarts, cancel).
  *
- * Every limit, and what enforces it:
+ * SQLite: every limit, and what enforces it:
  * - **Time** (`wallSeconds`): the worker checks the clock between rows and answers `timeout`;
  *   a statement that yields no row for longer (a runaway recursive CTE, a cross join under
  *   count(*)) cannot be interrupted in-process (better-sqlite3 is synchronous and SQLite's
@@ -37,15 +39,62 @@
  *   `writefile`, `edit`, the fileio extension) are not compiled in. The sandbox is the second
  *   wall: no network, no processes, the system directories, node, better-sqlite3 and the
  *   task's database files read-only, and a 16 MB private /tmp as the only writable place.
+ *
+ * PostgreSQL (PGlite 0.5: Postgres 18 compiled to WebAssembly, one instance per worker, on the
+ * worker's own thread): every limit, and what enforces it:
+ * - **Time**: as SQLite's. The worker reads rows a batch at a time (a cursor's FETCH, sized by
+ *   the time and bytes left) and checks the clock between batches; nothing interrupts a
+ *   statement in-process (statement_timeout waits for a timer that cannot fire while Postgres
+ *   runs on the thread), so the pool kills the worker REPLY_GRACE_MS past the limit. A new
+ *   worker loads the runner's data directory, made once by a worker of its own (initdb, ~2-6
+ *   s), in about a second; start-up does not count, building the database does.
+ * - **Rows and bytes**: as SQLite's, counted the same way, batch by batch; a writable
+ *   request's statement is read through the extended protocol's portal, a batch at a time.
+ * - **Memory**: Postgres's WebAssembly memory is capped (`--wasm-max-mem-pages`, recipes.ts
+ *   `pgRecipe`: its own needs plus `memoryBytes`): past it Postgres answers `out of memory`
+ *   (53200) and carries on. Temporary files (spilled sorts, hashes, a function's or a CTE's
+ *   rows) are memory here, bounded by `temp_file_limit` (half of `memoryBytes`; 53400). The
+ *   address space limit covers both, PGlite's files, the V8 heap and node. SQLSTATE class 53,
+ *   54000 (a value past 1 GB) and a query that recursed past the stack (54001, or Postgres left
+ *   unable to answer) are `memory`; the worker is replaced after any of them.
+ * - **One read-only query**: PGlite's `query()` (the extended protocol) refuses a text of two
+ *   statements before anything runs; the first keyword must be SELECT, WITH, VALUES or `(`;
+ *   the text runs as the query of `DECLARE … NO SCROLL CURSOR`, which refuses SELECT … INTO
+ *   and data-modifying WITH, in a `BEGIN READ ONLY` transaction that is always rolled back.
+ *   A keyword refused is checked against Postgres's parse first, so a typo is its syntax error.
+ *   `writable: true`: a read-write transaction where INSERT, UPDATE, DELETE and MERGE may run
+ *   too, then `after` once the transaction is made read-only, then ROLLBACK; DDL, COPY, SET
+ *   and transaction control are refused there as well.
+ * - **Session state**: every query runs as `crucible_query` (`SET LOCAL ROLE`), not a
+ *   superuser, with set_config() revoked (the session user is the superuser, so it could set
+ *   the role back); after each request, ROLLBACK then DISCARD ALL (advisory locks, lastval),
+ *   and after a writable one the database's sequences are set back and a database whose
+ *   files grew by more than 1 MB is built afresh.
+ * - **Nothing past the engine**: that role may not call what reads or writes files
+ *   (pg_read_file, pg_ls_dir, lo_import, lo_export), signal the backend or reload the
+ *   configuration; COPY, CREATE EXTENSION, LOAD and DO are refused; no extension (dblink) is
+ *   installed. PGlite's file system is its own, in memory: no host directory is mounted in it.
+ *   The sandbox is the same as SQLite's, PGlite's package and the data directory read-only.
+ * - **Databases**: each inline database is a schema of its own (`d_` and its key), built once
+ *   by the superuser in one transaction, kept (16, and a quarter of `memoryBytes` together),
+ *   on the query's search_path. Its SQL is the task's and is trusted as the task is: tables it
+ *   puts outside its schema are refused, but it runs as the superuser.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { isMessage, type LineProcess } from './line-process.js';
 import { unlessAborted, WarmPool } from './pool.js';
-import { SQL, type SqlDatabaseRef, type SqlReply, type SqlRow, type SqlWorkerRequest } from './protocol.js';
-import { sqlRecipe, type SqlRecipe } from './recipes.js';
+import {
+  PG_TEMPLATE,
+  SQL,
+  type SqlDatabaseRef,
+  type SqlReply,
+  type SqlRow,
+  type SqlWorkerRequest,
+} from './protocol.js';
+import { pgRecipe, sqlRecipe, type PgRecipe, type SqlRecipe } from './recipes.js';
 import type { SandboxMode } from './sandbox.js';
 import { describeMessage, pingWorker, spawnWorker } from './worker-process.js';
 
@@ -62,13 +111,16 @@ export interface SqlLimits {
 
 export const DEFAULT_SQL_LIMITS: SqlLimits = { wallSeconds: 5, rows: 10_000, bytes: 4 << 20 };
 
+export type SqlDialect = 'sqlite' | 'postgres';
+
 /**
- * A database file on the host, or one built from the task's SQL text (cached by the workers by
- * its hash). The same shape as an SQL task's `database` (domains/sql/task.ts), so a task's can be passed as it is.
+ * A database file on the host (SQLite), or one built from the task's SQL text (cached by the
+ * workers by its hash), for SQLite unless `dialect` says Postgres. The same shape as an SQL
+ * task's `database` (domains/sql/task.ts), so a task's can be passed as it is.
  */
 export type SqlDatabase =
   | { readonly kind: 'file'; readonly path: string }
-  | { readonly kind: 'inline'; readonly schema: string; readonly setup?: string };
+  | { readonly kind: 'inline'; readonly schema: string; readonly setup?: string; readonly dialect?: SqlDialect };
 
 export interface SqlRequest {
   readonly database: SqlDatabase;
@@ -94,7 +146,7 @@ export interface SqlResult extends SqlTableResult {
   readonly phase?: 'database' | 'prepare' | 'run' | 'after';
   /** The engine's own message (`near "SELEC": syntax error`), the allow-list's, or which limit stopped the query. */
   readonly message?: string;
-  /** SQLite's error code, when the engine raised the error. */
+  /** The engine's error code, when it raised the error: SQLite's (`SQLITE_NOMEM`), Postgres's SQLSTATE (`42601`). */
   readonly code?: string;
   /** The allow-list refused the statement. */
   readonly refused?: true;
@@ -108,10 +160,10 @@ export interface SqlResult extends SqlTableResult {
 }
 
 export interface SqlRunnerOptions {
-  /** Warm workers; default one per core. */
+  /** Warm workers of each engine (SQLite's, and Postgres's once a Postgres request comes); default one per core. */
   readonly workers?: number;
   readonly sandbox?: SandboxMode;
-  /** SQLite's memory allowance per worker (recipes.ts SQL_DEFAULT_MEMORY). */
+  /** The engine's memory allowance for queries, per worker (recipes.ts SQL_DEFAULT_MEMORY; for Postgres, `pgRecipe`). */
   readonly memoryBytes?: number;
   /** The largest `bytes` limit a request may ask for (default 16 MB). */
   readonly maxResultBytes?: number;
@@ -120,6 +172,8 @@ export interface SqlRunnerOptions {
 /** Time allowed past the limit for the worker's answer to cross before it is killed. */
 export const REPLY_GRACE_MS = 250;
 const START_MS = 20_000;
+/** The template's line: a gzipped data directory (~5 MB), as base64. */
+const TEMPLATE_LINE_BYTES = 64 << 20;
 /** Longest query text accepted (SQLite's own limit is 1e9). */
 export const MAX_SQL_LENGTH = 1 << 20;
 
@@ -171,6 +225,15 @@ interface Prepared {
 
 type Attempt = { result: SqlResult; retry?: boolean };
 
+/** What one engine's workers start with. */
+interface Engine {
+  readonly recipe: SqlRecipe;
+  /** SQLite's: the database files each worker sees (Postgres builds its databases from SQL text only). */
+  readonly files?: DatabaseFiles;
+  /** Made ready before a worker starts (Postgres: the data directory it starts from); why not, if it cannot be. */
+  readonly ready?: () => Promise<string | undefined>;
+}
+
 class SqlWorker {
   private process: LineProcess<SqlWorkerRequest, SqlReply> | undefined;
   /** How many database files the running process sees. */
@@ -178,11 +241,14 @@ class SqlWorker {
   private readonly dir = mkdtempSync(join(tmpdir(), 'crucible-sql-'));
 
   constructor(
-    private readonly recipe: SqlRecipe,
+    private readonly engine: Engine,
     private readonly mode: SandboxMode,
-    private readonly files: DatabaseFiles,
     private readonly maxLineBytes: number,
   ) {}
+
+  private get recipe(): SqlRecipe {
+    return this.engine.recipe;
+  }
 
   get pid(): number | undefined {
     return this.process?.pid;
@@ -191,8 +257,11 @@ class SqlWorker {
   private async ensureStarted(needsFiles: number): Promise<string | undefined> {
     if (this.process && !this.process.isClosed && this.seesFiles >= needsFiles) return undefined;
     this.kill();
-    const count = this.files.list.length;
-    const binds = this.mode === 'bwrap' ? this.files.binds(count) : [];
+    const notReady = await this.engine.ready?.();
+    if (notReady) return `SQL worker did not start: ${notReady}`;
+    const files = this.engine.files;
+    const count = files?.list.length ?? 0;
+    const binds = this.mode === 'bwrap' && files ? files.binds(count) : [];
     this.process = spawnWorker(
       {
         ...this.recipe,
@@ -204,7 +273,7 @@ class SqlWorker {
       SQL,
     );
     this.seesFiles = count;
-    const error = await pingWorker(this.process, START_MS);
+    const error = await pingWorker(this.process, this.recipe.startMs ?? START_MS);
     if (!error) return undefined;
     this.kill();
     return `SQL worker did not start: ${error}`;
@@ -239,9 +308,10 @@ class SqlWorker {
     }
     if (isMessage(reply) && reply.op !== 'pong') {
       const result = classify(reply, limits, seconds);
-      // A worker that ran out of memory starts afresh for the next request: what SQLite freed may
-      // not come back to the heap. Out of memory while building a database is the worker's state,
-      // not the query's doing: the request runs once more on a fresh worker.
+      // A worker that ran out of memory starts afresh for the next request: what the engine freed
+      // may not come back to the heap (a WebAssembly memory never shrinks). Out of memory while
+      // building a database is the worker's state, not the query's doing: the request runs once
+      // more on a fresh worker.
       const exhausted = /out of memory/i.test(result.message ?? '');
       if (result.status === 'memory' || exhausted) this.kill();
       return exhausted && result.phase === 'database' ? { result, retry: true } : { result };
@@ -323,41 +393,122 @@ function classify(reply: Exclude<SqlReply, { op: 'pong' }>, limits: SqlLimits, s
 }
 
 /**
- * Warm SQL workers: a request takes a free worker or waits for one. A worker that dies for a
- * reason that is not the query's (killed from outside, the sandbox failed) is replaced and the
- * request runs once more; one stopped by a limit is replaced on the next request.
+ * The data directory every Postgres worker of a runner starts from: initdb takes seconds (and
+ * leaves its own WebAssembly memory behind), loading a data directory a fraction of that. A
+ * worker of its own (`--make-template`, in the same sandbox, running no query) makes it once,
+ * before the runner's first Postgres worker starts; a failure is tried again by the next start.
+ */
+class PgTemplate {
+  private made: Promise<string | undefined> | undefined;
+  private maker: { kill(): void } | undefined;
+
+  constructor(
+    private readonly recipe: PgRecipe,
+    private readonly mode: SandboxMode,
+    private readonly dir: string,
+  ) {}
+
+  ready(): Promise<string | undefined> {
+    this.made ??= this.make().then((why) => {
+      if (why) this.made = undefined;
+      return why;
+    });
+    return this.made;
+  }
+
+  private async make(): Promise<string | undefined> {
+    const process = spawnWorker(
+      { ...this.recipe.maker, dir: this.dir, mode: this.mode, maxLineBytes: TEMPLATE_LINE_BYTES },
+      PG_TEMPLATE,
+    );
+    this.maker = process;
+    try {
+      const reply = await process.next(this.recipe.maker.startMs ?? START_MS);
+      if (!isMessage(reply))
+        return `the Postgres data directory was not made: ${describeMessage(reply)}: ${process.stderrTail.slice(-800)}`;
+      writeFileSync(this.recipe.template, Buffer.from(reply.data, 'base64'));
+      return undefined;
+    } finally {
+      this.maker = undefined;
+      process.kill();
+      await process.exited;
+    }
+  }
+
+  /** Stops a maker still running (the runner is closing). */
+  close(): void {
+    this.maker?.kill();
+  }
+}
+
+/**
+ * Warm SQL workers: a request takes a free worker of its database's engine, or waits for one.
+ * Each engine has a pool of its own, started on its first request (no Postgres worker starts
+ * until a Postgres request comes). A worker that dies for a reason that is not the query's
+ * (killed from outside, the sandbox failed) is replaced and the request runs once more; one
+ * stopped by a limit is replaced on the next request.
  */
 export class SqlRunner {
-  private readonly workers: WarmPool<SqlWorker>;
+  private readonly pools = new Map<SqlDialect, WarmPool<SqlWorker>>();
   private readonly files = new DatabaseFiles();
   private readonly mode: SandboxMode;
   private readonly maxResultBytes: number;
+  /** Two tables (the result and `after`), each within the byte limit, and the message around them. */
+  private readonly maxLineBytes: number;
+  private readonly workersPerPool: number;
+  private readonly templates: PgTemplate[] = [];
+  private readonly dirs: string[] = [];
+  private closed = false;
 
-  constructor(options: SqlRunnerOptions = {}) {
+  constructor(private readonly options: SqlRunnerOptions = {}) {
     this.mode = options.sandbox ?? 'bwrap';
     this.maxResultBytes = options.maxResultBytes ?? 16 << 20;
-    const recipe = sqlRecipe({ sandbox: this.mode, memoryBytes: options.memoryBytes });
-    // Two tables (the result and `after`), each within the byte limit, and the message around them.
-    const maxLineBytes = 2 * this.maxResultBytes + (1 << 20);
-    const size = Math.max(1, options.workers ?? availableParallelism());
-    this.workers = new WarmPool(
-      Array.from({ length: size }, () => new SqlWorker(recipe, this.mode, this.files, maxLineBytes)),
+    this.maxLineBytes = 2 * this.maxResultBytes + (1 << 20);
+    this.workersPerPool = Math.max(1, options.workers ?? availableParallelism());
+    // SQLite's recipe is checked now, as it always was: a runner that cannot start it fails here.
+    this.pools.set(
+      'sqlite',
+      this.newPool({ recipe: sqlRecipe({ sandbox: this.mode, memoryBytes: options.memoryBytes }), files: this.files }),
     );
   }
 
+  /** Workers per engine. */
   get size(): number {
-    return this.workers.size;
+    return this.workersPerPool;
   }
 
-  /** Process ids of the running workers (tests kill one to see it replaced). */
+  /** Process ids of the running workers, of every engine (tests kill one to see it replaced). */
   get pids(): number[] {
-    return this.workers.all.map((w) => w.pid).filter((pid): pid is number => pid !== undefined);
+    return [...this.pools.values()]
+      .flatMap((pool) => pool.all.map((w) => w.pid))
+      .filter((pid): pid is number => pid !== undefined);
+  }
+
+  private newPool(engine: Engine): WarmPool<SqlWorker> {
+    return new WarmPool(
+      Array.from({ length: this.workersPerPool }, () => new SqlWorker(engine, this.mode, this.maxLineBytes)),
+    );
+  }
+
+  /** The pool of `dialect`'s workers, made on its first request. */
+  private pool(dialect: SqlDialect): WarmPool<SqlWorker> {
+    let pool = this.pools.get(dialect);
+    if (!pool) {
+      const dir = mkdtempSync(join(tmpdir(), 'crucible-pg-'));
+      this.dirs.push(dir);
+      const recipe = pgRecipe({ sandbox: this.mode, memoryBytes: this.options.memoryBytes, templateDir: dir });
+      const template = new PgTemplate(recipe, this.mode, dir);
+      this.templates.push(template);
+      pool = this.newPool({ recipe, ready: () => template.ready() });
+      this.pools.set(dialect, pool);
+    }
+    return pool;
   }
 
   /** Runs one query; when `signal` aborts, a waiting request leaves the line and a running one is stopped (`cancelled`). */
   async run(request: SqlRequest, options: { signal?: AbortSignal } = {}): Promise<SqlResult> {
     const { signal } = options;
-    if (this.workers.closed) return sqlNoVerdict('the SQL runner is closed');
+    if (this.closed) return sqlNoVerdict('the SQL runner is closed');
     const limits: SqlLimits = { ...DEFAULT_SQL_LIMITS, ...request.limits };
     if (!(limits.wallSeconds > 0) || !(limits.rows >= 0) || !(limits.bytes > 0))
       return sqlNoVerdict(`invalid limits ${JSON.stringify(limits)}`);
@@ -375,9 +526,18 @@ export class SqlRunner {
     } catch (error) {
       return sqlNoVerdict(`the database could not be opened: ${(error as Error).message}`);
     }
-    const result = await this.workers.use(signal, async (worker) => {
+    const dialect = request.database.kind === 'inline' ? (request.database.dialect ?? 'sqlite') : 'sqlite';
+    if (dialect !== 'sqlite' && dialect !== 'postgres')
+      return sqlNoVerdict(`unknown SQL dialect ${JSON.stringify(dialect)}: use 'sqlite' or 'postgres'`);
+    let pool: WarmPool<SqlWorker>;
+    try {
+      pool = this.pool(dialect);
+    } catch (error) {
+      return sqlNoVerdict(`the ${dialect} engine cannot start here: ${(error as Error).message}`);
+    }
+    const result = await pool.use(signal, async (worker) => {
       let attempt = await worker.run(request, prepared, limits, signal);
-      if (attempt.retry && !this.workers.closed && !signal?.aborted)
+      if (attempt.retry && !this.closed && !signal?.aborted)
         attempt = await worker.run(request, prepared, limits, signal);
       return attempt.result;
     });
@@ -397,7 +557,10 @@ export class SqlRunner {
     return { database: { key, schema: database.schema, setup }, needsFiles: 0 };
   }
 
-  close(): Promise<void> {
-    return this.workers.close();
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const template of this.templates) template.close();
+    await Promise.all([...this.pools.values()].map((pool) => pool.close()));
+    for (const dir of this.dirs) rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -28,7 +28,12 @@ export const SqlVerifyRequestSchema = z.strictObject({
       .default(''),
     question: z.string().max(MAX_SQL).default(''),
     reference: z.string().min(1, 'task.reference is empty: send the query that answers the question').max(MAX_SQL),
-    dialect: z.enum(['sqlite', 'postgres']).default('sqlite'),
+    // PostgreSQL runs a task's setup as the engine's superuser (PGlite has no other session user): not for a request's SQL.
+    dialect: z
+      .literal('sqlite', {
+        error: 'task.dialect: only sqlite over HTTP (a PostgreSQL setup would run as the superuser)',
+      })
+      .default('sqlite'),
   }),
   candidates: z
     .array(
@@ -84,12 +89,7 @@ export class SqlVerifier {
     const task: SqlTask = {
       id: body.task.task_id,
       dialect: body.task.dialect,
-      database: {
-        kind: 'inline',
-        schema: body.task.schema,
-        setup: body.task.setup,
-        ...(body.task.dialect === 'postgres' ? { dialect: 'postgres' as const } : {}),
-      },
+      database: { kind: 'inline', schema: body.task.schema, setup: body.task.setup },
       question: body.task.question,
       reference: body.task.reference,
       equivalents: [],
