@@ -16,6 +16,7 @@ import { sqlRunnerFromFlags } from './harness-from-flags.js';
 import type { EvalFlags } from './eval-command.js';
 import { interruptOnSigint } from './interrupt.js';
 import { writeJsonDocument } from './json-document.js';
+import { writeHtmlReport } from '../report/write.js';
 import { createProgress } from './progress.js';
 import type { CommandResult } from './recording.js';
 
@@ -78,6 +79,7 @@ export async function judgeSqlSamples(
       results,
     );
     await writeJsonDocument(flags.json, document);
+    await writeHtmlReport(flags.html, document);
     return { interrupted: false, document, headline: document.summary };
   }
   const runner = sqlRunnerFromFlags(flags);
@@ -147,5 +149,6 @@ export async function judgeSqlSamples(
     results,
   );
   await writeJsonDocument(flags.json, document);
+  await writeHtmlReport(flags.html, document);
   return { interrupted, document, headline: document.summary };
 }

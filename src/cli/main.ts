@@ -5,6 +5,7 @@ import { Command, Option } from 'commander';
 // that `--help` and a mistyped flag are answered at once (loading every command took 0.4 s).
 import { withModelEvalOptions } from './eval-model-options.js';
 import { noRecordOption, storeOption } from './record-options.js';
+import { registerReportCommand } from './report-options.js';
 import { registerRunsCommands } from './runs-command.js';
 import { registerSolveCommand } from './solve-options.js';
 import { runServe, withServeOptions } from './serve-command.js';
@@ -36,6 +37,10 @@ export function createCli(): Command {
           'skip samples whose task id is not in the dataset (default: an error that names them)',
         )
         .option('--json <file>', 'write all results as JSON (schema in README)')
+        .option(
+          '--html <file>',
+          'write a self-contained HTML report of the results (as crucible report makes from --json)',
+        )
         .option(
           '--disagreements <file>',
           'with labelled samples: where to write each disagreement (default: next to --json)',
@@ -153,12 +158,13 @@ export function createCli(): Command {
       ),
   ).action(runServe);
   registerWorkerCommand(program);
+  registerReportCommand(program);
 
   return program;
 }
 
 /** The options that name a file to write. */
-const OUTPUT_OPTIONS = { json: '--json', out: '--out', disagreements: '--disagreements' } as const;
+const OUTPUT_OPTIONS = { json: '--json', html: '--html', out: '--out', disagreements: '--disagreements' } as const;
 
 export function checkOutputPaths(options: Record<string, unknown>): void {
   for (const [key, flag] of Object.entries(OUTPUT_OPTIONS)) {
