@@ -6,13 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import {
-  REPLY_GRACE_MS,
-  SqlRunner,
-  type SqlRequest,
-  type SqlResult,
-  type SqlStatus,
-} from '../src/runtimes/sql-pool.js';
+import { REPLY_GRACE_MS, SqlRunner, type SqlResult } from '../src/runtimes/sql-pool.js';
+import { engineChecks, show, workerLifecycle, type EngineFixture } from './sql-engine-support.js';
 
 /** The tests' own database: cities, written here (nothing from a dataset). */
 const SCHEMA = [
@@ -43,39 +38,17 @@ before(() => {
 });
 after(() => runner.close());
 
-const show = (r: SqlResult) => JSON.stringify({ ...r, rows: r.rows.slice(0, 5) }).slice(0, 2000);
-
-/** Generous by default: a request that starts a worker builds the database within its limit, on a loaded machine. */
-async function run(request: Omit<SqlRequest, 'database'> & { database?: SqlRequest['database'] }): Promise<SqlResult> {
-  return runner.run({
-    database: INLINE,
-    ...request,
-    limits: { wallSeconds: 20, rows: 1000, bytes: 1 << 20, ...request.limits },
-  });
-}
-
-/** The next ordinary query in the same runner is judged right. */
-async function nextIsRight(): Promise<void> {
-  const next = await run({ sql: NORMAL });
-  assert.equal(next.status, 'ok', show(next));
-  assert.deepEqual(next.rows, NORMAL_ROWS, 'the next query in the same runner is judged right');
-}
-
-async function expectStatus(
-  request: Parameters<typeof run>[0],
-  status: SqlStatus,
-  check?: (r: SqlResult) => void,
-): Promise<void> {
-  const result = await run(request);
-  assert.equal(result.status, status, `${request.sql.slice(0, 120)}: ${show(result)}`);
-  check?.(result);
-  await nextIsRight();
-}
-
-const refused = (sql: string, extra: Partial<SqlRequest> = {}) =>
-  expectStatus({ sql, ...extra }, 'error', (r) => {
-    assert.equal(r.refused, true, `refused by the allow-list: ${show(r)}`);
-  });
+const engine: EngineFixture = {
+  runner: () => runner,
+  databases: () => [INLINE],
+  normal: NORMAL,
+  normalRows: NORMAL_ROWS,
+  // Generous: a request that starts a worker builds the database within its limit, on a loaded machine.
+  wallSeconds: 20,
+  slowCount: 'SELECT count(*) FROM n a, n b, (SELECT x FROM n LIMIT 10) c WHERE a.x < b.x',
+  endless: 'SELECT count(*) FROM n a, n b, n c',
+};
+const { run, nextIsRight, expectStatus, refused } = engineChecks(engine);
 
 describe('ordinary queries', () => {
   it('starts no SQLite worker, and one Postgres worker', async () => {
@@ -557,52 +530,7 @@ describe('nothing past the engine', () => {
   });
 });
 
-/** Until the process is gone (and reaped): a killed worker may still answer for a moment. */
-async function gone(pid: number): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-describe('workers', () => {
-  it('a worker killed between queries is replaced, and the next query answers', async () => {
-    await nextIsRight();
-    const [pid] = runner.pids;
-    process.kill(pid!, 'SIGKILL');
-    await gone(pid!);
-    await nextIsRight();
-    assert.notDeepEqual(runner.pids, [pid]);
-  });
-
-  it('a worker killed during a query: the query runs again on a new worker and is judged right', async () => {
-    await nextIsRight();
-    const [pid] = runner.pids;
-    const running = run({ sql: 'SELECT count(*) FROM n a, n b, (SELECT x FROM n LIMIT 10) c WHERE a.x < b.x' });
-    setTimeout(() => process.kill(pid!, 'SIGKILL'), 100);
-    const r = await running;
-    assert.equal(r.status, 'ok', show(r));
-    assert.deepEqual(r.rows, [[19990000]]);
-    assert.notDeepEqual(runner.pids, [pid], 'answered by a new worker');
-    await nextIsRight();
-  });
-
-  it('an abandoned query is stopped and cancelled; the next answers', async () => {
-    const controller = new AbortController();
-    const running = runner.run(
-      { database: INLINE, sql: 'SELECT count(*) FROM n a, n b, n c', limits: { wallSeconds: 20 } },
-      { signal: controller.signal },
-    );
-    setTimeout(() => controller.abort(), 100);
-    const r = await running;
-    assert.equal(r.cancelled, true);
-    await nextIsRight();
-  });
-
+workerLifecycle(engine, () => {
   it('SQLite and Postgres in one runner: each request goes to its own engine', async () => {
     const sqlite = await run({
       database: { kind: 'inline', schema: 'CREATE TABLE t (a)', setup: 'INSERT INTO t VALUES (1)' },

@@ -12,13 +12,8 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { realFile } from '../src/bench/datasets/testing.js';
 import type { SqlTask } from '../src/domains/sql/task.js';
-import {
-  SqlRunner,
-  type SqlDatabase,
-  type SqlRequest,
-  type SqlResult,
-  type SqlStatus,
-} from '../src/runtimes/sql-pool.js';
+import { SqlRunner, type SqlDatabase } from '../src/runtimes/sql-pool.js';
+import { engineChecks, show, workerLifecycle, type EngineFixture } from './sql-engine-support.js';
 
 const GEOGRAPHY = realFile('text2sql-geoquery-restaurants/geography-db.added-in-2020.sqlite');
 
@@ -65,41 +60,17 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const show = (r: SqlResult) => JSON.stringify({ ...r, rows: r.rows.slice(0, 5) });
-
-async function run(request: Omit<SqlRequest, 'database'> & { database?: SqlRequest['database'] }): Promise<SqlResult> {
-  return runner.run({
-    database: INLINE,
-    ...request,
-    limits: { wallSeconds: 1, rows: 1000, bytes: 1 << 20, ...request.limits },
-  });
-}
-
-/** The next ordinary query, on the inline database and on the file, is judged right. */
-async function nextIsRight(): Promise<void> {
-  for (const database of [INLINE, FILE()]) {
-    const next = await run({ database, sql: NORMAL });
-    assert.equal(next.status, 'ok', show(next));
-    assert.deepEqual(next.rows, NORMAL_ROWS, 'the next query in the same runner is judged right');
-  }
-}
-
-async function expectStatus(
-  request: Parameters<typeof run>[0],
-  status: SqlStatus,
-  check?: (r: SqlResult) => void,
-): Promise<void> {
-  const result = await run(request);
-  assert.equal(result.status, status, `${request.sql.slice(0, 120)}: ${show(result)}`);
-  check?.(result);
-  await nextIsRight();
-}
-
-const refused = (sql: string, extra: Partial<SqlRequest> = {}) =>
-  expectStatus({ sql, ...extra }, 'error', (r) => {
-    assert.equal(r.phase, 'prepare');
-    assert.equal(r.refused, true, `refused by the allow-list: ${show(r)}`);
-  });
+const engine: EngineFixture = {
+  runner: () => runner,
+  databases: () => [INLINE, FILE()],
+  normal: NORMAL,
+  normalRows: NORMAL_ROWS,
+  wallSeconds: 1,
+  slowCount: 'SELECT count(*) FROM n a, n b, (SELECT x FROM n LIMIT 10) c WHERE a.x < b.x',
+  endless: 'SELECT count(*) FROM n a, n b, n c',
+  refusedIn: 'prepare',
+};
+const { run, nextIsRight, expectStatus, refused } = engineChecks(engine);
 
 describe('ordinary queries', () => {
   it('on the GeoQuery geography database (a file)', { skip: GEOGRAPHY.skip }, async () => {
@@ -485,52 +456,4 @@ describe('nothing past the engine', () => {
   });
 });
 
-/** Until the process is gone (and reaped): a killed worker may still answer for a moment. */
-async function gone(pid: number): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-describe('workers', () => {
-  it('a worker killed between queries is replaced, and the next query answers', async () => {
-    await nextIsRight();
-    const [pid] = runner.pids;
-    process.kill(pid!, 'SIGKILL');
-    await gone(pid!);
-    await nextIsRight();
-    assert.notDeepEqual(runner.pids, [pid]);
-  });
-
-  it('a worker killed during a query: the query runs again on a new worker and is judged right', async () => {
-    await nextIsRight();
-    const [pid] = runner.pids;
-    const running = run({
-      sql: 'SELECT count(*) FROM n a, n b, (SELECT x FROM n LIMIT 10) c WHERE a.x < b.x',
-      limits: { wallSeconds: 10 },
-    });
-    setTimeout(() => process.kill(pid!, 'SIGKILL'), 50);
-    const r = await running;
-    assert.equal(r.status, 'ok', show(r));
-    assert.deepEqual(r.rows, [[19990000]]);
-    assert.notDeepEqual(runner.pids, [pid], 'answered by a new worker');
-    await nextIsRight();
-  });
-
-  it('an abandoned query is stopped and cancelled; the next answers', async () => {
-    const controller = new AbortController();
-    const running = runner.run(
-      { database: INLINE, sql: 'SELECT count(*) FROM n a, n b, n c', limits: { wallSeconds: 10 } },
-      { signal: controller.signal },
-    );
-    setTimeout(() => controller.abort(), 50);
-    const r = await running;
-    assert.equal(r.cancelled, true);
-    await nextIsRight();
-  });
-});
+workerLifecycle(engine);
