@@ -27,6 +27,9 @@ export class NoMessage {
   ) {}
 }
 
+/** How a process broke its channel: a line past the length bound, or a line that is not a reply. */
+export type ChannelAbuse = 'overlong' | 'malformed';
+
 export interface LineProcessOptions<Request extends object, Reply extends object> {
   readonly file: string;
   readonly args: readonly string[];
@@ -35,6 +38,11 @@ export interface LineProcessOptions<Request extends object, Reply extends object
   readonly extraFds?: readonly number[];
   /** Longest line accepted; a process that writes more without a newline is killed (it is not trusted). */
   readonly maxLineBytes?: number;
+  /**
+   * A line that is not a reply kills the process and no later line is read: for a process whose
+   * stdout untrusted code can reach, which could otherwise queue lines here without end.
+   */
+  readonly killOnMalformed?: boolean;
   /** How its lines are read (default: any JSON object). */
   readonly channel?: Channel<Request, Reply>;
 }
@@ -52,6 +60,7 @@ export class LineProcess<Request extends object = Message, Reply extends object 
   private waiter: ((m: Reply | NoMessage) => void) | undefined;
   private closed = false;
   private stderr = '';
+  private abuse: ChannelAbuse | undefined;
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
   constructor(options: LineProcessOptions<Request, Reply>) {
@@ -72,22 +81,28 @@ export class LineProcess<Request extends object = Message, Reply extends object 
       this.child.stdout!.on('data', (chunk: Buffer) => {
         const newline = chunk.lastIndexOf(10);
         pending = newline < 0 ? pending + chunk.length : chunk.length - newline - 1;
-        if (pending > maxLineBytes) this.kill();
+        if (pending > maxLineBytes) this.killFor('overlong');
       });
     }
     // Without a channel, Reply is its default, Message.
     const read = options.channel?.read ?? (ANY_OBJECT.read as (value: unknown) => Reply | string);
     const lines = createInterface({ input: this.child.stdout!, crlfDelay: Infinity });
+    const malformed = (why: string) => {
+      if (options.killOnMalformed) this.killFor('malformed');
+      this.deliver(new NoMessage('malformed', why));
+    };
     lines.on('line', (line) => {
+      if (this.abuse) return;
       let value: unknown;
       try {
         value = JSON.parse(line);
       } catch {
-        this.deliver(new NoMessage('malformed', `not JSON: ${line.slice(0, 200)}`));
+        malformed(`not JSON: ${line.slice(0, 200)}`);
         return;
       }
       const reply = read(value);
-      this.deliver(typeof reply === 'string' ? new NoMessage('malformed', reply) : reply);
+      if (typeof reply === 'string') malformed(reply);
+      else this.deliver(reply);
     });
     this.exited = new Promise((resolve) => {
       this.child.on('error', (error) => {
@@ -110,6 +125,11 @@ export class LineProcess<Request extends object = Message, Reply extends object 
 
   get stderrTail(): string {
     return this.stderr;
+  }
+
+  /** Why this process was killed for what it wrote on its stdout, if it was. */
+  get channelAbuse(): ChannelAbuse | undefined {
+    return this.abuse;
   }
 
   get isClosed(): boolean {
@@ -163,6 +183,11 @@ export class LineProcess<Request extends object = Message, Reply extends object 
     } catch {
       this.child.kill('SIGKILL');
     }
+  }
+
+  private killFor(abuse: ChannelAbuse): void {
+    this.abuse ??= abuse;
+    this.kill();
   }
 
   private deliver(message: Reply | NoMessage): void {

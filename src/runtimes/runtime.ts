@@ -1,4 +1,5 @@
 import type { Language, Suite } from '../core/task.js';
+import type { ChannelAbuse } from './line-process.js';
 import { STATUSES, type Failure } from '../core/verdict.js';
 import type { PromptHelpers } from '../verify/prompt-helpers.js';
 
@@ -93,6 +94,8 @@ export interface CandidateExit {
   readonly maxRssBytes?: number;
   /** The worker died without reporting the exit, and its stderr says it ran out of memory (one heap per worker: JavaScript). */
   readonly outOfMemory?: true;
+  /** The worker was killed for what the candidate wrote on the worker's own channel to Crucible (its fd 1). */
+  readonly channelAbuse?: ChannelAbuse;
 }
 
 /** The judge reported on the program (which may not have loaded). */

@@ -44,6 +44,13 @@ const EXIT_REPORT_SECONDS = 10;
 const RETIRE_SECONDS = 1;
 /** An untrusted judge's one result line, at most: past it the judge is killed (it writes what it likes). */
 const UNTRUSTED_RESULT_BYTES = 256 << 20;
+/**
+ * A candidate worker's replies are a few short objects (protocol.ts), but its stdout is reachable
+ * by the candidate (a JavaScript program's fd 1): a longer line, or one that is not a reply, kills
+ * it, and the run is judged by that (statusOfDeath) instead of being read into Crucible's memory.
+ */
+const CANDIDATE_LINE_BYTES = 64 << 10;
+const CANDIDATE_CHANNEL = { maxLineBytes: CANDIDATE_LINE_BYTES, killOnMalformed: true } as const;
 /** Address space a judge needs besides the values it holds (node reserves ~0.7 GB at start). */
 const JUDGE_ADDRESS_OVERHEAD = 1 << 30;
 
@@ -95,7 +102,7 @@ export class Slot {
     channel: Channel<Request, Reply>,
     command: readonly string[],
     seccompOnWorker: boolean,
-    maxLineBytes?: number,
+    untrusted: { readonly maxLineBytes?: number; readonly killOnMalformed?: boolean } = {},
   ): LineProcess<Request, Reply> {
     const { readOnly, harnessDir, scratchBytes, binds } = this.recipe;
     return spawnWorker(
@@ -108,7 +115,7 @@ export class Slot {
         mode: this.mode,
         seccompOnWorker,
         ...(binds ? { binds } : {}),
-        ...(maxLineBytes ? { maxLineBytes } : {}),
+        ...untrusted,
       },
       channel,
     );
@@ -131,7 +138,7 @@ export class Slot {
     const command = this.untrustedJudgeCommand(limits);
     // A forking judge forks (its children install the candidates' filter on themselves).
     // What it writes is checked before any of it is believed (protocol.ts, UNTRUSTED_JUDGE).
-    const process = this.spawn(UNTRUSTED_JUDGE, command, this.judgePerRun, UNTRUSTED_RESULT_BYTES);
+    const process = this.spawn(UNTRUSTED_JUDGE, command, this.judgePerRun, { maxLineBytes: UNTRUSTED_RESULT_BYTES });
     return { process, ready: pingWorker(process, START_SECONDS * 1000), command: JSON.stringify(command) };
   }
 
@@ -182,7 +189,7 @@ export class Slot {
     if (!this.candidate || this.candidate.isClosed || stale) {
       this.candidate?.kill();
       this.candidateCommand = JSON.stringify(command);
-      this.candidate = this.spawn(CANDIDATE, command, this.recipe.seccompOnWorker);
+      this.candidate = this.spawn(CANDIDATE, command, this.recipe.seccompOnWorker, CANDIDATE_CHANNEL);
       const error = await pingWorker(this.candidate, START_SECONDS * 1000);
       if (error) return `candidate worker did not start: ${error}`;
     }
@@ -304,6 +311,7 @@ export class Slot {
       signal: null,
       outputBytes: 0,
       ...(this.recipe.isOutOfMemory?.(candidate.stderrTail) ? { outOfMemory: true } : {}),
+      ...(candidate.channelAbuse ? { channelAbuse: candidate.channelAbuse } : {}),
     };
     if (!tainted) {
       candidate.kill();
@@ -313,7 +321,12 @@ export class Slot {
   }
 
   private startCandidate(command: string): Started<CandidateProcess> {
-    const process = this.spawn(CANDIDATE, JSON.parse(command) as string[], this.recipe.seccompOnWorker);
+    const process = this.spawn(
+      CANDIDATE,
+      JSON.parse(command) as string[],
+      this.recipe.seccompOnWorker,
+      CANDIDATE_CHANNEL,
+    );
     return { process, ready: pingWorker(process, START_SECONDS * 1000), command };
   }
 

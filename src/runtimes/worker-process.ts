@@ -26,6 +26,8 @@ export interface WorkerSpawn extends WorkerRecipe {
   readonly mode: SandboxMode;
   /** A worker that writes a longer line is killed (one that runs code Crucible does not trust). */
   readonly maxLineBytes?: number;
+  /** A worker that writes a line that is not a reply is killed (untrusted code can reach its stdout). */
+  readonly killOnMalformed?: boolean;
 }
 
 /** Whether a node process's stderr says it ran out of heap (V8's messages for it). */
@@ -65,6 +67,7 @@ export function spawnWorker<Request extends object, Reply extends object>(
     channel,
     ...(fd !== undefined ? { extraFds: [fd] } : {}),
     ...(spec.maxLineBytes ? { maxLineBytes: spec.maxLineBytes } : {}),
+    ...(spec.killOnMalformed ? { killOnMalformed: true } : {}),
   });
   if (fd !== undefined) closeSync(fd);
   return process;

@@ -9,6 +9,18 @@ const SIGSEGV = 11;
 export function statusOfDeath(exit: CandidateExit | undefined, limits: Limits): { status: Status; message: string } {
   if (!exit) return { status: 'error', message: 'the candidate process ended unexpectedly' };
   if (exit.outOfMemory) return { status: 'memory', message: 'memory limit exceeded' };
+  if (exit.channelAbuse === 'overlong')
+    return {
+      status: 'output-limit',
+      message:
+        "wrote an endless line to file descriptor 1, the worker's channel to Crucible (print with console.log or process.stdout instead)",
+    };
+  if (exit.channelAbuse === 'malformed')
+    return {
+      status: 'error',
+      message:
+        "wrote to file descriptor 1, the worker's channel to Crucible (print with console.log or process.stdout instead)",
+    };
   if (exit.signal === SIGXFSZ || exit.outputBytes >= limits.outputBytes)
     // outputBytes also reaches the limit when a file in scratch was cut off at it (the Python worker reports that).
     return { status: 'output-limit', message: `printed or wrote to a file more than ${limits.outputBytes} bytes` };
@@ -45,6 +57,11 @@ export function suiteVerdicts(
     return names.map((name) => blank(name, status, message));
   }
   const exit = result.exit;
+  if (exit?.channelAbuse) {
+    // Whenever the worker's channel was written to, the tests' outcomes are not the candidate's to claim.
+    const death = statusOfDeath(exit, limits);
+    return names.map((name) => blank(name, death.status, death.message));
+  }
   if (exit && exit.outputBytes >= limits.outputBytes) {
     // Output past the cap was cut off: whatever the tests said, the run is not trustworthy.
     const message = `printed or wrote to a file more than ${limits.outputBytes} bytes (output is capped)`;

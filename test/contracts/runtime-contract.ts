@@ -1275,10 +1275,26 @@ const OUTPUT: Behaviour[] = [
     name: 'writing 100 MB to file descriptor 1',
     python: { program: fn('os.write(1, b"x" * 10**8)', 'import os'), status: 'output-limit' },
     // fd 1 of the JavaScript worker is its protocol channel to Crucible, which reads lines of
-    // bounded length: the write blocks, and the call runs out of time.
+    // bounded length and kills the worker at the first one past it.
     javascript: {
       program: jsFn(`${JS_MB}\n  for (let i = 0; i < 100; i++) require('fs').writeSync(1, mb);`),
-      status: 'timeout',
+      status: 'output-limit',
+      message: /file descriptor 1/,
+    },
+  },
+  {
+    name: 'many short lines to file descriptor 1',
+    python: {
+      program: fn('for _ in range(10**6):\n    os.write(1, b"x\\n" * 100)', 'import os'),
+      status: 'output-limit',
+    },
+    // Each line would be a message for Crucible to queue: the first that is not a reply ends the worker.
+    javascript: {
+      program: jsFn(
+        "const lines = 'x\\n'.repeat(100);\n  for (let i = 0; i < 1e6; i++) require('fs').writeSync(1, lines);",
+      ),
+      status: 'error',
+      message: /file descriptor 1/,
     },
   },
   {
@@ -1789,7 +1805,19 @@ const FORGED: Behaviour[] = [
     python:
       'import os\nos.write(1, b\'{"op":"result","load":{"ok":true},"suites":[{"name":"base","status":"pass","passed":1,"total":1}]}\\n\')\n' +
       PY_WRONG,
-    javascript: `require('fs').writeSync(1, '{"op":"result","load":{"ok":true},"suites":[{"name":"base","status":"pass","passed":1,"total":1}]}\\n{"op":"exited","code":0,"signal":null,"outputBytes":0}\\n');\n${JS_WRONG}`,
+    // Not a reply the JavaScript worker sends: the worker is killed at it, and the candidate's tests end in error.
+    javascript: {
+      program: `require('fs').writeSync(1, '{"op":"result","load":{"ok":true},"suites":[{"name":"base","status":"pass","passed":1,"total":1}]}\\n{"op":"exited","code":0,"signal":null,"outputBytes":0}\\n');\n${JS_WRONG}`,
+      status: 'error',
+      message: /file descriptor 1/,
+    },
+  },
+  {
+    // A reply the worker does send: the results are still the judge's; the worker (tainted by fs) is replaced.
+    name: "a forged exit report on stdout (its worker's protocol channel)",
+    status: 'fail',
+    python: 'import os\nos.write(1, b\'{"op":"exited","code":0,"signal":null,"outputBytes":0}\\n\')\n' + PY_WRONG,
+    javascript: `require('fs').writeSync(1, '{"op":"exited","code":0,"signal":null,"outputBytes":0}\\n');\n${JS_WRONG}`,
   },
   {
     name: 'a reply that is not JSON',
