@@ -53,7 +53,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 test('the report goes beside the document by default, or to --out, and the command says where', async () => {
   let r = await crucible(['report', results]);
   assert.equal(r.code, 0, r.stderr);
-  assert.equal(r.stdout, `report written to ${join(dir, 'results.html')}\n`);
+  assert.equal(r.stdout, `report written to ${join(dir, 'results.html')} (open it in a browser)\n`);
   const html = readFileSync(join(dir, 'results.html'), 'utf8');
   assert.match(html, /^<!doctype html>/);
   assert.match(html, /Content-Security-Policy" content="default-src 'none'/);
@@ -67,7 +67,7 @@ test('the report goes beside the document by default, or to --out, and the comma
   writeFileSync(join(dir, 'results.json.gz'), gzipSync(readFileSync(results)));
   r = await crucible(['report', join(dir, 'results.json.gz')]);
   assert.equal(r.code, 0, r.stderr);
-  assert.equal(r.stdout, `report written to ${join(dir, 'results.html')}\n`);
+  assert.equal(r.stdout, `report written to ${join(dir, 'results.html')} (open it in a browser)\n`);
 });
 
 test('each file a user can get wrong gets a message that says what to give instead', async () => {

@@ -66,6 +66,7 @@ export function toSqlSampleResult(candidate: Candidate, report: SqlReport): Samp
   return {
     task_id: candidate.taskId,
     index: candidate.index,
+    program: candidate.program,
     status: verdict.status,
     suites,
     first_failure: verdict.firstFailure,

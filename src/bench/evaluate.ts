@@ -8,6 +8,8 @@ import { meanPassAtK, reportableKs } from './pass-at-k.js';
 export interface SampleResult {
   readonly task_id: string;
   readonly index: number;
+  /** What was judged (the report shows it); absent where there was nothing to judge. */
+  readonly program?: string;
   readonly status: Status;
   readonly suites: Readonly<Record<string, SuiteResult>>;
   readonly first_failure: Failure | null;
@@ -103,6 +105,7 @@ export function toSampleResult(candidate: Candidate, report: CodeReport): Sample
   return {
     task_id: candidate.taskId,
     index: candidate.index,
+    program: candidate.program,
     status: verdict.status,
     suites,
     first_failure: verdict.firstFailure,

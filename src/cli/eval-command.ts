@@ -9,7 +9,6 @@ import { evalChecks, type AugmentFlags } from './augment.js';
 import type { ModelEvalFlags } from './eval-model-options.js';
 import { readInputs, type InputFlags, type Inputs } from './inputs.js';
 import { writeJsonDocument } from './json-document.js';
-import { writeHtmlReport } from '../report/write.js';
 import { createProgress } from './progress.js';
 import type { RecordFlags } from './record-options.js';
 import { datasetLabel, judgedLabel, recorded, type CommandResult } from './recording.js';
@@ -19,7 +18,6 @@ import { interruptOnSigint } from './interrupt.js';
 
 export interface EvalFlags extends HarnessFlags, InputFlags, AugmentFlags, RecordFlags {
   readonly json?: string;
-  readonly html?: string;
   readonly disagreements?: string;
 }
 
@@ -123,7 +121,6 @@ async function judgeSamples(flags: EvalFlags, inputs: Inputs): Promise<CommandRe
     results,
   );
   await writeJsonDocument(flags.json, document);
-  await writeHtmlReport(flags.html, document);
   return { interrupted, document, headline: document.summary };
 }
 

@@ -25,7 +25,6 @@ import { openModel, strategyOptions } from './strategy-flags.js';
 import { interruptOnSigint } from './interrupt.js';
 import { modelEvalDocument } from '../bench/eval-document.js';
 import { writeJsonDocument } from './json-document.js';
-import { writeHtmlReport } from '../report/write.js';
 import { datasetLabel, recorded, type CommandResult } from './recording.js';
 
 interface TaskOutcome {
@@ -149,7 +148,6 @@ async function solveAndScore(
     })),
   );
   await writeJsonDocument(flags.json, document);
-  await writeHtmlReport(flags.html, document);
   return { interrupted, document, headline: document.summary, usage: totalUsage(outcomes) };
 }
 

@@ -16,7 +16,6 @@ import { sqlRunnerFromFlags } from './harness-from-flags.js';
 import type { EvalFlags } from './eval-command.js';
 import { interruptOnSigint } from './interrupt.js';
 import { writeJsonDocument } from './json-document.js';
-import { writeHtmlReport } from '../report/write.js';
 import { createProgress } from './progress.js';
 import type { CommandResult } from './recording.js';
 
@@ -39,6 +38,7 @@ function staticResults(tasks: readonly SqlTask[], samples: readonly Candidate[])
     return {
       task_id: sample.taskId,
       index: sample.index,
+      program: sample.program,
       status,
       suites: { static: { status, passed: status === 'pass' ? 1 : 0, total: 1, first_failure: failure } },
       first_failure: failure,
@@ -79,7 +79,6 @@ export async function judgeSqlSamples(
       results,
     );
     await writeJsonDocument(flags.json, document);
-    await writeHtmlReport(flags.html, document);
     return { interrupted: false, document, headline: document.summary };
   }
   const runner = sqlRunnerFromFlags(flags);
@@ -149,6 +148,5 @@ export async function judgeSqlSamples(
     results,
   );
   await writeJsonDocument(flags.json, document);
-  await writeHtmlReport(flags.html, document);
   return { interrupted, document, headline: document.summary };
 }

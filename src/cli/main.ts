@@ -4,7 +4,7 @@ import { Command, Option } from 'commander';
 // Only options are defined at start-up; each action loads its command's code when it runs, so
 // that `--help` and a mistyped flag are answered at once (loading every command took 0.4 s).
 import { withModelEvalOptions } from './eval-model-options.js';
-import { noRecordOption, storeOption } from './record-options.js';
+import { htmlOption, noRecordOption, storeOption } from './record-options.js';
 import { registerReportCommand } from './report-options.js';
 import { registerRunsCommands } from './runs-command.js';
 import { registerSolveCommand } from './solve-options.js';
@@ -37,10 +37,7 @@ export function createCli(): Command {
           'skip samples whose task id is not in the dataset (default: an error that names them)',
         )
         .option('--json <file>', 'write all results as JSON (schema in README)')
-        .option(
-          '--html <file>',
-          'write a self-contained HTML report of the results (as crucible report makes from --json)',
-        )
+        .addOption(htmlOption())
         .option(
           '--disagreements <file>',
           'with labelled samples: where to write each disagreement (default: next to --json)',
@@ -85,6 +82,7 @@ export function createCli(): Command {
       )
       .option('--seed <n>', 'seed for generated inputs (printed on every run; replays it)', seedNumber)
       .option('--json <file>', 'write every decision as JSON (schema in README)')
+      .addOption(htmlOption())
       .addOption(storeOption())
       .addOption(noRecordOption()),
   ).action(async (flags) => (await import('./select-command.js')).runSelect(flags));
@@ -98,6 +96,7 @@ export function createCli(): Command {
       .requiredOption('--dataset <file>', 'calibration tasks with tests (used to label each selection right or wrong)')
       .requiredOption('--samples <file>', 'JSONL of {task_id, solution | completion}, several per task')
       .requiredOption('--out <file>', 'where to write the threshold (read by select --threshold)')
+      .addOption(htmlOption())
       .option('--allow-missing', 'skip samples whose task id is not in the dataset (default: an error that names them)')
       .option('--alpha <a>', 'the largest acceptable share of wrong answers among answered tasks', probability, 0.1)
       .option('--delta <d>', 'the allowed probability that the guarantee fails', probability, 0.1)
@@ -114,6 +113,7 @@ export function createCli(): Command {
       .option('--dataset <file>', 'a dataset with references (and known-wrong programs); default: the built-in suite')
       .option('--limit <n>', 'audit only the first n tasks', positiveInt)
       .option('--json <file>', 'write the audit as JSON')
+      .addOption(htmlOption())
       .option(
         '--mutants [n]',
         "also score each task's tests by the mutants of its reference they kill (n per task, default 30; judges up to n more programs per task: about 30 s for the built-in suite, 2 min for HumanEval, 7 min for HumanEval+ on 2 cores)",

@@ -7,6 +7,8 @@ export interface RecordFlags {
   readonly db: string;
   /** False with `--no-record`. */
   readonly record: boolean;
+  /** `--html FILE`: the command's report there (by default, a recorded run's goes beside the store). */
+  readonly html?: string;
 }
 
 /** `--db FILE`: solve, eval, select, calibrate and audit record there; runs and show read it. */
@@ -15,3 +17,10 @@ export const storeOption = () => new Option('--db <file>', 'the run store').defa
 /** `--no-record`, for the commands that record each run as a whole (eval, select, calibrate, audit). */
 export const noRecordOption = () =>
   new Option('--no-record', 'do not record this run in the run store (`crucible runs` lists the recorded ones)');
+
+/** `--html FILE`, for the commands that write a document (the report `crucible report` makes of it). */
+export const htmlOption = () =>
+  new Option(
+    '--html <file>',
+    'write a self-contained HTML report of the results here (default for a recorded run: .crucible/reports/RUN.html)',
+  );

@@ -4,6 +4,9 @@
  * (with or without --json), so `crucible runs` lists it and two runs can be compared from the
  * store alone.
  */
+import { mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { writeHtmlReport } from '../report/write.js';
 import { Store, type CommandRunName, type RunFinish, type RunUsage } from '../store/index.js';
 import type { RecordFlags } from './record-options.js';
 import { VERSION } from '../core/version.js';
@@ -47,7 +50,8 @@ export function judgedLabel(flags: { readonly dataset?: string; readonly samples
  */
 export async function recorded(flags: RecordFlags, run: CommandRun, work: () => Promise<CommandResult>): Promise<void> {
   if (!flags.record) {
-    await work();
+    const result = await work();
+    await writeHtmlReport(flags.html, result.document);
     return;
   }
   const store = new Store(flags.db);
@@ -94,8 +98,26 @@ export async function recorded(flags: RecordFlags, run: CommandRun, work: () => 
       ...(result.usage ? { usage: result.usage } : {}),
     });
     process.stderr.write(`crucible: recorded as run ${id} (crucible show ${id}; --no-record to skip)\n`);
+    if (flags.html !== undefined) await writeHtmlReport(flags.html, result.document);
+    else await writeDefaultReport(flags.db, id, result.document);
   } catch (error) {
     end({ status: 'error', summary: { reason: error instanceof Error ? error.message : String(error) } });
     throw error;
+  }
+}
+
+/**
+ * A recorded run's report, beside the store (.crucible/reports/RUN.html), unasked: if it cannot be
+ * written the run is still done and recorded, so that is a warning, not the command's failure.
+ */
+async function writeDefaultReport(db: string, id: string, document: object): Promise<void> {
+  const folder = join(db === ':memory:' ? '.crucible' : dirname(db), 'reports');
+  try {
+    await mkdir(folder, { recursive: true });
+    await writeHtmlReport(join(folder, `${id}.html`), document);
+  } catch (error) {
+    process.stderr.write(
+      `crucible: the run's report was not written (${error instanceof Error ? error.message : String(error)}); crucible report --run ${id} tries again\n`,
+    );
   }
 }

@@ -3,7 +3,7 @@
  * from file:// or as an attachment with nothing to fetch. The Content-Security-Policy forbids
  * every request outright (default-src 'none'): a report cannot phone home, even by mistake.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { appScript } from './bundle.js';
@@ -31,9 +31,18 @@ const escapeHtml = (text: string) =>
 /** Inline script text must not close its element or open an HTML comment. */
 const inlineScript = (code: string) => code.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
 
+const APP = join(import.meta.dirname, 'app');
+
+/** The app's styles: the shared sheet, then each view's own (app/styles/*.css, in name order). */
+async function appStyles(): Promise<string> {
+  const own = (await readdir(join(APP, 'styles'))).filter((name) => name.endsWith('.css')).sort();
+  const sheets = [join(APP, 'styles.css'), ...own.map((name) => join(APP, 'styles', name))];
+  return (await Promise.all(sheets.map((path) => readFile(path, 'utf8')))).join('\n');
+}
+
 export async function reportHtml(documents: readonly ReportDocument[]): Promise<string> {
   if (documents.length === 0) throw new Error('a report needs at least one document');
-  const [script, styles] = await Promise.all([appScript(), readFile(join(import.meta.dirname, 'app', 'styles.css'))]);
+  const [script, styles] = await Promise.all([appScript(), appStyles()]);
   const title = `Crucible report: ${documents.map((d) => d.name).join(' vs ')}`;
   return `<!doctype html>
 <html lang="en">
@@ -43,7 +52,7 @@ export async function reportHtml(documents: readonly ReportDocument[]): Promise<
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
 <meta name="generator" content="crucible report">
 <title>${escapeHtml(title)}</title>
-<style>${styles.toString('utf8')}</style>
+<style>${styles}</style>
 </head>
 <body>
 <div id="app"><p class="loading">Loading the report…</p><noscript>This report needs JavaScript to show its data.</noscript></div>

@@ -3,7 +3,7 @@
  * `kind` field: each command's shape grew with it). The report picks its view by this kind;
  * a document that matches none is not one Crucible wrote.
  */
-export const DOCUMENT_KINDS = ['eval', 'eval-model', 'select', 'calibrate', 'audit', 'solve'] as const;
+export const DOCUMENT_KINDS = ['eval', 'eval-model', 'select', 'calibrate', 'audit', 'solve', 'run'] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -22,6 +22,8 @@ export function documentKind(value: unknown): DocumentKind | undefined {
   // audit, functions (src/cli/audit-command.ts) and SQL (src/cli/audit-sql.ts): no version field.
   if ('dataset' in value && isObject(value.references) && (isObject(value.known_wrong) || isObject(value.rewrites)))
     return 'audit';
+  // A recorded run with its trace events, as `crucible show --json` prints it (src/store/store.ts getRun).
+  if (isObject(value.run) && typeof value.run.id === 'string' && Array.isArray(value.events)) return 'run';
   // solve --json (src/cli/solve-command.ts): one task's answer.
   if (
     typeof value.status === 'string' &&

@@ -8,7 +8,7 @@ import type { ReportDocument } from './read.js';
 /** Writes the report of `documents` to `path` and says where. */
 export async function writeReport(path: string, documents: readonly ReportDocument[]): Promise<void> {
   await writeFile(path, await reportHtml(documents));
-  process.stdout.write(`report written to ${path}\n`);
+  process.stdout.write(`report written to ${path} (open it in a browser)\n`);
 }
 
 /**

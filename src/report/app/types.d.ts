@@ -4,7 +4,7 @@
  * Data only (no DOM types): the project's own tsconfig sees this file too.
  */
 
-export type Kind = 'eval' | 'eval-model' | 'select' | 'calibrate' | 'audit' | 'solve';
+export type Kind = 'eval' | 'eval-model' | 'select' | 'calibrate' | 'audit' | 'solve' | 'run';
 
 export interface ReportDocument {
   readonly name: string;

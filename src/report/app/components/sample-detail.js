@@ -8,6 +8,7 @@ import { counterexampleView, inputView } from '../registry.js';
 import { duration, inline } from '../format.js';
 import { ExpectedActual } from './diff.js';
 import { JsonTree } from './json-tree.js';
+import { Program } from './program.js';
 import { StatusBadge } from './status-badge.js';
 
 /** @typedef {import('../types').Sample} Sample */
@@ -26,7 +27,7 @@ export function SampleDetail({ sample }) {
     ${sample.strategy && html`<${StrategyPart} strategy=${sample.strategy} />`}
     ${
       typeof program === 'string' &&
-      html`<section class="sd-part"><h3>Program</h3><pre class="code"><code>${program}</code></pre></section>`
+      html`<section class="sd-part"><h3>Program</h3><${Program} source=${program} label="the program" /></section>`
     }
     ${sample.first_failure && html`<${FailurePart} failure=${sample.first_failure} />`}
     ${sample.counterexample && html`<${CounterexamplePart} value=${sample.counterexample} />`}

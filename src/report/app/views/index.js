@@ -5,4 +5,8 @@
 import './generic.js';
 import './eval.js';
 import './compare.js';
+import './select.js';
+import './calibrate.js';
+import './audit.js';
+import './run.js';
 import '../counterexamples/index.js';
