@@ -15,9 +15,19 @@ test(
   { timeout: 300_000 },
   async () => {
     const file = join(dir, 'builtin.json');
-    const { code, stdout } = await crucible(['eval', '--json', file]);
+    // In a folder of its own, as the quickstart runs it: the run and its report go to ./.crucible.
+    const { code, stdout, stderr } = await crucible(['eval', '--json', file], { cwd: dir });
     assert.equal(code, 0, stdout);
     assert.match(stdout, /built-in suite: 30 tasks/);
+    // It ends by saying where its report is: the recorded run's, beside the store.
+    const run = /recorded as run (\S+)/.exec(stderr)?.[1];
+    assert.ok(run, stderr);
+    const report = join('.crucible', 'reports', `${run}.html`);
+    assert.match(
+      stdout,
+      new RegExp(`report written to ${report.replace(/\./g, '\\.')} \\(open it in a browser\\)\\n$`),
+    );
+    assert.match(readFileSync(join(dir, report), 'utf8'), /<meta name="generator" content="crucible report">/);
     assert.match(stdout, /pass@1/);
     // Small runs list every verdict, with the smallest facts that explain a failure.
     assert.match(
@@ -38,7 +48,15 @@ test(
       assert.ok(counts[status]! > 0, `no ${status} in the built-in suite`);
     assert.equal(counts['no-verdict'], 0);
     const sample = json.samples.find((s: { status: string }) => s.status === 'fail');
-    assert.deepEqual(Object.keys(sample).slice(0, 5), ['task_id', 'index', 'status', 'suites', 'first_failure']);
+    assert.deepEqual(Object.keys(sample).slice(0, 6), [
+      'task_id',
+      'index',
+      'program',
+      'status',
+      'suites',
+      'first_failure',
+    ]);
+    assert.equal(typeof sample.program, 'string');
     assert.equal(typeof sample.first_failure.message, 'string');
     for (const suite of Object.values(sample.suites) as Array<{ status: string; passed: number; total: number }>) {
       assert.ok(suite.passed <= suite.total);
