@@ -184,3 +184,36 @@ test('select on SQL tasks picks the query most samples agree with on the generat
   assert.ok([1, 2, 3].includes(decision.selected_index), JSON.stringify(decision));
   assert.deepEqual(decision.clusters[0], [1, 2, 3]);
 });
+
+test('eval on PostgreSQL tasks runs them on PostgreSQL and says so in the document', async () => {
+  const pgTasks = join(dir, 'cities-pg.jsonl');
+  writeJsonl(pgTasks, [
+    {
+      task_id: 'cities/pg-big-texan',
+      domain: 'sql',
+      dialect: 'postgres',
+      schema: 'CREATE TABLE city (name TEXT PRIMARY KEY, state TEXT NOT NULL, population INTEGER)',
+      setup: "INSERT INTO city VALUES ('austin', 'texas', 950), ('dallas', 'texas', 1300), ('tulsa', 'oklahoma', 400);",
+      question: 'Which Texan cities have more than 500 people?',
+      reference: "SELECT name FROM city WHERE state = 'texas' AND population > 500",
+    },
+  ]);
+  const pgSamples = join(dir, 'samples-pg.jsonl');
+  // ILIKE is PostgreSQL's own: SQLite would fail this right query.
+  writeJsonl(pgSamples, [
+    {
+      task_id: 'cities/pg-big-texan',
+      solution: "SELECT name FROM city WHERE state ILIKE 'TEXAS' AND population > 500",
+    },
+    { task_id: 'cities/pg-big-texan', solution: 'SELECT name FROM city WHERE population > 300' },
+  ]);
+  const out = join(dir, 'out-pg.json');
+  const r = await crucible(['eval', '--dataset', pgTasks, '--samples', pgSamples, '--json', out, '--no-record']);
+  assert.equal(r.code, 0, r.stderr);
+  const doc = JSON.parse(readFileSync(out, 'utf8'));
+  assert.equal(doc.settings.engine, 'postgres');
+  assert.deepEqual(
+    doc.samples.map((s: { status: string }) => s.status),
+    ['pass', 'fail'],
+  );
+});

@@ -8,7 +8,7 @@ import { evaluateSqlSamples, readSqlSamples, referenceSamples, sqlSuites } from 
 import { summarize } from '../bench/evaluate.js';
 import { formatFirstFailures, formatSamples, formatSummary } from '../bench/report.js';
 import { chooseSeed } from '../core/seed.js';
-import { readSqlTasks, sqlPack, type SqlChecks, type SqlTask } from '../domains/sql/index.js';
+import { readSqlTasks, sqlEngines, sqlPack, type SqlChecks, type SqlTask } from '../domains/sql/index.js';
 import { staticJudge } from '../domains/sql/static-judge.js';
 import type { Candidate } from '../core/task.js';
 import type { SampleResult } from '../bench/evaluate.js';
@@ -137,7 +137,7 @@ export async function judgeSqlSamples(
     {
       dataset: { name, path: flags.dataset },
       samplesPath: flags.samples ?? null,
-      harness: { settings: { engine: 'sqlite', workers: runner.size } },
+      harness: { settings: { engine: sqlEngines(judged), workers: runner.size } },
       sandbox: flags.sandbox,
       interrupted,
       ...(flags.augment

@@ -10,7 +10,15 @@ import { toSampleResult, type SampleResult } from '../bench/evaluate.js';
 import { toSqlSampleResult } from '../bench/evaluate-sql.js';
 import type { DocumentSource } from '../bench/eval-document.js';
 import { taskChecks } from '../domains/code/index.js';
-import { BASE, GENERATED, readSqlTasks, sqlPack, type SqlChecks, type SqlTask } from '../domains/sql/index.js';
+import {
+  BASE,
+  GENERATED,
+  readSqlTasks,
+  sqlEngines,
+  sqlPack,
+  type SqlChecks,
+  type SqlTask,
+} from '../domains/sql/index.js';
 import { codeSubject, prepareCodeChecks, verifyProgram, type Identified, type Subject } from '../strategies/index.js';
 import { sqlSubject } from '../strategies/sql-subject.js';
 import { suiteSize } from '../verify/harness.js';
@@ -93,7 +101,7 @@ function sqlDomain(flags: ModelEvalFlags, file: string, seed: number): ModelEval
     domain: 'sql',
     dataset: file,
     tasks,
-    judge: { settings: { engine: 'sqlite', workers: runner.size } },
+    judge: { settings: { engine: sqlEngines(tasks), workers: runner.size } },
     async subject(t) {
       const checks = flags.oracle
         ? await scorerChecks(task(t))

@@ -22,7 +22,7 @@ export {
   type SqlChecks,
 } from './checks.js';
 export { distinctReferences, isSqlTaskFile, readSqlTasks } from './read-tasks.js';
-export type { SqlDatabase, SqlTask } from './task.js';
+export { sqlEngines, type SqlDatabase, type SqlTask } from './task.js';
 export { verifyQuery, type SqlCounterexample, type SqlReport } from './verify.js';
 
 /** A database to run queries on, as a probe: its text is the database's rows. */

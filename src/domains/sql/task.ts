@@ -24,3 +24,9 @@ export interface SqlTask {
   /** Where the task came from: `sql-jsonl`, `text2sql-data`, `spider`. */
   readonly source: string;
 }
+
+/** The engines a set of tasks runs on, as a document names them: `sqlite`, `postgres`, or `sqlite + postgres`. */
+export function sqlEngines(tasks: readonly Pick<SqlTask, 'dialect'>[]): string {
+  const dialects = [...new Set(tasks.map((t) => t.dialect))].sort((a, b) => b.localeCompare(a));
+  return dialects.length ? dialects.join(' + ') : 'sqlite';
+}
