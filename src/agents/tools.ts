@@ -6,7 +6,10 @@
  * TypeScript) are refused when they leave it unparseable, and the file stays byte-identical.
  */
 import { z } from 'zod';
+import type { SandboxMode } from '../runtimes/sandbox.js';
+import { runSandboxed, type CommandLimits, type CommandResult } from './sandboxed-command.js';
 import { checkSyntax, definitions, hasGrammar } from './syntax.js';
+import { summarizeTests } from './test-summary.js';
 import { Refused, type Workspace } from './workspace.js';
 
 export interface ToolOutcome {
@@ -222,4 +225,51 @@ export function toolSchemas(tools: readonly AgentTool[]) {
     description: tool.description,
     parameters: z.toJSONSchema(tool.parameters, { io: 'input', unrepresentable: 'any' }),
   }));
+}
+
+export interface CommandToolOptions {
+  /** The repository's test command (defaultTestCommand finds one); without it run_tests says so. */
+  readonly testCommand: string | undefined;
+  readonly mode?: SandboxMode;
+  readonly limits?: Partial<CommandLimits>;
+}
+
+function describeRun(result: CommandResult): string {
+  if (result.timedOut) return `stopped after ${result.seconds.toFixed(0)} s (the time limit)`;
+  return `exit code ${result.exitCode}`;
+}
+
+/** `run` and `run_tests`: commands in the sandbox, on a throwaway copy of the workspace (sandboxed-command.ts). */
+export function commandTools(options: CommandToolOptions): AgentTool[] {
+  const sandbox = {
+    ...(options.mode ? { mode: options.mode } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
+  };
+  const run: AgentTool<{ command: string }> = {
+    name: 'run',
+    description:
+      'Run a shell command in a sandbox (no network) on a copy of the repository; files it changes are not kept: edit with edit_file or write_file.',
+    parameters: z.object({ command: z.string().min(1) }),
+    async run({ command }, workspace) {
+      const result = await runSandboxed(workspace.root, command, sandbox);
+      return { ok: result.exitCode === 0, output: `${describeRun(result)}\n${result.output}` };
+    },
+  };
+  const runTests: AgentTool<Record<string, never>> = {
+    name: 'run_tests',
+    description: `Run the repository's tests${options.testCommand ? ` (\`${options.testCommand}\`)` : ''} in the sandbox: the counts, and each failing test's output.`,
+    parameters: z.object({}),
+    async run(_, workspace) {
+      if (!options.testCommand)
+        return refused('this repository has no test command (none was given and none was found); use run');
+      const result = await runSandboxed(workspace.root, options.testCommand, sandbox);
+      const summary = summarizeTests(result.output, result.exitCode);
+      const head = `${summary.passed} passed, ${summary.failed} failed (${describeRun(result)})`;
+      return {
+        ok: summary.failed === 0 && result.exitCode === 0,
+        output: summary.failed > 0 || result.exitCode !== 0 ? `${head}\n${summary.failures || result.output}` : head,
+      };
+    },
+  };
+  return [run, runTests];
 }

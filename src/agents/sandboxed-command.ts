@@ -1,0 +1,146 @@
+/**
+ * A command an agent runs (its `run` tool, the repository's tests) inside bubblewrap, on a
+ * throwaway copy of the workspace: the workspace is bound read-only and copied into the
+ * sandbox's size-limited /tmp, so whatever the command writes (build output, caches, a
+ * planted file) is gone when it ends, and the agent changes files only through its edit tools,
+ * which are checked. Each command is a fresh sandbox: no network, its own PID namespace, no
+ * capabilities, a read-only system, a wall-clock limit that kills its whole process group, and
+ * its output kept to a head and a tail.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { resolvePython } from '../runtimes/recipes.js';
+import { interpreterPaths, sandboxArgv, withAddressLimit, type SandboxMode } from '../runtimes/sandbox.js';
+
+export interface CommandLimits {
+  readonly seconds: number;
+  /** Output kept: the first quarter and the last three quarters of this many bytes. */
+  readonly outputBytes: number;
+  /** The sandbox's /tmp, which holds the workspace's copy. */
+  readonly scratchBytes: number;
+  /** Address space of each process. */
+  readonly memoryBytes: number;
+}
+
+export const DEFAULT_COMMAND_LIMITS: CommandLimits = {
+  seconds: 120,
+  outputBytes: 64 << 10,
+  scratchBytes: 512 << 20,
+  memoryBytes: 4 * 2 ** 30,
+};
+
+export interface CommandResult {
+  readonly exitCode: number | null;
+  readonly timedOut: boolean;
+  /** stdout and stderr as they came, interleaved, cut in the middle past the limit. */
+  readonly output: string;
+  readonly seconds: number;
+}
+
+/** Copies the workspace into the sandbox's own /tmp and runs the command there. */
+const WRAPPER =
+  'cp -RP /repo/. /tmp/w 2>/dev/null || { echo "the repository does not fit in the sandbox"; exit 125; }; cd /tmp/w && exec /bin/sh -c "$CRUCIBLE_COMMAND"';
+
+export async function runSandboxed(
+  root: string,
+  command: string,
+  options: { readonly mode?: SandboxMode; readonly limits?: Partial<CommandLimits> } = {},
+): Promise<CommandResult> {
+  const limits = { ...DEFAULT_COMMAND_LIMITS, ...options.limits };
+  const ipc = await mkdtemp(join(tmpdir(), 'crucible-command-'));
+  const node = process.execPath;
+  const python = resolvePython();
+  const argv = sandboxArgv(
+    {
+      command: withAddressLimit(['/bin/sh', '-c', WRAPPER], limits.memoryBytes),
+      readOnly: [...interpreterPaths(node), ...interpreterPaths(python)],
+      binds: [[root, '/repo']],
+      ipcDir: ipc,
+      scratchBytes: limits.scratchBytes,
+      env: {
+        CRUCIBLE_COMMAND: command,
+        PATH: [...new Set([dirname(node), dirname(python), '/usr/local/bin', '/usr/bin', '/bin'])].join(':'),
+        HOME: '/tmp',
+        PYTHONDONTWRITEBYTECODE: '1',
+        NO_COLOR: '1',
+      },
+    },
+    options.mode ?? 'bwrap',
+  );
+  const started = performance.now();
+  try {
+    return await new Promise<CommandResult>((resolve) => {
+      const child = spawn(argv.file, argv.args, {
+        env: options.mode === 'none' ? { ...argv.env, CRUCIBLE_COMMAND: command } : argv.env,
+        cwd: options.mode === 'none' ? root : undefined,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      });
+      const output = new CappedOutput(limits.outputBytes);
+      child.stdout.on('data', (chunk: Buffer) => output.add(chunk));
+      child.stderr.on('data', (chunk: Buffer) => output.add(chunk));
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          child.kill('SIGKILL');
+        }
+      }, limits.seconds * 1000);
+      const finish = (exitCode: number | null) => {
+        clearTimeout(timer);
+        resolve({ exitCode, timedOut, output: output.text(), seconds: (performance.now() - started) / 1000 });
+      };
+      child.on('error', (error) => {
+        output.add(Buffer.from(`could not start the sandbox: ${error.message}\n`));
+        finish(null);
+      });
+      child.on('close', (code) => finish(code));
+    });
+  } finally {
+    await rm(ipc, { recursive: true, force: true });
+  }
+}
+
+/** Keeps the first quarter and the last three quarters of `limit` bytes (a failure's summary is at the end). */
+class CappedOutput {
+  private head: Buffer[] = [];
+  private headBytes = 0;
+  private tail: Buffer[] = [];
+  private tailBytes = 0;
+  private dropped = 0;
+
+  constructor(private readonly limit: number) {}
+
+  add(chunk: Buffer): void {
+    const headRoom = Math.floor(this.limit / 4) - this.headBytes;
+    if (headRoom > 0) {
+      const part = chunk.subarray(0, headRoom);
+      this.head.push(part);
+      this.headBytes += part.length;
+      chunk = chunk.subarray(part.length);
+    }
+    if (chunk.length === 0) return;
+    this.tail.push(chunk);
+    this.tailBytes += chunk.length;
+    let excess = this.tailBytes - (this.limit - Math.floor(this.limit / 4));
+    while (excess > 0) {
+      const first = this.tail[0]!;
+      const cut = Math.min(first.length, excess);
+      if (cut === first.length) this.tail.shift();
+      else this.tail[0] = first.subarray(cut);
+      this.tailBytes -= cut;
+      this.dropped += cut;
+      excess -= cut;
+    }
+  }
+
+  text(): string {
+    const head = Buffer.concat(this.head).toString('utf8');
+    const tail = Buffer.concat(this.tail).toString('utf8');
+    return this.dropped > 0 ? `${head}\n[… ${this.dropped} bytes of output left out …]\n${tail}` : head + tail;
+  }
+}
