@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 
-export const TRACE_EVENT_KINDS = ['prompt', 'response', 'candidate', 'verdict', 'feedback', 'decision'] as const;
+export const TRACE_EVENT_KINDS = ['prompt', 'response', 'candidate', 'verdict', 'feedback', 'decision', 'tool'] as const;
 export type TraceEventKind = (typeof TRACE_EVENT_KINDS)[number];
 
 const usage = z.object({ inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative() });
@@ -28,6 +28,8 @@ export const traceDataSchemas = {
   verdict: z.looseObject({ status: z.string() }),
   feedback: z.looseObject({ text: z.string() }),
   decision: z.looseObject({ action: z.string(), reason: z.string() }),
+  /** An agent's tool call and what it was told back (refusals included: `ok` false). */
+  tool: z.looseObject({ name: z.string(), input: z.unknown(), ok: z.boolean(), output: z.string() }),
 } satisfies Record<TraceEventKind, z.ZodType>;
 
 const base = {
@@ -44,6 +46,7 @@ export const newTraceEventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('verdict'), data: traceDataSchemas.verdict, ...base }),
   z.object({ kind: z.literal('feedback'), data: traceDataSchemas.feedback, ...base }),
   z.object({ kind: z.literal('decision'), data: traceDataSchemas.decision, ...base }),
+  z.object({ kind: z.literal('tool'), data: traceDataSchemas.tool, ...base }),
 ]);
 export type NewTraceEvent = z.input<typeof newTraceEventSchema>;
 

@@ -13,7 +13,7 @@ import type { Backend, BackendCallOptions, BackendCompletion, BackendRequest, Ba
 import { extraChoices, logprobsOf } from './openai-body.js';
 import { COMPATIBLE_PROVIDER_NAME, createLanguageModel, type Environment } from './providers.js';
 import type { ResolvedModel } from './resolve.js';
-import type { ToolCall } from './types.js';
+import type { ChatMessage, ToolCall } from './types.js';
 
 export async function createSdkBackend(model: ResolvedModel, env: Environment): Promise<Backend> {
   const languageModel = await createLanguageModel(model, env);
@@ -48,6 +48,31 @@ function rawTextOutput(format: NonNullable<BackendRequest['responseFormat']>): O
   };
 }
 
+/** A turn as the AI SDK has it: tool calls and results as their own parts, so every provider sends them natively. */
+function sdkMessage(m: ChatMessage): ModelMessage {
+  if (m.role === 'tool')
+    return {
+      role: 'tool',
+      content: [
+        {
+          type: 'tool-result',
+          toolCallId: m.toolCallId ?? '',
+          toolName: m.toolName ?? '',
+          output: { type: 'text', value: m.content },
+        },
+      ],
+    };
+  if (m.role === 'assistant' && m.toolCalls?.length)
+    return {
+      role: 'assistant',
+      content: [
+        ...(m.content ? [{ type: 'text' as const, text: m.content }] : []),
+        ...m.toolCalls.map((c) => ({ type: 'tool-call' as const, toolCallId: c.id, toolName: c.name, input: c.input })),
+      ],
+    };
+  return { role: m.role as 'user' | 'assistant', content: m.content };
+}
+
 function callSettings(
   model: ResolvedModel,
   languageModel: LanguageModel,
@@ -58,9 +83,7 @@ function callSettings(
     .filter((m) => m.role === 'system')
     .map((m) => m.content)
     .join('\n\n');
-  const messages: ModelMessage[] = request.messages
-    .filter((m) => m.role !== 'system')
-    .map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content }));
+  const messages: ModelMessage[] = request.messages.filter((m) => m.role !== 'system').map(sdkMessage);
   const tools: ToolSet | undefined = request.tools
     ? Object.fromEntries(
         Object.entries(request.tools).map(([name, def]) => [

@@ -6,7 +6,13 @@ import type { GenerateRequest, GenerateResult, Model } from './types.js';
 export function promptEventData(model: Model, request: GenerateRequest): z.input<typeof traceDataSchemas.prompt> {
   return {
     model: model.spec,
-    messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
+    // Tool turns whole: the trace shows what the model was sent.
+    messages: request.messages.map((m) => ({
+      role: m.role,
+      content: m.content,
+      ...(m.toolCalls?.length ? { toolCalls: m.toolCalls } : {}),
+      ...(m.toolName !== undefined ? { toolName: m.toolName, toolCallId: m.toolCallId } : {}),
+    })),
     settings: {
       n: request.n ?? 1,
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),

@@ -8,8 +8,13 @@ export const ENDPOINT_KINDS = ['openai-compatible', 'openai', 'anthropic', 'olla
 export type EndpointKind = (typeof ENDPOINT_KINDS)[number];
 
 export interface ChatMessage {
-  readonly role: 'system' | 'user' | 'assistant';
+  readonly role: 'system' | 'user' | 'assistant' | 'tool';
   readonly content: string;
+  /** An assistant turn's tool calls, sent back so the model sees what it called. */
+  readonly toolCalls?: readonly ToolCall[];
+  /** A tool message (`content` is the tool's result): the call it answers. */
+  readonly toolCallId?: string;
+  readonly toolName?: string;
 }
 
 /** A plain JSON Schema object (draft 7 / 2020-12 subset the endpoints accept). */

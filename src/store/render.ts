@@ -117,6 +117,8 @@ export function describeEvent(event: TraceEvent): string {
       return `feedback${label}  ${excerpt(d.text)}`;
     case 'decision':
       return `decision${label}  ${d.action}: ${d.reason}`;
+    case 'tool':
+      return `tool${label}  ${d.name} ${excerpt(JSON.stringify(d.input ?? {}), 48)} → ${d.ok ? '' : 'refused: '}${excerpt(d.output)}`;
   }
 }
 

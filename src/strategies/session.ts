@@ -2,23 +2,13 @@
  * The bookkeeping every strategy shares: asking the model within the budget, judging
  * programs, and recording each step as a trace event whose parent is the step it came from.
  */
-import { BudgetTracker, describeExhaustion } from '../core/budget.js';
-import type { ChatMessage, Completion, GenerateRequest } from '../models/index.js';
-import { promptEventData, responseEventData } from '../models/index.js';
+import type { ChatMessage } from '../models/index.js';
 import type { Checks, Report } from '../domains/types.js';
+import { BudgetStop, ModelCalls, type AskOptions, type Asked } from './model-calls.js';
 import type { Identified, Subject } from './subject.js';
 import type { ResultStatus, StrategyContext, StrategyResult, StrategyUsage } from './types.js';
 
-/** Thrown when a resource of the budget is spent (or the run was cancelled); strategies turn it into a result. */
-export class BudgetStop extends Error {
-  override readonly name = 'BudgetStop';
-}
-
-export interface Asked {
-  readonly completions: readonly Completion[];
-  /** The response event's id: the parent of what is read from it. */
-  readonly eventId: number;
-}
+export { BudgetStop, type Asked } from './model-calls.js';
 
 export interface Judged {
   readonly program: string;
@@ -28,14 +18,8 @@ export interface Judged {
 }
 
 export class Session<T extends Identified = Identified, C extends Checks<T> = Checks<T>> {
-  readonly tracker: BudgetTracker;
-  readonly signal: AbortSignal;
-  private readonly wallTimer?: AbortSignal;
-  private calls = 0;
-  private cachedCalls = 0;
-  private inputTokens = 0;
-  private outputTokens = 0;
-  private costUsd: number | null = 0;
+  /** The model calls, the budget and their trace events (shared with agents). */
+  private readonly calls: ModelCalls;
   attempts = 0;
   /** The best program judged so far (`better`): the one shown when the run abstains. */
   best: Judged | undefined;
@@ -60,98 +44,38 @@ export class Session<T extends Identified = Identified, C extends Checks<T> = Ch
     readonly context: StrategyContext,
     startedAt: number = performance.now(),
   ) {
-    // The tracker reads its start from the clock's first call: make that the session's start.
-    let first = true;
-    this.tracker = new BudgetTracker(context.budget, () => (first ? ((first = false), startedAt) : performance.now()));
-    // Wall time also bounds a model call in flight: it is cancelled when the budget's time is up.
-    const wall = context.budget.wallSeconds;
-    if (wall !== undefined) this.wallTimer = AbortSignal.timeout(Math.max(1, Math.round(wall * 1000)));
-    const signals = [context.signal, this.wallTimer].filter((s): s is AbortSignal => s !== undefined);
-    this.signal = signals.length ? AbortSignal.any(signals) : new AbortController().signal;
+    this.calls = new ModelCalls(context.model, context.budget, context.trace, {
+      seed: context.seed,
+      ...(context.signal ? { signal: context.signal } : {}),
+      startedAt,
+    });
+  }
+
+  get tracker() {
+    return this.calls.tracker;
+  }
+
+  get signal(): AbortSignal {
+    return this.calls.signal;
   }
 
   /** Why the run must stop now, or undefined while it may go on. */
   stopReason(): string | undefined {
-    if (this.context.signal?.aborted) return 'cancelled';
-    const spent = this.tracker.exhausted();
-    if (spent) return describeExhaustion(spent);
-    if (this.wallTimer?.aborted) return `budget spent: ${this.context.budget.wallSeconds} seconds of wall time`;
-    return undefined;
-  }
-
-  private ensureBudget(calls = 1): void {
-    const reason = this.stopReason();
-    if (reason) throw new BudgetStop(reason);
-    if (!this.tracker.fits({ modelCalls: calls }))
-      throw new BudgetStop(`budget spent: ${this.context.budget.modelCalls} model calls used`);
+    return this.calls.stopReason();
   }
 
   /** How many completions fit the call budget (an endpoint without native n spends one call per completion). */
   affordable(n: number): number {
-    if (this.context.model.capabilities.nativeN) return n;
-    const left = this.tracker.remaining().modelCalls;
-    return left === undefined ? n : Math.max(0, Math.min(n, Math.floor(left)));
+    return this.calls.affordable(n);
   }
 
-  async ask(
-    messages: readonly ChatMessage[],
-    options: { label: string; parent: number | null; n?: number } & Omit<
-      GenerateRequest,
-      'messages' | 'n' | 'label' | 'signal'
-    >,
-  ): Promise<Asked> {
-    const { label, parent, n = 1, ...rest } = options;
-    this.ensureBudget(this.context.model.capabilities.nativeN ? 1 : n);
-    const request: GenerateRequest = {
-      ...rest,
-      messages,
-      n,
-      label,
-      seed: rest.seed ?? this.context.seed,
-      signal: this.signal,
-    };
-    const promptId = this.context.trace.emit({
-      kind: 'prompt',
-      parentId: parent,
-      label,
-      data: promptEventData(this.context.model, request),
-    });
-    let result;
-    try {
-      result = await this.context.model.generate(request);
-    } catch (error) {
-      if (this.signal.aborted) throw new BudgetStop(this.stopReason() ?? 'cancelled');
-      throw error;
-    }
-    for (const call of result.calls) {
-      this.tracker.recordModelCall(call.usage.inputTokens + call.usage.outputTokens, call.costUsd);
-      this.calls++;
-      if (call.cached) this.cachedCalls++;
-      this.inputTokens += call.usage.inputTokens;
-      this.outputTokens += call.usage.outputTokens;
-      this.costUsd = this.costUsd === null || call.costUsd === null ? null : this.costUsd + call.costUsd;
-    }
-    const eventId = this.context.trace.emit({
-      kind: 'response',
-      parentId: promptId,
-      label,
-      data: responseEventData(this.context.model, result),
-    });
-    return { completions: result.completions, eventId };
+  ask(messages: readonly ChatMessage[], options: AskOptions): Promise<Asked> {
+    return this.calls.ask(messages, options);
   }
 
   /** Times sandbox work and charges it to the budget. Spent model calls do not stop it: a program paid for is judged. */
-  async sandbox<T>(work: () => Promise<T>): Promise<T> {
-    const reason = this.stopReason();
-    const spent = this.tracker.exhausted();
-    if (reason && (!spent || spent.resource === 'sandboxSeconds' || spent.resource === 'wallSeconds'))
-      throw new BudgetStop(reason);
-    const started = performance.now();
-    try {
-      return await work();
-    } finally {
-      this.tracker.recordSandbox((performance.now() - started) / 1000);
-    }
+  sandbox<R>(work: () => Promise<R>): Promise<R> {
+    return this.calls.sandbox(work);
   }
 
   /** Reads the artifact from a reply, records it, judges it on the visible checks and records the verdict. */
@@ -244,17 +168,7 @@ export class Session<T extends Identified = Identified, C extends Checks<T> = Ch
   }
 
   usage(): StrategyUsage {
-    const spent = this.tracker.usage();
-    return {
-      calls: this.calls,
-      cachedCalls: this.cachedCalls,
-      inputTokens: this.inputTokens,
-      outputTokens: this.outputTokens,
-      tokens: this.inputTokens + this.outputTokens,
-      costUsd: this.costUsd,
-      wallSeconds: spent.wallSeconds,
-      sandboxSeconds: spent.sandboxSeconds,
-    };
+    return this.calls.usage();
   }
 
   /** The result, with a final decision event. */

@@ -153,12 +153,15 @@ export async function createGgufBackend(resolved: ResolvedModel): Promise<Backen
 }
 
 function chatHistory(messages: readonly ChatMessage[]): ChatHistoryItem[] {
+  // Tool turns as text: the agent reads a local model's calls from structured output, not native tools.
   const items: ChatHistoryItem[] = messages.map((m) =>
     m.role === 'system'
       ? { type: 'system', text: m.content }
       : m.role === 'user'
         ? { type: 'user', text: m.content }
-        : { type: 'model', response: [m.content] },
+        : m.role === 'tool'
+          ? { type: 'user', text: `Result of ${m.toolName ?? 'the tool'}:\n${m.content}` }
+          : { type: 'model', response: [m.content] },
   );
   // The model's turn to speak: an empty response at the end.
   items.push({ type: 'model', response: [] });

@@ -1,0 +1,192 @@
+/**
+ * The agent's loop: the model is given the task and its tools, calls them, is told each
+ * result, and goes on until it calls `finish` (or its budget or turns run out). Endpoints with
+ * native tool calls get them (the AI SDK's); endpoints without get the same tools through
+ * structured output (one `{tool, arguments}` object per turn). Every call is a trace event —
+ * the prompt, the response, each tool call with what it answered — under the same budget
+ * accounting as a strategy. The context stays under a token budget: the oldest tool results are
+ * replaced by a line saying what they were (the call stays, so the model can make it again).
+ */
+import { z } from 'zod';
+import type { Budget } from '../core/budget.js';
+import type { ChatMessage, Completion, Model, ToolCall, ToolDefinition } from '../models/index.js';
+import { BudgetStop, ModelCalls } from '../strategies/model-calls.js';
+import type { StrategyUsage, Trace } from '../strategies/types.js';
+import { callTool, toolSchemas, type AgentTool } from './tools.js';
+import type { Workspace } from './workspace.js';
+
+export interface AgentRun {
+  readonly model: Model;
+  readonly workspace: Workspace;
+  readonly task: string;
+  readonly tools: readonly AgentTool[];
+  readonly budget: Budget;
+  readonly trace: Trace;
+  /** Shown to the model with the task. */
+  readonly testCommand?: string | undefined;
+  /** Most model turns (default 40). */
+  readonly maxTurns?: number;
+  /** Tokens of conversation kept (estimated at 4 characters a token; default 24,000). */
+  readonly contextTokens?: number;
+  readonly signal?: AbortSignal;
+  readonly seed?: number;
+  /** The parent event (a sub-agent's run sits under its parent's call). */
+  readonly parentEvent?: number | null;
+  readonly label?: string;
+}
+
+export interface AgentOutcome {
+  /** finished: the model called `finish`; stopped: turns or budget ran out first. */
+  readonly status: 'finished' | 'stopped';
+  /** The model's own summary, or why it stopped. */
+  readonly summary: string;
+  readonly turns: number;
+  readonly toolCalls: number;
+  readonly usage: StrategyUsage;
+}
+
+export const FINISH = 'finish';
+const DEFAULT_MAX_TURNS = 40;
+const DEFAULT_CONTEXT_TOKENS = 24_000;
+const estimateTokens = (messages: readonly ChatMessage[]) =>
+  Math.ceil(messages.reduce((n, m) => n + m.content.length + JSON.stringify(m.toolCalls ?? '').length, 0) / 4);
+
+const SYSTEM = `You are a careful software engineer working on a repository through tools.
+Read the code before you change it, make the smallest change that does the task, run the tests, and call finish with a short summary when the task is done and the tests pass.
+Paths are relative to the repository root. Edits that break a file's syntax are refused. Commands run in a sandbox on a copy of the repository: change files only with edit_file or write_file.`;
+
+/** The `finish` tool: handled by the loop itself. */
+const finishTool = {
+  description: 'Stop: the task is done (or cannot be). Say what you changed and why.',
+  inputSchema: z.toJSONSchema(z.object({ summary: z.string() }), { io: 'input' }) as Record<string, unknown>,
+} satisfies ToolDefinition;
+
+export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
+  const calls = new ModelCalls(run.model, run.budget, run.trace, {
+    ...(run.seed !== undefined ? { seed: run.seed } : {}),
+    ...(run.signal ? { signal: run.signal } : {}),
+  });
+  const native = run.model.capabilities.tools;
+  const definitions: Record<string, ToolDefinition> = Object.fromEntries([
+    ...toolSchemas(run.tools).map((t) => [t.name, { description: t.description, inputSchema: t.parameters }]),
+    [FINISH, finishTool],
+  ]);
+  const system = native ? SYSTEM : `${SYSTEM}\n\n${describeToolsForJson(definitions)}`;
+  const history: ChatMessage[] = [{ role: 'user', content: taskMessage(run) }];
+  const maxTurns = run.maxTurns ?? DEFAULT_MAX_TURNS;
+  const contextTokens = run.contextTokens ?? DEFAULT_CONTEXT_TOKENS;
+  let parent = run.parentEvent ?? null;
+  let toolCalls = 0;
+  const outcome = (status: AgentOutcome['status'], summary: string, turns: number): AgentOutcome => {
+    run.trace.emit({
+      kind: 'decision',
+      parentId: parent,
+      label: run.label ?? 'agent',
+      data: { action: status === 'finished' ? 'finish' : 'stop', reason: summary, turns, toolCalls },
+    });
+    return { status, summary, turns, toolCalls, usage: calls.usage() };
+  };
+  for (let turn = 1; turn <= maxTurns; turn++) {
+    const label = `${run.label ? `${run.label} ` : ''}turn ${turn}`;
+    compact(history, contextTokens);
+    let completion: Completion | undefined;
+    let eventId: number;
+    try {
+      const asked = await calls.ask([{ role: 'system', content: system }, ...history], {
+        label,
+        parent,
+        ...(native ? { tools: definitions, toolChoice: 'auto' as const } : { output: { schema: JSON_CALL } }),
+      });
+      completion = asked.completions[0];
+      eventId = asked.eventId;
+    } catch (error) {
+      if (error instanceof BudgetStop) return outcome('stopped', error.message, turn - 1);
+      throw error;
+    }
+    parent = eventId;
+    const requested = completion ? callsOf(completion, native, turn) : [];
+    if (requested.length === 0) {
+      history.push({ role: 'assistant', content: completion?.text ?? '' });
+      history.push({
+        role: 'user',
+        content: `Call one of the tools (${Object.keys(definitions).join(', ')}); call ${FINISH} when the task is done.`,
+      });
+      continue;
+    }
+    history.push(
+      native
+        ? { role: 'assistant', content: completion?.text ?? '', toolCalls: requested }
+        : { role: 'assistant', content: completion?.text ?? '' },
+    );
+    for (const call of requested) {
+      toolCalls++;
+      if (call.name === FINISH) {
+        const summary = (call.input as { summary?: unknown } | null)?.summary;
+        return outcome('finished', typeof summary === 'string' ? summary : 'finished', turn);
+      }
+      let result;
+      try {
+        result = await calls.sandbox(() => callTool(run.tools, call.name, call.input, run.workspace));
+      } catch (error) {
+        if (error instanceof BudgetStop) return outcome('stopped', error.message, turn);
+        throw error;
+      }
+      parent = run.trace.emit({
+        kind: 'tool',
+        parentId: eventId,
+        label: call.name,
+        data: { name: call.name, input: call.input, ok: result.ok, output: result.output },
+      });
+      history.push(
+        native
+          ? { role: 'tool', content: result.output, toolCallId: call.id, toolName: call.name }
+          : { role: 'user', content: `Result of ${call.name}:\n${result.output}` },
+      );
+    }
+  }
+  return outcome('stopped', `${maxTurns} turns used without finishing`, maxTurns);
+}
+
+function taskMessage(run: AgentRun): string {
+  const tests = run.testCommand
+    ? `The repository's tests run with \`${run.testCommand}\` (the run_tests tool).`
+    : 'No test command was found; use run to check your work.';
+  return `Task:\n${run.task}\n\n${tests}`;
+}
+
+/** A turn of an endpoint without native tools: one call as JSON. */
+const JSON_CALL = z.object({
+  tool: z.string().describe('the name of the tool to call'),
+  arguments: z.record(z.string(), z.unknown()).describe("the tool's arguments"),
+});
+
+function describeToolsForJson(definitions: Record<string, ToolDefinition>): string {
+  const lines = Object.entries(definitions).map(
+    ([name, def]) => `- ${name}: ${def.description ?? ''}\n  arguments: ${JSON.stringify(def.inputSchema)}`,
+  );
+  return `Reply with one JSON object {"tool": NAME, "arguments": {...}} per turn, calling one of these tools:\n${lines.join('\n')}`;
+}
+
+function callsOf(completion: Completion, native: boolean, turn: number): ToolCall[] {
+  if (native) return [...completion.toolCalls];
+  const value = completion.value as z.infer<typeof JSON_CALL> | undefined;
+  return value ? [{ id: `turn-${turn}`, name: value.tool, input: value.arguments }] : [];
+}
+
+/**
+ * Keeps the conversation under `budget` tokens: the oldest tool results (after the task) are
+ * replaced, one by one, by a line that says what they were; the calls stay, so the model sees
+ * what it did and can ask again.
+ */
+export function compact(history: ChatMessage[], budget: number): void {
+  for (let i = 1; i < history.length - 2 && estimateTokens(history) > budget; i++) {
+    const m = history[i]!;
+    const isResult = m.role === 'tool' || (m.role === 'user' && m.content.startsWith('Result of '));
+    if (!isResult || m.content.startsWith('[elided')) continue;
+    const lines = m.content.split('\n').length;
+    history[i] = {
+      ...m,
+      content: `[elided to keep the context short: ${lines} lines of ${m.toolName ?? 'a tool'}'s result; call it again to see it]`,
+    };
+  }
+}
