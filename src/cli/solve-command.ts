@@ -1,6 +1,8 @@
 /** `crucible solve`: one task (a function, or an SQL query), one model, one strategy, one budget → a verified answer or "abstained: why". */
 import { writeFile } from 'node:fs/promises';
 import { parseBudget } from '../core/budget.js';
+import { storedRunDocument } from '../report/stored-run.js';
+import { writeHtmlReport, writeReport } from '../report/write.js';
 import { Store } from '../store/index.js';
 import {
   ANY_DOMAIN_STRATEGIES,
@@ -59,22 +61,26 @@ export async function runSolve(flags: SolveFlags): Promise<void> {
     });
     process.stdout.write(formatResult(result, runId) + '\n');
     if (flags.out && result.program !== undefined) await writeFile(flags.out, result.program);
-    if (flags.json) {
-      const document = {
-        status: result.status,
-        program: result.program ?? null,
-        reward: result.reward ?? null,
-        reason: result.reason,
-        attempts: result.attempts,
-        usage: result.usage,
-        run: runId ?? null,
-        task: label,
-        domain: subject.pack.name,
-        strategy: flags.strategy,
-        model: model.spec,
-        seed,
-      };
-      await writeFile(flags.json, JSON.stringify(document, null, 1) + '\n');
+    const document = {
+      status: result.status,
+      program: result.program ?? null,
+      reward: result.reward ?? null,
+      reason: result.reason,
+      attempts: result.attempts,
+      usage: result.usage,
+      run: runId ?? null,
+      task: label,
+      domain: subject.pack.name,
+      strategy: flags.strategy,
+      model: model.spec,
+      seed,
+    };
+    if (flags.json) await writeFile(flags.json, JSON.stringify(document, null, 1) + '\n');
+    if (flags.html) {
+      // The run as recorded (read back from the store, with every event), else the document.
+      const stored = runId === undefined ? undefined : store.getRun(runId);
+      if (stored) await writeReport(flags.html, [storedRunDocument(stored.run, stored.events)]);
+      else await writeHtmlReport(flags.html, document);
     }
     if (result.status !== 'verified') process.exitCode = 1;
   } finally {

@@ -13,6 +13,8 @@ export const DEFAULT_BUDGET = 'calls=20,wall=10min';
 export interface SolveFlags extends HarnessFlags, StrategyFlags {
   readonly task: string;
   readonly json?: string;
+  /** `--html FILE`: the report of what solve did (its recorded run as a tree of events). */
+  readonly html?: string;
   readonly out?: string;
   readonly inputs?: number;
 }
@@ -89,6 +91,10 @@ export function registerSolveCommand(program: Command): void {
         .option(
           '--json <file>',
           'write status, program, reward (gated, on the visible checks), reason, attempts and usage as JSON',
+        )
+        .option(
+          '--html <file>',
+          'write a self-contained HTML report of the run here: its prompts, replies, candidates, verdicts, feedback and decisions as a tree (crucible report --run RUN_ID makes the same)',
         )
         .option('--out <file>', 'write the program to this file (only when there is one)'),
       { oracleDefault: true, seed: true },

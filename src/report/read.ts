@@ -3,10 +3,12 @@
  * (missing, a folder, not JSON, JSONL samples, JSON of something else) gets a message that
  * says what to give instead.
  */
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { documentKind, type DocumentKind } from './kinds.js';
+import { storedRunDocument } from './stored-run.js';
 
 /** One document as the report embeds it. */
 export interface ReportDocument {
@@ -53,6 +55,38 @@ export async function readReportDocument(path: string): Promise<ReportDocument> 
       `${path} is JSON but not a document crucible wrote (eval, select, calibrate, audit or solve); ${WHAT_TO_GIVE}`,
     );
   return { name: basename(path), kind, document: value as object };
+}
+
+/**
+ * A recorded run from the run store at `db` (`idOrPrefix`: its id or the start of one, as
+ * `crucible show` takes): a command's run as the document it wrote, any other as the run with
+ * its events (see stored-run.ts). The store is only read: a missing one is not created.
+ */
+export async function readStoredRun(db: string, idOrPrefix: string): Promise<ReportDocument> {
+  if (db !== ':memory:' && !existsSync(db))
+    throw new Error(
+      `no runs recorded yet (${db} does not exist): crucible solve, eval, select, calibrate and audit record their runs there; give --db FILE for a store elsewhere`,
+    );
+  // Loaded here, not with the module: reading a JSON document needs no SQLite.
+  const { Store } = await import('../store/index.js');
+  let store;
+  try {
+    store = new Store(db);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT')
+      throw new Error(
+        `${db} is not a run store (crucible's SQLite database); give --db FILE for the store the run is in`,
+      );
+    throw error;
+  }
+  try {
+    const found = store.getRun(idOrPrefix);
+    if (!found) throw new Error(`no run "${idOrPrefix}" in ${db}; \`crucible runs\` lists them`);
+    return storedRunDocument(found.run, found.events);
+  } finally {
+    store.close();
+  }
 }
 
 function looksLikeJsonl(text: string): boolean {
