@@ -48,8 +48,6 @@ const paths = {
   sqlHtml: join(dir, 'sql.html'),
   bJson: join(dir, 'eval-b.json'),
   compare: join(dir, 'compare.html'),
-  auditJson: join(dir, 'audit.json'),
-  auditHtml: join(dir, 'audit.html'),
 };
 let evalDoc: EvalDoc;
 let sqlDoc: EvalDoc;
@@ -79,7 +77,7 @@ before(async () => {
     { task_id: 'cities/big-texan', solution: "SELECT name FROM city WHERE state = 'texas' AND population >= 500" },
     { task_id: 'cities/big-texan', solution: 'SELEC name FROM city' },
   ]);
-  const [builtIn, sql, audit] = await Promise.all([
+  const [builtIn, sql] = await Promise.all([
     // --augment: failures are shrunk to counterexamples.
     crucible(['eval', '--augment', '--seed', '1', '--json', paths.evalJson, '--html', paths.direct, '--no-record']),
     crucible([
@@ -95,12 +93,10 @@ before(async () => {
       paths.sqlJson,
       '--no-record',
     ]),
-    crucible(['audit', '--limit', '3', '--json', paths.auditJson, '--no-record']),
   ]);
   assert.equal(builtIn.code, 0, builtIn.stderr);
   assert.match(builtIn.stdout, new RegExp(`report written to ${paths.direct}`));
   assert.equal(sql.code, 0, sql.stderr);
-  assert.equal(audit.code, 0, audit.stderr);
   evalDoc = JSON.parse(readFileSync(paths.evalJson, 'utf8'));
   sqlDoc = JSON.parse(readFileSync(paths.sqlJson, 'utf8'));
   // The second document of the comparison: the same run with three samples flipped and one gone.
@@ -133,7 +129,6 @@ before(async () => {
   for (const args of [
     ['report', paths.evalJson],
     ['report', paths.sqlJson],
-    ['report', paths.auditJson],
     ['report', paths.evalJson, paths.bJson, '--out', paths.compare],
   ]) {
     const r = await crucible(args);
@@ -424,16 +419,3 @@ test('the comparison of two eval documents shows pass@k side by side and lists e
   await page.close();
 });
 
-test('another kind of document (audit) gets the plain view: its figures and the rest as a tree', async () => {
-  const { page, errors } = await open(paths.auditHtml);
-  const audit = JSON.parse(readFileSync(paths.auditJson, 'utf8'));
-  assert.equal(await text(page, '.kind'), 'audit');
-  const list = (await page.locator('.summary-list').textContent())!;
-  assert.ok(list.includes(audit.dataset));
-  assert.ok(list.includes('false_negative_rate'));
-  await page.click('.json-tree summary:has-text("known_wrong")');
-  assert.ok((await page.locator('.json-tree').textContent())!.includes(`failed: ${audit.known_wrong.failed}`));
-  assert.deepEqual(await seriousViolations(page), []);
-  assert.deepEqual(errors, []);
-  await page.close();
-});

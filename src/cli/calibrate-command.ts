@@ -1,5 +1,7 @@
 import { writeFile } from 'node:fs/promises';
+import { testedLevels } from '../select/abstain.js';
 import { calibrate } from '../select/run.js';
+import { VERSION } from '../core/version.js';
 import { chooseSeed } from '../core/seed.js';
 import { readInputs, type InputFlags, type Inputs } from './inputs.js';
 import { createProgress } from './progress.js';
@@ -48,8 +50,19 @@ async function calibrateOn(flags: CalibrateFlags, inputs: Inputs, seed: number):
   }
   const t = run.threshold;
   const correct = run.items.filter((i) => i.correct).length;
-  // The threshold file is the run's document: select --threshold reads it.
-  const document = { ...t, seed, calibration: run.items };
+  // The threshold file is the run's document: select --threshold reads it (ThresholdSchema keeps
+  // the threshold's own fields). Beside them, for the report: where it was calibrated, every
+  // threshold tested with its figures (the risk–coverage curve), and each task's label.
+  const document = {
+    ...t,
+    crucible: VERSION,
+    created: new Date().toISOString(),
+    dataset: { name: inputs.name, path: flags.dataset ?? null },
+    samples_path: flags.samples ?? null,
+    seed,
+    levels: testedLevels(run.items, t.delta),
+    calibration: run.items,
+  };
   await writeFile(flags.out, JSON.stringify(document, null, 1) + '\n');
   process.stdout.write(
     [

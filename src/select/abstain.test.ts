@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { seededRandom } from '../verify/generate/mutate.js';
 import fc from 'fast-check';
-import { calibrateThreshold, candidateLevels, decide, ThresholdSchema } from './abstain.js';
+import { calibrateThreshold, candidateLevels, decide, testedLevels, ThresholdSchema } from './abstain.js';
 import { upperBound } from './clopper-pearson.js';
 
 /** Tasks whose chance of being right rises with the confidence score, as a selector's would. */
@@ -95,4 +95,29 @@ test('a threshold past which the bound rises again is still found (the case a bi
   assert.equal(t.threshold, 0.25);
   assert.equal(t.answered, 62);
   assert.ok(t.errorBound <= 0.3);
+});
+
+test('the tested levels are the candidate thresholds with their figures; the chosen one is the first that certifies α', () => {
+  const items = simulate(500, seededRandom(11));
+  const [alpha, delta] = [0.2, 0.1];
+  const levels = testedLevels(items, delta);
+  assert.deepEqual(
+    levels.map((l) => l.threshold),
+    candidateLevels(items),
+  );
+  for (const level of levels) {
+    const answered = items.filter((i) => i.confidence >= level.threshold);
+    assert.equal(level.answered, answered.length);
+    assert.equal(level.wrong, answered.filter((i) => !i.correct).length);
+    assert.equal(level.errorBound, upperBound(level.wrong, level.answered, delta / levels.length));
+  }
+  const t = calibrateThreshold(items, alpha, delta, 's');
+  const first = levels.find((l) => l.errorBound <= alpha)!;
+  assert.ok(first, 'some level certifies α on this data');
+  assert.deepEqual({ threshold: t.threshold, answered: t.answered, wrong: t.wrong, errorBound: t.errorBound }, first);
+  // A threshold file that carries its levels and items (crucible calibrate writes them) still reads.
+  const file = { ...t, seed: 1, levels, calibration: items };
+  const parsed = ThresholdSchema.parse(JSON.parse(JSON.stringify(file)));
+  assert.equal(parsed.threshold, t.threshold);
+  assert.deepEqual(testedLevels([], delta), []);
 });

@@ -40,6 +40,29 @@ export interface Threshold {
   readonly score: string;
 }
 
+/** One tested threshold: what it answers among the calibration tasks and the certified bound on its error. */
+export interface ThresholdLevel {
+  readonly threshold: number;
+  readonly answered: number;
+  readonly wrong: number;
+  /** The Clopper–Pearson upper bound on the error among answered tasks, at δ / (number of levels). */
+  readonly errorBound: number;
+}
+
+/**
+ * Every threshold calibration tests, ascending, with its figures (the risk–coverage curve
+ * `crucible calibrate` writes beside the chosen threshold, as `levels`).
+ */
+export function testedLevels(items: readonly CalibrationItem[], delta: number): ThresholdLevel[] {
+  const levels = candidateLevels(items);
+  const perTest = delta / levels.length;
+  return levels.map((threshold) => {
+    const answered = items.filter((i) => i.confidence >= threshold);
+    const wrong = answered.filter((i) => !i.correct).length;
+    return { threshold, answered: answered.length, wrong, errorBound: upperBound(wrong, answered.length, perTest) };
+  });
+}
+
 export function calibrateThreshold(
   items: readonly CalibrationItem[],
   alpha: number,
@@ -51,17 +74,9 @@ export function calibrateThreshold(
   const n = items.length;
   const base = { kind: 'crucible-threshold', version: 1, alpha, delta, calibrationTasks: n, score } as const;
   if (n === 0) return { ...base, threshold: null, answered: 0, wrong: 0, errorBound: 1 };
-  const levels = candidateLevels(items);
-  const perTest = delta / levels.length;
-  const at = (tau: number) => {
-    const answered = items.filter((i) => i.confidence >= tau);
-    const wrong = answered.filter((i) => !i.correct).length;
-    return { answered: answered.length, wrong, errorBound: upperBound(wrong, answered.length, perTest) };
-  };
-  for (const threshold of levels) {
-    const result = at(threshold);
-    if (result.errorBound <= alpha) return { ...base, threshold, ...result };
-  }
+  // The smallest tested threshold whose bound certifies α.
+  const chosen = testedLevels(items, delta).find((level) => level.errorBound <= alpha);
+  if (chosen) return { ...base, ...chosen };
   return { ...base, threshold: null, answered: 0, wrong: 0, errorBound: 1 };
 }
 

@@ -1,7 +1,8 @@
 /**
- * Any document without a view of its own (select, calibrate, audit and solve for now): its
- * figures as a list, its samples (if any) in the same grid as eval's, and everything else as a
- * JSON tree. `crucible report` must never fail on a document Crucible wrote.
+ * A document of a kind without a view of its own (each kind Crucible writes has one today; a
+ * kind added to src/report/kinds.ts shows here until its view is written): its figures as a
+ * list, its samples (if any) in the same grid as eval's, and everything else as a JSON tree.
+ * `crucible report` must never fail on a document Crucible wrote.
  */
 import { html } from 'htm/preact';
 import { JsonTree } from '../components/json-tree.js';
