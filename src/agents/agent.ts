@@ -134,7 +134,7 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
       parent = run.trace.emit({
         kind: 'tool',
         parentId: eventId,
-        label: call.name,
+        label,
         data: { name: call.name, input: call.input, ok: result.ok, output: result.output },
       });
       history.push(

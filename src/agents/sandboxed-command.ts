@@ -8,7 +8,7 @@
  * its output kept to a head and a tail.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { resolvePython } from '../runtimes/recipes.js';
@@ -50,6 +50,16 @@ export async function runSandboxed(
 ): Promise<CommandResult> {
   const limits = { ...DEFAULT_COMMAND_LIMITS, ...options.limits };
   const ipc = await mkdtemp(join(tmpdir(), 'crucible-command-'));
+  if (options.mode === 'none') {
+    // Unconfined (trusted code only): the same throwaway copy, made here.
+    const copy = join(ipc, 'w');
+    await cp(root, copy, { recursive: true, verbatimSymlinks: true });
+    try {
+      return await spawnCapped('/bin/sh', ['-c', command], { ...process.env, NO_COLOR: '1' }, copy, limits);
+    } finally {
+      await rm(ipc, { recursive: true, force: true });
+    }
+  }
   const node = process.execPath;
   const python = resolvePython();
   const argv = sandboxArgv(
@@ -67,42 +77,47 @@ export async function runSandboxed(
         NO_COLOR: '1',
       },
     },
-    options.mode ?? 'bwrap',
+    'bwrap',
   );
-  const started = performance.now();
   try {
-    return await new Promise<CommandResult>((resolve) => {
-      const child = spawn(argv.file, argv.args, {
-        env: options.mode === 'none' ? { ...argv.env, CRUCIBLE_COMMAND: command } : argv.env,
-        cwd: options.mode === 'none' ? root : undefined,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        detached: true,
-      });
-      const output = new CappedOutput(limits.outputBytes);
-      child.stdout.on('data', (chunk: Buffer) => output.add(chunk));
-      child.stderr.on('data', (chunk: Buffer) => output.add(chunk));
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        try {
-          process.kill(-child.pid!, 'SIGKILL');
-        } catch {
-          child.kill('SIGKILL');
-        }
-      }, limits.seconds * 1000);
-      const finish = (exitCode: number | null) => {
-        clearTimeout(timer);
-        resolve({ exitCode, timedOut, output: output.text(), seconds: (performance.now() - started) / 1000 });
-      };
-      child.on('error', (error) => {
-        output.add(Buffer.from(`could not start the sandbox: ${error.message}\n`));
-        finish(null);
-      });
-      child.on('close', (code) => finish(code));
-    });
+    return await spawnCapped(argv.file, argv.args, argv.env, undefined, limits);
   } finally {
     await rm(ipc, { recursive: true, force: true });
   }
+}
+
+function spawnCapped(
+  file: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string | undefined,
+  limits: CommandLimits,
+): Promise<CommandResult> {
+  const started = performance.now();
+  return new Promise<CommandResult>((resolve) => {
+    const child = spawn(file, [...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const output = new CappedOutput(limits.outputBytes);
+    child.stdout.on('data', (chunk: Buffer) => output.add(chunk));
+    child.stderr.on('data', (chunk: Buffer) => output.add(chunk));
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }, limits.seconds * 1000);
+    const finish = (exitCode: number | null) => {
+      clearTimeout(timer);
+      resolve({ exitCode, timedOut, output: output.text(), seconds: (performance.now() - started) / 1000 });
+    };
+    child.on('error', (error) => {
+      output.add(Buffer.from(`could not start the command: ${error.message}\n`));
+      finish(null);
+    });
+    child.on('close', (code) => finish(code));
+  });
 }
 
 /** Keeps the first quarter and the last three quarters of `limit` bytes (a failure's summary is at the end). */

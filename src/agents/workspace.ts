@@ -25,6 +25,14 @@ const isInside = (root: string, path: string) => {
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 };
 
+export interface FileChange {
+  readonly path: string;
+  /** Absent: the file is new. */
+  readonly before: string | undefined;
+  /** Absent: the file was deleted. */
+  readonly after: string | undefined;
+}
+
 export class Workspace {
   private constructor(
     /** The user's folder, as given. */
@@ -162,28 +170,62 @@ export class Workspace {
     }
   }
 
+  /** The files the agent changed, created or deleted, by path, in path order. */
+  async changes(): Promise<FileChange[]> {
+    const [before, after] = await Promise.all([snapshot(this.base), snapshot(this.root)]);
+    return [...new Set([...before.keys(), ...after.keys()])]
+      .sort()
+      .filter((path) => before.get(path) !== after.get(path))
+      .map((path) => ({ path, before: before.get(path), after: after.get(path) }));
+  }
+
   /** What the agent changed, as a unified diff against the repository as it was (new and deleted files included). */
   async diff(): Promise<string> {
-    const [before, after] = await Promise.all([snapshot(this.base), snapshot(this.root)]);
-    const paths = [...new Set([...before.keys(), ...after.keys()])].sort();
-    const patches: string[] = [];
-    for (const path of paths) {
-      const a = before.get(path);
-      const b = after.get(path);
-      if (a === b) continue;
-      patches.push(
+    return (await this.changes())
+      .map(({ path, before, after }) =>
         createTwoFilesPatch(
-          a === undefined ? '/dev/null' : `a/${path}`,
-          b === undefined ? '/dev/null' : `b/${path}`,
-          a ?? '',
-          b ?? '',
+          before === undefined ? '/dev/null' : `a/${path}`,
+          after === undefined ? '/dev/null' : `b/${path}`,
+          before ?? '',
+          after ?? '',
           undefined,
           undefined,
           { context: 3 },
-        ).replace(/^Index: .*\n=+\n/, ''),
-      );
+        ).replace(/^(Index: .*\n)?=+\n/, ''),
+      )
+      .join('');
+  }
+
+  /**
+   * Writes the changes into the user's folder (`--apply`). A path that goes through a symbolic
+   * link there, or a file changed there since the workspace was made, is refused, and nothing is written.
+   */
+  async applyTo(folder: string = this.source): Promise<FileChange[]> {
+    const changes = await this.changes();
+    for (const change of changes) {
+      const target = join(folder, change.path);
+      for (let part = dirname(target); isInside(folder, part) && part !== folder; part = dirname(part))
+        if (
+          await lstat(part)
+            .then((s) => s.isSymbolicLink())
+            .catch(() => false)
+        )
+          throw new Error(
+            `${change.path}: ${relative(folder, part)} is a symbolic link in ${folder}; nothing was applied`,
+          );
+      const now = await readFile(target, 'utf8').catch(() => undefined);
+      if (now !== change.before)
+        throw new Error(`${change.path} changed in ${folder} since the agent started; nothing was applied`);
     }
-    return patches.join('');
+    for (const change of changes) {
+      const target = join(folder, change.path);
+      if (change.after === undefined) await rm(target, { force: true });
+      else {
+        await mkdir(dirname(target), { recursive: true });
+        await writeFile(target, change.after);
+      }
+    }
+    return changes;
   }
 
   async close(): Promise<void> {

@@ -5,6 +5,7 @@ import { Command, Option } from 'commander';
 // that `--help` and a mistyped flag are answered at once (loading every command took 0.4 s).
 import { withModelEvalOptions } from './eval-model-options.js';
 import { htmlOption, noRecordOption, storeOption } from './record-options.js';
+import { registerAgentCommand } from './agent-options.js';
 import { registerReportCommand } from './report-options.js';
 import { registerRunsCommands } from './runs-command.js';
 import { registerSolveCommand } from './solve-options.js';
@@ -159,6 +160,7 @@ export function createCli(): Command {
   ).action(runServe);
   registerWorkerCommand(program);
   registerReportCommand(program);
+  registerAgentCommand(program);
 
   return program;
 }
