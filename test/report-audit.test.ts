@@ -32,6 +32,7 @@ interface Entry {
   label: string;
   status: string;
   first_failure: { input: string | null; expected: string | null; actual: string | null; message: string } | null;
+  program: string;
 }
 interface TaskScore {
   task_id: string;
@@ -40,7 +41,7 @@ interface TaskScore {
   killed: number;
   score: number | null;
   no_verdict: number;
-  survivors: { operator: string; line: number; diff: string }[];
+  survivors: { operator: string; line: number; diff: string; program: string }[];
   problem?: string;
 }
 interface AuditDoc {
@@ -215,6 +216,8 @@ const listed = (page: Page, list: string) =>
   page
     .locator(`[data-list="${list}"] .audit-entry`)
     .evaluateAll((articles) => articles.map((a) => (a as HTMLElement).dataset.task!));
+/** A program as the page has it (the highlighting's spans are decoration). */
+const programIn = async (page: Page, selector: string) => page.locator(`${selector} pre.code`).first().textContent();
 const shownTasks = (page: Page) =>
   page.locator('.mutation-table > tbody').evaluateAll((bodies) => bodies.map((b) => (b as HTMLElement).dataset.task!));
 
@@ -273,6 +276,19 @@ test('false negatives and false positives are listed with their explanations', a
     const card = `[data-list="false-positives"] .audit-entry[data-task="${d.task_id}"]`;
     assert.match(await text(page, card), new RegExp(`known wrong: ${d.label}`));
     assert.match(await text(page, `${card} .ae-why`), /passes every test/);
+    // The wrong program it passed, behind a disclosure: hidden at first, then as the document has it.
+    assert.ok(d.program.includes(AT_MOST), 'the buggy solution of the task');
+    const program = page.locator(`${card} .ae-program pre.code`);
+    assert.equal(await program.isVisible(), false, 'collapsed at first');
+    await page.click(`${card} .ae-program summary`);
+    assert.ok(await program.isVisible());
+    assert.equal(await programIn(page, `${card} .ae-program`), d.program);
+    assert.equal(await program.getAttribute('aria-label'), `${d.label} of ${d.task_id}`);
+  }
+  for (const d of negatives) {
+    const card = `[data-list="false-negatives"] .audit-entry[data-task="${d.task_id}"]`;
+    await page.click(`${card} .ae-program summary`);
+    assert.equal(await programIn(page, `${card} .ae-program`), d.program, 'the failing reference');
   }
   assert.deepEqual(errors, []);
   await page.close();
@@ -329,11 +345,39 @@ test('each task’s mutation score is shown; a surviving mutant expands into its
       );
     assert.equal(await unmarked('reference'), await unmarked('mutant'));
     assert.notEqual(side('-').join('\n'), side('+').join('\n'));
+    // The whole mutant, behind a disclosure: the diff's + lines are in it, and it is the document's.
+    const whole = mutant.locator('.mutant-program pre.code');
+    assert.equal(await whole.isVisible(), false, 'collapsed at first');
+    for (const line of side('+')) assert.ok(survivor.program.split('\n').includes(line), `${line} in the mutant`);
+    if (i === 0) {
+      await mutant.locator('.mutant-program summary').click();
+      assert.ok(await whole.isVisible());
+    }
+    assert.equal(await whole.textContent(), survivor.program);
   }
   await screenshot(page, 'audit', { docs: true });
   assert.deepEqual(await seriousViolations(page), []);
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('the document carries each judged program once: on its disagreement, on its survivor', () => {
+  const raw = readFileSync(paths.json, 'utf8');
+  const copies = (program: string) => raw.split(JSON.stringify(program)).length - 1;
+  const entryPrograms = doc.disagreements.map((d) => d.program);
+  for (const d of doc.disagreements) assert.equal(typeof d.program, 'string', d.task_id);
+  const survivors = doc.mutation.tasks.flatMap((t) => t.survivors);
+  assert.ok(survivors.length > 0);
+  for (const s of survivors) {
+    assert.equal(typeof s.program, 'string');
+    // A mutant can be the very program a disagreement judged (x < k → x <= k is the buggy solution).
+    assert.equal(copies(s.program), 1 + entryPrograms.filter((p) => p === s.program).length, s.diff);
+  }
+  for (const p of new Set(entryPrograms))
+    assert.equal(
+      copies(p),
+      entryPrograms.filter((q) => q === p).length + survivors.filter((s) => s.program === p).length,
+    );
 });
 
 test('the surviving mutants expand and collapse with the keyboard, and the weak filter keeps only weak tasks', async () => {

@@ -34,7 +34,7 @@ interface SelectTask {
   reason?: string;
   why: string;
   clusters: number[][];
-  candidates: { index: number; suspect?: string }[];
+  candidates: { index: number; suspect?: string; program: string }[];
   disagreements: { input: string; groups: { behaviour: string; candidates: number[] }[] }[];
 }
 interface SelectDoc {
@@ -237,6 +237,29 @@ test('the calibrate document carries every tested threshold, and select --thresh
   assert.ok(selectDoc.summary.answered > 0 && selectDoc.summary.abstained > 0);
 });
 
+test('each candidate carries its program, once: the sample at its index, as judged', () => {
+  for (const t of selectDoc.tasks) {
+    const mix = MIXES[Number(t.task_id.split('/')[1])]!;
+    assert.deepEqual(
+      t.candidates.map((c) => c.index),
+      mix.map((_, i) => i),
+    );
+    for (const c of t.candidates) {
+      assert.equal(typeof c.program, 'string', `${t.task_id} #${c.index}`);
+      assert.ok(
+        c.program.includes(PROMPT) && c.program.endsWith(mix[c.index]!),
+        `${t.task_id} #${c.index}: ${c.program}`,
+      );
+    }
+    // Nowhere else in the task: the picked one is found by its index.
+    assert.doesNotMatch(JSON.stringify({ ...t, candidates: [] }), /def second_largest/);
+  }
+});
+
+/** What the drawer shows as the picked program (the highlighting's spans are decoration). */
+const pickedProgram = async (page: Page) =>
+  page.locator('[role="dialog"] [data-testid="picked-program"] pre.code').textContent();
+
 test('the select report opens with no request and no error, and shows the JSON’s figures and every task’s decision', async () => {
   const { page, requests, errors } = await open(paths.selectHtml);
   const s = selectDoc.summary;
@@ -338,8 +361,30 @@ test('an abstention shows its reason, its behaviour clusters with the picked sam
   );
   for (const c of task.candidates.filter((c) => c.suspect))
     assert.equal(await text(page, `[role="dialog"] .candidates tr[data-index="${c.index}"] .suspect`), c.suspect);
+  // The program it picked (and did not answer with), as the document has it.
+  const section = drawer.locator('[data-testid="picked-program"]');
+  assert.ok(await section.isVisible());
+  assert.equal(await section.getAttribute('data-index'), String(task.selected_index));
+  assert.match(await text(page, '[role="dialog"] [data-testid="picked-program"] h3'), /not answered/);
+  assert.equal(await pickedProgram(page), task.candidates.find((c) => c.index === task.selected_index)!.program);
   await screenshot(page, 'select-detail');
   assert.deepEqual(await seriousViolations(page), []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('an answered task shows the program it answers with, as the document has it', async () => {
+  const { page, errors } = await open(paths.selectHtml);
+  const task = selectDoc.tasks.find((t) => t.decision === 'answer')!;
+  await page.click(`.task-table tr[data-task="${task.task_id}"] button`);
+  await page.locator('[role="dialog"]').waitFor();
+  const heading = await text(page, '[role="dialog"] [data-testid="picked-program"] h3');
+  assert.match(heading, new RegExp(`The picked program sample #${task.selected_index}$`));
+  assert.equal(await pickedProgram(page), task.candidates.find((c) => c.index === task.selected_index)!.program);
+  assert.equal(
+    await page.getAttribute('[role="dialog"] [data-testid="picked-program"] pre.code', 'aria-label'),
+    `the picked program of ${task.task_id}, sample #${task.selected_index}`,
+  );
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -364,6 +409,7 @@ test('the task list is navigable with the keyboard: Tab into it, arrows move bet
   const drawer = page.locator('[role="dialog"]');
   await drawer.waitFor();
   assert.equal(await page.getAttribute('[role="dialog"] .select-detail', 'data-task'), last.task_id);
+  assert.equal(await pickedProgram(page), last.candidates.find((c) => c.index === last.selected_index)!.program);
   assert.equal(await page.evaluate(`document.activeElement.id`), 'drawer-title', 'the detail takes focus');
   await page.keyboard.press('Escape');
   await drawer.waitFor({ state: 'detached' });

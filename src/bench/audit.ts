@@ -18,6 +18,8 @@ export interface AuditEntry {
   readonly label: string;
   readonly status: Status;
   readonly first_failure: Failure | null;
+  /** The program judged (the reference, or the known-wrong program). */
+  readonly program: string;
 }
 
 export interface AuditReport {
@@ -63,6 +65,7 @@ export async function auditDataset(
         label: job.label,
         status: verdict.status,
         first_failure: verdict.firstFailure,
+        program: job.program,
       };
       onProgress?.(++done, jobs.length);
     },

@@ -2,6 +2,7 @@ import { VERSION } from '../core/version.js';
 import type { Threshold } from '../select/abstain.js';
 import { readThreshold } from './threshold-file.js';
 import { selectAll, type TaskDecision } from '../select/run.js';
+import type { Candidate } from '../core/task.js';
 import { chooseSeed } from '../core/seed.js';
 import { readInputs, type InputFlags, type Inputs } from './inputs.js';
 import { writeJsonDocument } from './json-document.js';
@@ -74,7 +75,7 @@ async function selectOnTasks(
     progress.stop();
     await harness.close();
   }
-  return finish(flags, inputs.name, run, threshold);
+  return finish(flags, inputs.name, run, threshold, inputs.candidates);
 }
 
 /** SQL tasks: the queries' results on the task's database and on databases generated from its schema are the behaviour compared. */
@@ -105,7 +106,7 @@ async function selectOnSqlTasks(
     progress.stop();
     await runner.close();
   }
-  return finish(flags, dataset, run, threshold);
+  return finish(flags, dataset, run, threshold, candidates);
 }
 
 async function finish(
@@ -113,8 +114,10 @@ async function finish(
   name: string,
   run: SelectRun,
   threshold: Threshold | undefined,
+  candidates: readonly Candidate[],
 ): Promise<CommandResult> {
   process.stdout.write(formatSelections(name, run.tasks, run.summary, threshold) + '\n');
+  const programs = new Map(candidates.map((c) => [programKey(c.taskId, c.index), c.program]));
   const document = {
     crucible: VERSION,
     created: new Date().toISOString(),
@@ -122,13 +125,16 @@ async function finish(
     samples_path: flags.samples ?? null,
     threshold: threshold ?? null,
     summary: run.summary,
-    tasks: run.tasks.map(toJson),
+    tasks: run.tasks.map((t) => toJson(t, programs)),
   };
   await writeJsonDocument(flags.json, document);
   return { interrupted: false, document, headline: { ...run.summary } };
 }
 
-function toJson(t: TaskDecision) {
+const programKey = (taskId: string, index: number) => `${taskId}\u0000${index}`;
+
+/** `programs`: each candidate's program by programKey; the document has it once, on the candidate. */
+function toJson(t: TaskDecision, programs: ReadonlyMap<string, string>) {
   return {
     task_id: t.taskId,
     decision: t.decision,
@@ -140,15 +146,19 @@ function toJson(t: TaskDecision) {
     generated_inputs: t.generatedInputs,
     plausible_inputs: t.plausibleInputs,
     clusters: t.clusters,
-    candidates: t.candidates.map((c) => ({
-      index: c.index,
-      public_passed: c.publicPassed,
-      public_total: c.publicTotal,
-      agreement: Math.round(c.agreement * 1e4) / 1e4,
-      cluster_size: c.clusterSize,
-      breaks_property: c.breaksProperty,
-      ...(c.suspect ? { suspect: c.suspect } : {}),
-    })),
+    candidates: t.candidates.map((c) => {
+      const program = programs.get(programKey(t.taskId, c.index));
+      return {
+        index: c.index,
+        public_passed: c.publicPassed,
+        public_total: c.publicTotal,
+        agreement: Math.round(c.agreement * 1e4) / 1e4,
+        cluster_size: c.clusterSize,
+        breaks_property: c.breaksProperty,
+        ...(c.suspect ? { suspect: c.suspect } : {}),
+        ...(program !== undefined ? { program } : {}),
+      };
+    }),
     disagreements: t.disagreements,
   };
 }

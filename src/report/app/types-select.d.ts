@@ -24,6 +24,8 @@ export interface SelectCandidate {
   readonly cluster_size: number;
   readonly breaks_property: boolean;
   readonly suspect?: string;
+  /** The candidate's program. */
+  readonly program?: string;
 }
 
 export interface SelectDisagreement {

@@ -10,7 +10,10 @@ export const WEAK_SCORE = 0.8;
 export interface Survivor {
   readonly operator: MutationOperator;
   readonly line: number;
+  /** A header line ("@@ line N @@"), then the reference's lines (-) and the mutant's (+). */
   readonly diff: string;
+  /** The whole mutant: the program the task's tests passed. */
+  readonly program: string;
 }
 
 export interface TaskMutationScore {
@@ -102,7 +105,7 @@ function taskScore(entry: TaskMutants, statuses: readonly Status[]): TaskMutatio
     dropped_duplicate: entry.duplicates,
     survivors: entry.mutants
       .filter((_, i) => statuses[i] === 'pass')
-      .map(({ operator, line, diff }) => ({ operator, line, diff })),
+      .map(({ operator, line, diff, program }) => ({ operator, line, diff, program })),
     ...(entry.problem !== undefined ? { problem: entry.problem } : {}),
   };
 }

@@ -1,15 +1,18 @@
 /**
  * One task of a select document, as its detail shows it: the decision (and, for an abstention,
- * its reason), why the confidence is what it is, the behaviour clusters with the picked sample
- * marked, every candidate's evidence, and the divisive inputs with what each group answered.
+ * its reason), why the confidence is what it is, the picked program (when the document carries
+ * the candidates' programs), the behaviour clusters with the picked sample marked, every
+ * candidate's evidence, and the divisive inputs with what each group answered.
  */
 import { html } from 'htm/preact';
 import { count, percent } from '../format.js';
 import { JsonTree } from './json-tree.js';
+import { Program } from './program.js';
 import { fixed, ShareBar } from './select-parts.js';
 
 /** @typedef {import('../types-select').SelectTask} SelectTask */
 /** @typedef {import('../types-select').SelectDisagreement} SelectDisagreement */
+/** @typedef {import('../types-select').SelectCandidate} SelectCandidate */
 
 /** @param {{ decision: string }} props */
 export function DecisionBadge({ decision }) {
@@ -32,6 +35,8 @@ function Member({ index, picked }) {
 export function SelectTaskDetail({ task }) {
   const n = task.candidates.length;
   const picked = task.selected_index;
+  /** @type {SelectCandidate | undefined} */
+  const pick = picked === null ? undefined : task.candidates.find((c) => c.index === picked);
   return html`<div class="select-detail" data-task=${task.task_id}>
     <div class="sd-top">
       <${DecisionBadge} decision=${task.decision} />
@@ -51,6 +56,15 @@ export function SelectTaskDetail({ task }) {
         <dt>candidates</dt><dd>${count(n)}</dd>
       </dl>
     </section>
+    ${
+      typeof pick?.program === 'string' &&
+      html`<section class="sd-part sd-program" data-testid="picked-program" data-index=${pick.index}>
+        <h3>
+          The picked program <span class="muted small">sample #${pick.index}${task.decision === 'abstain' ? ', not answered: the task is abstained' : ''}</span>
+        </h3>
+        <${Program} source=${pick.program} label=${`the picked program of ${task.task_id}, sample #${pick.index}`} />
+      </section>`
+    }
     <section class="sd-part">
       <h3>Behaviour clusters <span class="muted small">candidates that gave the same answer on every plausible input</span></h3>
       <ol class="clusters" data-testid="clusters">
