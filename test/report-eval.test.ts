@@ -418,4 +418,3 @@ test('the comparison of two eval documents shows pass@k side by side and lists e
   assert.deepEqual(requests, [pathToFileURL(paths.compare).href]);
   await page.close();
 });
-

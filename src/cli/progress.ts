@@ -5,11 +5,37 @@ export interface Progress {
   stop(): void;
 }
 
+/** Told of every update of every bar: `label` names the bar (eval, generate, mutants …). */
+export type ProgressListener = (label: string, done: number, total: number) => void;
+
+const listeners = new Set<ProgressListener>();
+
+/**
+ * Listens to the updates of every bar created in this process (a recorded run writes them to the
+ * run store, where the dashboard of `crucible serve` shows them), until the returned function is called.
+ */
+export function onProgress(listener: ProgressListener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
 /**
  * A bar on an interactive terminal; otherwise (CI, pipes) a line every few seconds, so
- * logs show that long work is moving without drowning in carriage returns.
+ * logs show that long work is moving without drowning in carriage returns. Listeners
+ * (onProgress) are told of every update.
  */
 export function createProgress(label: string, stream: NodeJS.WriteStream = process.stderr): Progress {
+  const shown = showProgress(label, stream);
+  return {
+    update(done, total) {
+      for (const listener of listeners) listener(label, done, total);
+      shown.update(done, total);
+    },
+    stop: () => shown.stop(),
+  };
+}
+
+function showProgress(label: string, stream: NodeJS.WriteStream): Progress {
   if (stream.isTTY) {
     const bar = new cliProgress.SingleBar(
       {

@@ -3,6 +3,7 @@ import type { Executor } from '../runtimes/executor.js';
 import type { LocalExecutor } from '../server/executor.js';
 import type { SandboxMode } from '../runtimes/sandbox.js';
 import { untilStopped } from './interrupt.js';
+import { storeOption } from './record-options.js';
 import { positiveInt, positiveNumber } from './shared-options.js';
 
 interface ServeFlags {
@@ -14,6 +15,8 @@ interface ServeFlags {
   readonly maxBodyMb: number;
   readonly requestTimeout: number;
   readonly queue?: string;
+  /** The run store the dashboard shows. */
+  readonly db: string;
 }
 
 const port = (value: string) => {
@@ -40,7 +43,8 @@ export function withServeOptions(command: Command): Command {
     .option(
       '--queue <url>',
       'put the work on BullMQ queues on this Redis server (redis://host:port[/db]) for `crucible worker` processes to run, instead of running it here',
-    );
+    )
+    .addOption(storeOption());
 }
 
 export async function runServe(flags: ServeFlags): Promise<void> {
@@ -92,6 +96,7 @@ export async function runServe(flags: ServeFlags): Promise<void> {
       requestTimeoutSeconds: flags.requestTimeout,
       // Function-style /v1/verify judges on this host, with the same flags.
       harness: { sandbox: flags.sandbox, ...(flags.workers ? { workers: flags.workers } : {}) },
+      store: flags.db,
     });
   } catch (error) {
     await executor.close();
@@ -99,7 +104,8 @@ export async function runServe(flags: ServeFlags): Promise<void> {
   }
   const where = flags.queue ? `; programs run by crucible worker processes on ${describeRedisUrl(flags.queue)}` : '';
   process.stderr.write(
-    `crucible serve: listening on ${server.url} (${token ? 'bearer token required' : 'no token: loopback only'}; POST /run_code, /submit, /v1/verify; GET /healthz, /metrics, /openapi.json${where})\n`,
+    `crucible serve: listening on ${server.url} (${token ? 'bearer token required' : 'no token: loopback only'}; POST /run_code, /submit, /v1/verify; GET /healthz, /metrics, /openapi.json${where})\n` +
+      `crucible serve: dashboard at ${server.dashboardUrl} (runs of ${flags.db})\n`,
   );
   // Warm the Python workers now so that the first requests do not pay for starting them.
   // A failed warm-up is not fatal: the first request starts the workers again.

@@ -4,6 +4,8 @@
  * written. Building takes about 0.3 s, so the script is cached in node_modules/.cache/crucible,
  * named by the hash of every file it was built from (the app's and its packages'), and rebuilt
  * when one of them changes. The licences of the bundled packages travel inside the script.
+ * The dashboard of `crucible serve` (app/dashboard/main.js, the same views) is a second entry,
+ * built and cached the same way under its own name.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
@@ -11,27 +13,38 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const ENTRY = join(import.meta.dirname, 'app', 'main.js');
+/** The scripts: the report's, and the dashboard's. */
+const ENTRIES = {
+  report: join(import.meta.dirname, 'app', 'main.js'),
+  dashboard: join(import.meta.dirname, 'app', 'dashboard', 'main.js'),
+} as const;
+export type AppEntry = keyof typeof ENTRIES;
 const CACHE = join(ROOT, 'node_modules', '.cache', 'crucible');
-/** The files of the last script built (paths from ROOT), to hash them on the next report. */
-const INPUTS = join(CACHE, 'report-app-inputs.json');
+/** The files of an entry's last script built (paths from ROOT), to hash them on the next report. */
+const inputsFile = (entry: AppEntry) => join(CACHE, `${entry}-app-inputs.json`);
 
 type Esbuild = typeof import('esbuild');
 const esbuildRequire = () => createRequire(createRequire(import.meta.url).resolve('tsx/package.json'));
 const esbuildVersion = () => (esbuildRequire()('esbuild/package.json') as { version: string }).version;
 
-let built: Promise<string> | undefined;
+const built = new Map<AppEntry, Promise<string>>();
 
-/** The app's script, from the cache when nothing it was built from changed. */
-export function appScript(): Promise<string> {
-  built ??= Promise.resolve(cachedScript()).then((cached) => cached ?? build());
-  return built;
+/** The app's script (the report's, or the dashboard's), from the cache when nothing it was built from changed. */
+export function appScript(entry: AppEntry = 'report'): Promise<string> {
+  let script = built.get(entry);
+  if (!script) {
+    script = Promise.resolve(cachedScript(entry)).then((cached) => cached ?? build(entry));
+    // A failed build is tried again by the next caller.
+    script.catch(() => built.delete(entry));
+    built.set(entry, script);
+  }
+  return script;
 }
 
-function cachedScript(): string | undefined {
+function cachedScript(entry: AppEntry): string | undefined {
   try {
-    const inputs = JSON.parse(readFileSync(INPUTS, 'utf8')) as string[];
-    const file = scriptFile(hashFiles(inputs));
+    const inputs = JSON.parse(readFileSync(inputsFile(entry), 'utf8')) as string[];
+    const file = scriptFile(entry, hashFiles(inputs));
     return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
   } catch {
     return undefined;
@@ -47,12 +60,12 @@ function hashFiles(paths: readonly string[]): string {
   return hash.digest('hex').slice(0, 16);
 }
 
-const scriptFile = (hash: string) => join(CACHE, `report-app-${hash}.js`);
+const scriptFile = (entry: AppEntry, hash: string) => join(CACHE, `${entry}-app-${hash}.js`);
 
-async function build(): Promise<string> {
+async function build(entry: AppEntry): Promise<string> {
   const esbuild = esbuildRequire()('esbuild') as Esbuild;
   const result = await esbuild.build({
-    entryPoints: [ENTRY],
+    entryPoints: [ENTRIES[entry]],
     absWorkingDir: ROOT,
     bundle: true,
     format: 'iife',
@@ -69,8 +82,8 @@ async function build(): Promise<string> {
   const script = `${result.outputFiles[0]!.text}\n${licenceNotices(inputs)}`;
   try {
     mkdirSync(CACHE, { recursive: true });
-    writeAtomically(scriptFile(hashFiles(inputs)), script);
-    writeAtomically(INPUTS, JSON.stringify(inputs));
+    writeAtomically(scriptFile(entry, hashFiles(inputs)), script);
+    writeAtomically(inputsFile(entry), JSON.stringify(inputs));
   } catch {
     // A read-only install: the script is built again next time.
   }

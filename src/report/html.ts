@@ -33,8 +33,8 @@ const inlineScript = (code: string) => code.replace(/<\/(script)/gi, '<\\/$1').r
 
 const APP = join(import.meta.dirname, 'app');
 
-/** The app's styles: the shared sheet, then each view's own (app/styles/*.css, in name order). */
-async function appStyles(): Promise<string> {
+/** The app's styles: the shared sheet, then each view's own (app/styles/*.css, in name order); the dashboard serves them too. */
+export async function appStyles(): Promise<string> {
   const own = (await readdir(join(APP, 'styles'))).filter((name) => name.endsWith('.css')).sort();
   const sheets = [join(APP, 'styles.css'), ...own.map((name) => join(APP, 'styles', name))];
   return (await Promise.all(sheets.map((path) => readFile(path, 'utf8')))).join('\n');

@@ -9,6 +9,7 @@ import { computeAdvantages } from '../rl/advantages.js';
 import { gatedReward } from '../rl/gated-reward.js';
 import { GatedRewardRequestSchema } from '../rl/schemas.js';
 import type { Executor } from '../runtimes/executor.js';
+import { createDashboard, isDashboardPath, type Dashboard } from './dashboard.js';
 import type { Metrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
 import { runCode, submit } from './sandbox-fusion.js';
@@ -27,7 +28,7 @@ import { TaskVerifier } from './verify-task.js';
 export interface AppOptions {
   readonly executor: Executor;
   readonly metrics: Metrics;
-  /** Bearer token required on every route but /healthz and /openapi.json; none = no auth. */
+  /** Bearer token required on every route but /healthz and /openapi.json (the dashboard's also take its session cookie); none = no auth. */
   readonly token?: string | undefined;
   /** Largest request body in bytes. */
   readonly maxBodyBytes: number;
@@ -41,6 +42,8 @@ export interface AppOptions {
   readonly tasks?: TaskVerifier;
   /** /v1/verify with `"domain": "sql"`: its engine (the caller closes it; without one, the app makes its own). */
   readonly sql?: SqlVerifier;
+  /** The dashboard at `/` (the caller closes it; without one, the app makes one with no run store). */
+  readonly dashboard?: Dashboard;
 }
 
 /** A 4xx with a message that says what to fix. */
@@ -122,6 +125,7 @@ export function createApp(options: AppOptions): Hono {
   const { executor, metrics } = options;
   const tasks = options.tasks ?? new TaskVerifier({ metrics });
   const sql = options.sql ?? new SqlVerifier();
+  const dashboard = options.dashboard ?? createDashboard({ token: options.token });
   const app = new Hono();
 
   app.onError((error, c) => {
@@ -143,6 +147,8 @@ export function createApp(options: AppOptions): Hono {
       (performance.now() - started) / 1000,
     );
   });
+  // The dashboard's pages: its session cookie as well as the bearer header (dashboard-auth.ts).
+  app.use('*', async (c, next) => (isDashboardPath(c.req.path) ? dashboard.guard(c, next) : next()));
   if (options.token) {
     const guard = bearerAuth({
       token: options.token,
@@ -150,9 +156,13 @@ export function createApp(options: AppOptions): Hono {
         message: { error: 'send Authorization: Bearer <token> (the token given to crucible serve)' },
       },
     });
-    app.use('*', async (c, next) =>
-      c.req.path === '/healthz' || c.req.path === '/openapi.json' ? next() : guard(c, next),
-    );
+    app.use('*', async (c, next) => {
+      const path = c.req.path;
+      if (path === '/healthz' || path === '/openapi.json' || isDashboardPath(path)) return next();
+      // The dashboard's check form judges a program through /v1/verify itself, with its session.
+      if (path === '/v1/verify' && c.req.method === 'POST' && dashboard.fromOwnPage(c)) return next();
+      return guard(c, next);
+    });
   }
   app.use(
     '*',
@@ -278,6 +288,8 @@ export function createApp(options: AppOptions): Hono {
       }
     });
   });
+
+  app.route('/', dashboard.routes);
 
   app.post('/v1/rewards/advantages', async (c) => c.json(computeAdvantages(await jsonBody(c))));
 

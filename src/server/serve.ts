@@ -3,6 +3,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP, type AddressInfo } from 'node:net';
 import { createApp } from './app.js';
+import { createDashboard } from './dashboard.js';
 import type { Executor } from '../runtimes/executor.js';
 import { LocalExecutor } from './executor.js';
 import { Metrics } from './metrics.js';
@@ -27,10 +28,14 @@ export interface ServeOptions {
   readonly harness?: HarnessOptions;
   /** Resolves --host (default: dns.lookup, as listen() does); tests give their own. */
   readonly lookup?: Lookup;
+  /** The run store the dashboard at `/` lists (`--db`); none: the dashboard has no runs. */
+  readonly store?: string;
 }
 
 export interface RunningServer {
   readonly url: string;
+  /** The dashboard's address, with the token once (it sets a session cookie and drops it from the address). */
+  readonly dashboardUrl: string;
   readonly port: number;
   close(): Promise<void>;
 }
@@ -89,9 +94,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const metrics = options.metrics ?? new Metrics();
   const tasks = new TaskVerifier({ harness: options.harness ?? poolOptionsOf(options.executor), metrics });
   const sql = new SqlVerifier(poolOptionsOf(options.executor));
+  const dashboard = createDashboard({ token: options.token, store: options.store });
+  // With a store (crucible serve), build the page's script now rather than at the first visit.
+  if (options.store !== undefined) dashboard.warm();
   const app = createApp({
     tasks,
     sql,
+    dashboard,
     executor: options.executor,
     metrics,
     token: options.token,
@@ -106,6 +115,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       s.once('error', reject);
     });
   } catch (error) {
+    dashboard.close();
     await Promise.all([tasks.close(), sql.close()]);
     throw error;
   }
@@ -113,14 +123,17 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   (server as import('node:http').Server).keepAliveTimeout = 65_000;
   const port = (server.address() as AddressInfo).port;
   const shown = address.includes(':') ? `[${address}]` : address;
+  const url = `http://${shown}:${port}`;
   return {
-    url: `http://${shown}:${port}`,
+    url,
+    dashboardUrl: options.token ? `${url}/?token=${encodeURIComponent(options.token)}` : `${url}/`,
     port,
     close: async () => {
       await new Promise<void>((resolve) => {
         (server as import('node:http').Server).closeAllConnections?.();
         server.close(() => resolve());
       });
+      dashboard.close();
       await Promise.all([tasks.close(), sql.close()]);
     },
   };

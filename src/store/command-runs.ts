@@ -13,6 +13,18 @@ export function isCommandRun(run: Pick<Run, 'strategy'>): boolean {
   return (COMMAND_RUNS as readonly string[]).includes(run.strategy);
 }
 
+/**
+ * The command as a list of runs shows it: `solve repair` for a strategy's run, `agent` for an
+ * agent's, the command (and its strategy, for eval --model) for a command's.
+ */
+export function commandLabel(run: Pick<Run, 'strategy' | 'meta'>): string {
+  if (run.strategy === 'agent') return 'agent';
+  if (!isCommandRun(run)) return `solve ${run.strategy}`;
+  const flags = (run.meta?.flags ?? {}) as { model?: unknown; strategy?: unknown; agent?: unknown };
+  if (flags.agent) return `${run.strategy} --agent`;
+  return flags.model && typeof flags.strategy === 'string' ? `${run.strategy} ${flags.strategy}` : run.strategy;
+}
+
 const percent = (x: unknown, digits = 1) => (typeof x === 'number' ? `${(100 * x).toFixed(digits)}%` : '?');
 
 /** One line of a command run's figures (empty for other runs, and for a command run without figures). */

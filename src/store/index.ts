@@ -5,7 +5,9 @@ export {
   UnknownRunError,
   type StoreOptions,
   type Run,
+  type RunFilter,
   type RunFinish,
+  type RunProgress,
   type RunStart,
   type RunUsage,
 } from './store.js';

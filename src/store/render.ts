@@ -1,6 +1,6 @@
 /** Text views of stored runs: the list for `crucible runs`, the tree for `crucible show`. */
 import type { TraceEvent } from '../core/trace.js';
-import { describeResult, headlineLines, isCommandRun } from './command-runs.js';
+import { commandLabel as command, describeResult, headlineLines, isCommandRun } from './command-runs.js';
 import type { Run } from './store.js';
 
 const MAX_TEXT = 72;
@@ -27,13 +27,6 @@ function seconds(from: string, to: string | null): string {
 /** Paths are shortened from the front: their end names the file. */
 function tail(text: string, max = 40): string {
   return text.length > max ? `…${text.slice(text.length - max + 1)}` : text;
-}
-
-/** `solve repair` for a strategy's run; the command (and its strategy, for eval --model) for a command's. */
-function command(run: Run): string {
-  if (!isCommandRun(run)) return `solve ${run.strategy}`;
-  const flags = (run.meta?.flags ?? {}) as { model?: unknown; strategy?: unknown };
-  return flags.model && typeof flags.strategy === 'string' ? `${run.strategy} ${flags.strategy}` : run.strategy;
 }
 
 /** The command run's figures; for a run that failed or was stopped without any, why. */

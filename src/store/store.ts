@@ -9,6 +9,7 @@ import Database from 'better-sqlite3';
 import { DEFAULT_STORE_PATH } from '../core/constants.js';
 import type { Budget } from '../core/budget.js';
 import { newTraceEventSchema, type NewTraceEvent, type RunStatus, type TraceEvent } from '../core/trace.js';
+import { COMMAND_RUNS } from './command-runs.js';
 
 export { DEFAULT_STORE_PATH };
 /** Longest time an event waits for its commit. */
@@ -44,6 +45,26 @@ export interface RunUsage {
   readonly sandboxSeconds?: number;
 }
 
+/** How far a running command is (its progress bar), as the dashboard of `crucible serve` shows it. */
+export interface RunProgress {
+  readonly done: number;
+  readonly total: number;
+  /** Which bar (a command may have several in turn: generate, then eval). */
+  readonly label?: string;
+  /** When it was written. */
+  readonly at: string;
+}
+
+/** Which runs `listRuns` returns (all of them, newest first, without any). */
+export interface RunFilter {
+  readonly limit?: number;
+  readonly status?: RunStatus;
+  /** A command's runs (eval, select, calibrate, audit), or `solve`: the runs of strategies. */
+  readonly command?: string;
+  /** Text found (case-insensitively, for ASCII letters) in the run's id, task, model or strategy. */
+  readonly text?: string;
+}
+
 export interface Run extends RunStart {
   readonly id: string;
   readonly status: RunStatus;
@@ -53,6 +74,8 @@ export interface Run extends RunStart {
   readonly summary: Record<string, unknown> | null;
   readonly usage: RunUsage | null;
   readonly headline: Record<string, unknown> | null;
+  /** The last progress its command wrote (kept when it finishes: how far it got); null for runs without a progress bar. */
+  readonly progress: RunProgress | null;
   readonly events: number;
 }
 
@@ -69,7 +92,8 @@ CREATE TABLE IF NOT EXISTS runs (
   finished_at TEXT,
   summary TEXT,
   usage TEXT,
-  headline TEXT
+  headline TEXT,
+  progress TEXT
 );
 CREATE TABLE IF NOT EXISTS events (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -99,6 +123,7 @@ interface RunRow {
   summary: string | null;
   usage: string | null;
   headline: string | null;
+  progress: string | null;
   events: number;
 }
 
@@ -129,6 +154,10 @@ function newRunId(now: Date): string {
 
 const parse = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
 
+/** A run's columns as lists show them: the summary only when there is no headline (see RunFinish). */
+const LISTED_COLUMNS = `id, task, strategy, model, budget, meta, status, started_at, finished_at, CASE WHEN headline IS NULL THEN summary END AS summary, usage, headline, progress,
+  (SELECT COUNT(*) FROM events WHERE run_id = runs.id) AS events`;
+
 export interface StoreOptions {
   /**
    * Commit and fsync every write as it is made (what the store did before group commits;
@@ -156,6 +185,8 @@ interface OwnRun {
   /** The group in which nextSeq was last known right (another writer may append between groups). */
   seqGroup: number;
   readonly events: Set<number>;
+  /** The last progress written. */
+  progress: RunProgress | null;
 }
 
 /**
@@ -205,14 +236,16 @@ export class Store {
     this.statements = this.prepareStatements();
   }
 
-  /** A database written before `headline` existed gets the column (NULL for its runs); older code reads it as before. */
+  /** A database written before `headline` or `progress` existed gets the column (NULL for its runs); older code reads it as before. */
   private addMissingColumns(): void {
     const columns = (this.db.prepare('PRAGMA table_info(runs)').all() as Array<{ name: string }>).map((c) => c.name);
-    if (columns.includes('headline')) return;
-    try {
-      this.db.exec('ALTER TABLE runs ADD COLUMN headline TEXT');
-    } catch (error) {
-      if (!/duplicate column/.test(String(error))) throw error; // else another process added it first
+    for (const column of ['headline', 'progress']) {
+      if (columns.includes(column)) continue;
+      try {
+        this.db.exec(`ALTER TABLE runs ADD COLUMN ${column} TEXT`);
+      } catch (error) {
+        if (!/duplicate column/.test(String(error))) throw error; // else another process added it first
+      }
     }
   }
 
@@ -236,6 +269,9 @@ export class Store {
       runRecord: this.db.prepare(
         'SELECT runs.*, (SELECT COUNT(*) FROM events WHERE run_id = runs.id) AS events FROM runs WHERE id = ?',
       ),
+      runListed: this.db.prepare(`SELECT ${LISTED_COLUMNS} FROM runs WHERE id = ?`),
+      setProgress: this.db.prepare('UPDATE runs SET progress = ? WHERE id = ?'),
+      eventsAfter: this.db.prepare('SELECT * FROM events WHERE run_id = ? AND seq > ? ORDER BY seq'),
     };
   }
 
@@ -261,6 +297,7 @@ export class Store {
       summary: null,
       usage: null,
       headline: null,
+      progress: null,
       events: 0,
     };
     this.queuedRuns.add(id);
@@ -275,6 +312,7 @@ export class Store {
       nextSeq: 0,
       seqGroup: this.db.inTransaction ? this.group : this.group + 1,
       events: new Set(),
+      progress: null,
     });
     return run;
   }
@@ -325,6 +363,7 @@ export class Store {
         summary: finish.summary ?? null,
         usage: finish.usage ?? null,
         headline: finish.headline ?? null,
+        progress: own.progress,
         events: own.nextSeq,
       };
     } else {
@@ -338,16 +377,77 @@ export class Store {
     return finished;
   }
 
-  /** Newest first; a run with a headline comes without its summary (see RunFinish). */
-  listRuns(options: { limit?: number } = {}): Run[] {
+  /**
+   * Newest first (at most `limit`, default 50, of those the filter keeps); a run with a
+   * headline comes without its summary (see RunFinish).
+   */
+  listRuns(options: RunFilter = {}): Run[] {
     this.flush();
+    const where: string[] = [];
+    const values: unknown[] = [];
+    if (options.status !== undefined) {
+      where.push('status = ?');
+      values.push(options.status);
+    }
+    if (options.command === 'solve') {
+      where.push(`strategy NOT IN (${COMMAND_RUNS.map(() => '?').join(', ')})`);
+      values.push(...COMMAND_RUNS);
+    } else if (options.command !== undefined) {
+      where.push('strategy = ?');
+      values.push(options.command);
+    }
+    if (options.text) {
+      const like = `%${options.text.replace(/[\\%_]/g, '\\$&')}%`;
+      where.push(
+        `(${['id', 'task', 'model', 'strategy'].map((column) => `${column} LIKE ? ESCAPE '\\'`).join(' OR ')})`,
+      );
+      values.push(like, like, like, like);
+    }
     const rows = this.db
       .prepare(
-        `SELECT id, task, strategy, model, budget, meta, status, started_at, finished_at, CASE WHEN headline IS NULL THEN summary END AS summary, usage, headline,
-         (SELECT COUNT(*) FROM events WHERE run_id = runs.id) AS events FROM runs ORDER BY started_at DESC, id DESC LIMIT ?`,
+        `SELECT ${LISTED_COLUMNS} FROM runs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY started_at DESC, id DESC LIMIT ?`,
       )
-      .all(options.limit ?? 50) as RunRow[];
+      .all(...values, options.limit ?? 50) as RunRow[];
     return rows.map(toRun);
+  }
+
+  /**
+   * A run as `listRuns` shows it (without its summary when it has a headline), without its
+   * events: what a watcher of a running run reads again and again.
+   */
+  peekRun(idOrPrefix: string): Run | undefined {
+    this.flush();
+    const id = this.resolveId(idOrPrefix);
+    return id === undefined ? undefined : toRun(this.statements.runListed.get(id) as RunRow);
+  }
+
+  /** The run's events after `seq` (all of them for -1), in order: what a watcher has not seen yet. */
+  eventsAfter(runId: string, seq: number): TraceEvent[] {
+    this.flush();
+    return (this.statements.eventsAfter.all(runId, seq) as EventRow[]).map(toEvent);
+  }
+
+  /**
+   * Records how far a run of this store is (the dashboard's progress bar). Committed with the
+   * next group (within GROUP_COMMIT_MS); callers write it at most a few times a second.
+   */
+  setProgress(
+    runId: string,
+    progress: { readonly done: number; readonly total: number; readonly label?: string },
+    now: Date = new Date(),
+  ): RunProgress {
+    const written: RunProgress = { ...progress, at: now.toISOString() };
+    const values = [JSON.stringify(written), runId];
+    const own = this.writing.get(runId);
+    this.raiseLater();
+    if (own) {
+      own.progress = written;
+      this.queue({ write: this.statements.setProgress, values });
+    } else {
+      this.flush();
+      if (this.statements.setProgress.run(...values).changes === 0) throw new UnknownRunError(`no run ${runId}`);
+    }
+    return written;
   }
 
   /** A run and its events in order; `idOrPrefix` may be any unambiguous start of a run id. */
@@ -516,6 +616,7 @@ function toRun(row: RunRow): Run {
     summary: parse(row.summary),
     usage: parse(row.usage),
     headline: parse(row.headline),
+    progress: parse(row.progress),
     events: row.events,
   };
 }
