@@ -46,16 +46,23 @@ const WRAPPER =
 export async function runSandboxed(
   root: string,
   command: string,
-  options: { readonly mode?: SandboxMode; readonly limits?: Partial<CommandLimits> } = {},
+  options: {
+    readonly mode?: SandboxMode;
+    readonly limits?: Partial<CommandLimits>;
+    /** node_modules folders whose packages the command's JavaScript may require (read-only; NODE_PATH). */
+    readonly nodePath?: readonly string[];
+  } = {},
 ): Promise<CommandResult> {
   const limits = { ...DEFAULT_COMMAND_LIMITS, ...options.limits };
+  const nodePath = options.nodePath ?? [];
   const ipc = await mkdtemp(join(tmpdir(), 'crucible-command-'));
   if (options.mode === 'none') {
     // Unconfined (trusted code only): the same throwaway copy, made here.
     const copy = join(ipc, 'w');
     await cp(root, copy, { recursive: true, verbatimSymlinks: true });
     try {
-      return await spawnCapped('/bin/sh', ['-c', command], { ...process.env, NO_COLOR: '1' }, copy, limits);
+      const env = { ...process.env, NO_COLOR: '1', ...(nodePath.length ? { NODE_PATH: nodePath.join(':') } : {}) };
+      return await spawnCapped('/bin/sh', ['-c', command], env, copy, limits);
     } finally {
       await rm(ipc, { recursive: true, force: true });
     }
@@ -66,7 +73,8 @@ export async function runSandboxed(
     {
       command: withAddressLimit(['/bin/sh', '-c', WRAPPER], limits.memoryBytes),
       readOnly: [...interpreterPaths(node), ...interpreterPaths(python)],
-      binds: [[root, '/repo']],
+      // Binds come after the private /tmp, so a folder under the host's /tmp is seen too.
+      binds: [[root, '/repo'], ...nodePath.map((dir) => [dir, dir] as const)],
       ipcDir: ipc,
       scratchBytes: limits.scratchBytes,
       env: {
@@ -75,6 +83,7 @@ export async function runSandboxed(
         HOME: '/tmp',
         PYTHONDONTWRITEBYTECODE: '1',
         NO_COLOR: '1',
+        ...(nodePath.length ? { NODE_PATH: nodePath.join(':') } : {}),
       },
     },
     'bwrap',

@@ -232,6 +232,7 @@ export interface CommandToolOptions {
   readonly testCommand: string | undefined;
   readonly mode?: SandboxMode;
   readonly limits?: Partial<CommandLimits>;
+  readonly nodePath?: readonly string[];
 }
 
 function describeRun(result: CommandResult): string {
@@ -244,6 +245,7 @@ export function commandTools(options: CommandToolOptions): AgentTool[] {
   const sandbox = {
     ...(options.mode ? { mode: options.mode } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.nodePath ? { nodePath: options.nodePath } : {}),
   };
   const run: AgentTool<{ command: string }> = {
     name: 'run',

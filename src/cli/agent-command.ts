@@ -5,22 +5,14 @@
  * written into the folder only with --apply. The run is `verified` when the tests pass at the end.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { runAgent, type AgentOutcome } from '../agents/agent.js';
-import { runSandboxed } from '../agents/sandboxed-command.js';
-import { defaultTestCommand, summarizeTests, type TestSummary } from '../agents/test-summary.js';
-import { commandTools, FILE_TOOLS } from '../agents/tools.js';
-import { Workspace } from '../agents/workspace.js';
+import { solveRepository, type RepositoryResult } from '../agents/solve-repository.js';
+import type { TestSummary } from '../agents/test-summary.js';
 import { parseBudget } from '../core/budget.js';
 import { chooseSeed } from '../core/seed.js';
 import { createModel } from '../models/index.js';
+import { checkNodePath } from '../runtimes/recipes.js';
 import { Store } from '../store/index.js';
-import { storeTrace } from '../strategies/trace.js';
 import type { AgentFlags } from './agent-options.js';
-
-export interface TestCounts {
-  readonly passed: number;
-  readonly failed: number;
-}
 
 async function taskText(flags: AgentFlags): Promise<string> {
   if (flags.task !== undefined && flags.issue !== undefined)
@@ -45,91 +37,54 @@ export async function runAgentCommand(flags: AgentFlags): Promise<void> {
   const task = await taskText(flags);
   const budget = parseBudget(flags.budget);
   const seed = chooseSeed(flags.seed);
-  const workspace = await Workspace.open(flags.repo);
+  process.stderr.write(`crucible: agent on ${flags.repo} with ${flags.model}, seed ${seed}\n`);
+  const model = await createModel(flags.model, {
+    cache: flags.offline ? 'offline' : 'read-write',
+    cacheDir: flags.cacheDir,
+    ...(flags.config ? { configPath: flags.config } : {}),
+  });
   const store = new Store(flags.db);
+  const interrupt = new AbortController();
+  const onSigint = () => interrupt.abort();
+  process.once('SIGINT', onSigint);
+  let result: RepositoryResult;
   try {
-    const testCommand = flags.test ?? (await defaultTestCommand(workspace.root));
-    const sandbox = { mode: flags.sandbox };
-    const tests = async (): Promise<TestSummary | undefined> => {
-      if (!testCommand) return undefined;
-      const result = await runSandboxed(workspace.root, testCommand, sandbox);
-      return summarizeTests(result.output, result.timedOut ? null : result.exitCode);
-    };
-    process.stderr.write(
-      `crucible: agent on ${flags.repo} with ${flags.model}, seed ${seed}; tests: ${testCommand ? `\`${testCommand}\`` : 'none found (give --test)'}\n`,
-    );
-    const before = await tests();
-    process.stdout.write(`tests before: ${describeTests(before)}\n`);
-    const model = await createModel(flags.model, {
-      cache: flags.offline ? 'offline' : 'read-write',
-      cacheDir: flags.cacheDir,
-      ...(flags.config ? { configPath: flags.config } : {}),
-    });
-    const run = store.startRun({
-      task: flags.issue ?? firstLine(task),
-      strategy: 'agent',
-      model: model.spec,
+    result = await solveRepository({
+      repo: flags.repo,
+      task,
+      model,
       budget,
-      meta: { seed, repo: flags.repo, testCommand: testCommand ?? null, task },
+      testCommand: flags.test,
+      sandbox: flags.sandbox,
+      nodePath: flags.nodePath ? checkNodePath(flags.nodePath) : undefined,
+      store,
+      ...(flags.issue ? { label: flags.issue } : {}),
+      seed,
+      maxTurns: flags.turns,
+      signal: interrupt.signal,
+      testsBefore: true,
+      onTestsBefore: (before) => process.stdout.write(`tests before: ${describeTests(before)}\n`),
     });
-    store.commit();
-    const interrupt = new AbortController();
-    const onSigint = () => interrupt.abort();
-    process.once('SIGINT', onSigint);
-    let outcome: AgentOutcome;
-    try {
-      outcome = await runAgent({
-        model,
-        workspace,
-        task,
-        tools: [...FILE_TOOLS, ...commandTools({ testCommand, ...sandbox })],
-        budget,
-        trace: storeTrace(store, run.id),
-        testCommand,
-        maxTurns: flags.turns,
-        seed,
-        signal: interrupt.signal,
-      });
-    } catch (error) {
-      store.finishRun(run.id, {
-        status: interrupt.signal.aborted ? 'interrupted' : 'error',
-        summary: { reason: error instanceof Error ? error.message : String(error) },
-      });
-      throw error;
-    } finally {
-      process.off('SIGINT', onSigint);
-      await model.close();
-    }
-    const after = await tests();
-    const diff = await workspace.diff();
-    // Verified: the repository's own tests ran and all passed at the end.
-    const verified = after !== undefined && after.failed === 0 && after.passed > 0;
-    const status = verified ? 'verified' : 'unverified';
-    const counts = (s: TestSummary | undefined): TestCounts | null =>
-      s ? { passed: s.passed, failed: s.failed } : null;
+  } finally {
+    process.off('SIGINT', onSigint);
+    store.close();
+    await model.close();
+  }
+  const { outcome, diff, after, workspace } = result;
+  try {
+    const counts = (s: TestSummary | undefined) => (s ? { passed: s.passed, failed: s.failed } : null);
     const document = {
-      status,
+      status: result.status,
       diff,
-      tests: { command: testCommand ?? null, before: counts(before), after: counts(after) },
+      tests: { command: result.testCommand ?? null, before: counts(result.before), after: counts(after) },
       agent: { status: outcome.status, summary: outcome.summary, turns: outcome.turns, tool_calls: outcome.toolCalls },
       usage: outcome.usage,
-      run_id: run.id,
+      run_id: result.runId ?? null,
       repo: flags.repo,
       model: model.spec,
       seed,
       applied: false,
     };
-    store.finishRun(run.id, {
-      status,
-      summary: { reason: outcome.summary, diff, tests: document.tests, agent: document.agent },
-      usage: {
-        modelCalls: outcome.usage.calls,
-        inputTokens: outcome.usage.inputTokens,
-        outputTokens: outcome.usage.outputTokens,
-        costUsd: outcome.usage.costUsd,
-        sandboxSeconds: outcome.usage.sandboxSeconds,
-      },
-    });
     process.stdout.write(diff ? `\n${diff}\n` : '\nno changes\n');
     process.stdout.write(`tests after: ${describeTests(after)}\n`);
     process.stdout.write(`agent: ${outcome.status} after ${outcome.turns} turns: ${outcome.summary}\n`);
@@ -139,10 +94,9 @@ export async function runAgentCommand(flags: AgentFlags): Promise<void> {
       process.stdout.write(`applied to ${flags.repo}: ${applied.map((c) => c.path).join(', ')}\n`);
     }
     if (flags.json) await writeFile(flags.json, JSON.stringify(document, null, 1) + '\n');
-    process.stdout.write(`${status}; run ${run.id} (crucible show ${run.id})\n`);
-    if (!verified) process.exitCode = 1;
+    process.stdout.write(`${result.status}; run ${result.runId} (crucible show ${result.runId})\n`);
+    if (result.status !== 'verified') process.exitCode = 1;
   } finally {
-    store.close();
     await workspace.close();
   }
 }
@@ -151,8 +105,3 @@ function describeTests(summary: TestSummary | undefined): string {
   if (!summary) return 'no test command';
   return `${summary.passed} passed, ${summary.failed} failed`;
 }
-
-const firstLine = (text: string) => {
-  const line = text.trim().split('\n')[0]!;
-  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
-};

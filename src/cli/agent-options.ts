@@ -26,6 +26,7 @@ export interface AgentFlags {
   readonly db: string;
   readonly cacheDir: string;
   readonly config?: string;
+  readonly nodePath?: string[];
 }
 
 export function registerAgentCommand(program: Command): void {
@@ -57,6 +58,11 @@ export function registerAgentCommand(program: Command): void {
     .option('--offline', 'replay model replies from the cache only; a request never recorded is an error')
     .addOption(
       new Option('--sandbox <mode>', 'isolation for the commands it runs').choices(['bwrap', 'none']).default('bwrap'),
+    )
+    .option(
+      '--node-path <dir>',
+      'a node_modules folder whose packages the repository may require when its tests run (read-only; repeatable)',
+      (dir: string, dirs: string[] = []) => [...dirs, dir],
     )
     .addOption(storeOption())
     .option('--cache-dir <dir>', 'model response cache', DEFAULT_CACHE_DIR)

@@ -28,6 +28,11 @@ const FAILURES_PER_STATUS = 3;
 
 export async function runEval(flags: EvalFlags): Promise<void> {
   // With --model, a strategy generates the samples (eval-model.ts).
+  if ((flags as ModelEvalFlags).agent) {
+    if (!('model' in flags && flags.model))
+      throw new Error("--agent needs --model (a model, or `fixes` to replay the dataset's own fixes)");
+    return (await import('./eval-agent.js')).runAgentEval(flags as ModelEvalFlags);
+  }
   if ('model' in flags && flags.model) return (await import('./eval-model.js')).runModelEval(flags as ModelEvalFlags);
   // A task file of another domain is judged by its pack (the dataset's `domain`; SQL's own formats are recognised).
   const { dataset } = flags;

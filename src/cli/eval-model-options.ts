@@ -6,6 +6,8 @@ import { withStrategyOptions, type StrategyFlags } from './solve-options.js';
 
 export interface ModelEvalFlags extends EvalFlags, StrategyFlags {
   readonly limit?: number;
+  /** Each task is a repository for the agent (eval-agent.ts), not a function for a strategy. */
+  readonly agent?: boolean;
 }
 
 /** The options `eval` takes for generating with a model (added to the eval command). */
@@ -16,7 +18,11 @@ export function withModelEvalOptions(command: Command): Command {
         '--model <spec>',
         'generate the samples: solve each task with this model and --strategy (instead of --samples)',
       )
-      .option('--limit <n>', 'only the first n tasks (with --samples: the first n that have samples)', positiveInt),
+      .option('--limit <n>', 'only the first n tasks (with --samples: the first n that have samples)', positiveInt)
+      .option(
+        '--agent',
+        "with --model: each task (HumanEvalPack's buggy solutions, QuixBugs) is a small repository the agent fixes; it passes when the repository's tests pass (--model fixes replays the dataset's own fixes)",
+      ),
     { oracleDefault: false, seed: false },
   );
 }

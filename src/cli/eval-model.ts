@@ -9,7 +9,7 @@
 import { summarize, type SampleResult } from '../bench/evaluate.js';
 import { formatSamples, formatSummary } from '../bench/report.js';
 import { parseBudget, type Budget } from '../core/budget.js';
-import { Store, type RunUsage } from '../store/index.js';
+import type { Store, RunUsage } from '../store/index.js';
 import {
   ANY_DOMAIN_STRATEGIES,
   solveTask,
@@ -56,8 +56,8 @@ export async function runModelEval(flags: ModelEvalFlags): Promise<void> {
   process.stderr.write(
     `crucible: ${flags.strategy} with ${flags.model} on ${domain.tasks.length} tasks of ${domain.dataset}, budget ${flags.budget} per task, seed ${seed} (replay with --seed ${seed} --offline)\n`,
   );
-  await recorded(flags, { command: 'eval', dataset: datasetLabel(flags), judged: flags.model, seed, flags }, () =>
-    solveAndScore(flags, { domain, budget, options, seed }),
+  await recorded(flags, { command: 'eval', dataset: datasetLabel(flags), judged: flags.model, seed, flags }, (store) =>
+    solveAndScore(flags, { domain, budget, options, seed, store }),
   );
 }
 
@@ -66,18 +66,18 @@ interface Generation {
   readonly budget: Budget;
   readonly options: StrategyOptions;
   readonly seed: number;
+  /** The eval's own store: each task's solve run is recorded beside the eval's (unless --no-record). */
+  readonly store: Store | undefined;
 }
 
 async function solveAndScore(
   flags: ModelEvalFlags,
-  { domain, budget, options, seed }: Generation,
+  { domain, budget, options, seed, store }: Generation,
 ): Promise<CommandResult> {
   const model = await openModel(flags).catch(async (error) => {
     await domain.close();
     throw error;
   });
-  // Each task's solve run, with its events, beside the eval's own run (unless --no-record).
-  const store = flags.record ? new Store(flags.db) : undefined;
   const progress = createProgress('solve');
   const interrupt = interruptOnSigint('stopping the task in flight');
   const started = performance.now();
@@ -109,7 +109,6 @@ async function solveAndScore(
   } finally {
     interrupt.dispose();
     progress.stop();
-    store?.close();
     await Promise.all([domain.close(), model.close()]);
   }
   const results = outcomes.map((o) => o.sample);

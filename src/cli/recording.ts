@@ -10,6 +10,10 @@ import { writeHtmlReport } from '../report/write.js';
 import { Store, type CommandRunName, type RunFinish, type RunUsage } from '../store/index.js';
 import type { RecordFlags } from './record-options.js';
 import { VERSION } from '../core/version.js';
+import { onProgress } from './progress.js';
+
+/** A running command's progress is written to its run at most this often (the dashboard polls the store). */
+const PROGRESS_EVERY_MS = 500;
 
 export interface CommandRun {
   readonly command: CommandRunName;
@@ -46,11 +50,18 @@ export function judgedLabel(flags: { readonly dataset?: string; readonly samples
 /**
  * Runs `work` as a recorded run (unless --no-record). A run that throws is recorded as an
  * error with its message; one whose process quits before `work` returns (Ctrl-C where the
- * command does not finish its work in flight, or a second Ctrl-C) as interrupted.
+ * command does not finish its work in flight, or a second Ctrl-C) as interrupted. `work` is
+ * given the store, to record runs of its own in (eval --model, --agent: one per task): one
+ * process must write through one Store, whose grouped writes would otherwise wait on another's
+ * that the same (blocked) thread holds.
  */
-export async function recorded(flags: RecordFlags, run: CommandRun, work: () => Promise<CommandResult>): Promise<void> {
+export async function recorded(
+  flags: RecordFlags,
+  run: CommandRun,
+  work: (store: Store | undefined) => Promise<CommandResult>,
+): Promise<void> {
   if (!flags.record) {
-    const result = await work();
+    const result = await work(undefined);
     await writeHtmlReport(flags.html, result.document);
     return;
   }
@@ -68,10 +79,12 @@ export async function recorded(flags: RecordFlags, run: CommandRun, work: () => 
     },
   });
   store.commit(); // at once: `crucible runs` shows the run while it works
+  const progress = recordProgress(store, id);
   let open = true;
   const end = (finish: RunFinish) => {
     if (!open) return;
     open = false;
+    progress.stop();
     process.off('SIGINT', onSigint);
     process.off('exit', onExit);
     store.finishRun(id, finish);
@@ -90,7 +103,7 @@ export async function recorded(flags: RecordFlags, run: CommandRun, work: () => 
   process.on('exit', onExit);
   process.on('SIGINT', onSigint);
   try {
-    const result = await work();
+    const result = await work(store);
     end({
       status: result.interrupted ? 'interrupted' : 'finished',
       summary: result.document,
@@ -104,6 +117,47 @@ export async function recorded(flags: RecordFlags, run: CommandRun, work: () => 
     end({ status: 'error', summary: { reason: error instanceof Error ? error.message : String(error) } });
     throw error;
   }
+}
+
+/**
+ * The command's progress bars (progress.ts) in its run's row, for the dashboard of `crucible
+ * serve`: at most every PROGRESS_EVERY_MS, the latest update each time, and the last one when
+ * stopped (so a finished run shows how far it got). A store that cannot take it is warned of
+ * once; the command goes on.
+ */
+function recordProgress(store: Store, id: string): { stop(): void } {
+  let latest: { label: string; done: number; total: number } | undefined;
+  let written = -Infinity;
+  let timer: NodeJS.Timeout | undefined;
+  let failed = false;
+  const write = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (!latest || failed) return;
+    const progress = latest;
+    latest = undefined;
+    written = performance.now();
+    try {
+      store.setProgress(id, progress);
+    } catch (error) {
+      failed = true;
+      process.stderr.write(
+        `crucible: warning: the run's progress is not recorded (${error instanceof Error ? error.message : String(error)})\n`,
+      );
+    }
+  };
+  const stopListening = onProgress((label, done, total) => {
+    latest = { label, done, total };
+    const wait = written + PROGRESS_EVERY_MS - performance.now();
+    if (wait <= 0) write();
+    else timer ??= setTimeout(write, wait).unref();
+  });
+  return {
+    stop() {
+      stopListening();
+      write();
+    },
+  };
 }
 
 /**

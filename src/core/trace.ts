@@ -5,7 +5,15 @@
  */
 import { z } from 'zod';
 
-export const TRACE_EVENT_KINDS = ['prompt', 'response', 'candidate', 'verdict', 'feedback', 'decision', 'tool'] as const;
+export const TRACE_EVENT_KINDS = [
+  'prompt',
+  'response',
+  'candidate',
+  'verdict',
+  'feedback',
+  'decision',
+  'tool',
+] as const;
 export type TraceEventKind = (typeof TRACE_EVENT_KINDS)[number];
 
 const usage = z.object({ inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative() });
