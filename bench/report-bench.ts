@@ -10,7 +10,7 @@
  * document with REPORT_BENCH_SOURCE=FILE.json), and each labelled sample (its task id, its
  * position among its task's samples, its label) takes the verdict of a real sample with the same
  * outcome: a passing one if labelled passed, else the failures in turn (with their failing inputs
- * and counterexamples). pass@k and the status counts are computed from these samples as eval
+ * and counterexamples) and keeps its own program. pass@k and the status counts are computed from these samples as eval
  * computes them. Without the labelled file, 16,024 samples over 802 tasks are made the same way.
  */
 import { execFileSync } from 'node:child_process';
@@ -47,19 +47,20 @@ function sourceDocument(): EvalDocument {
   return JSON.parse(readFileSync(path, 'utf8')) as EvalDocument;
 }
 
-/** The (task id, index, passed) of every labelled sample, or a made-up set of the same size. */
-function labelledSlots(): { task: string; index: number; passed: boolean }[] {
+/** The (task id, index, passed, program) of every labelled sample, or a made-up set of the same size. */
+function labelledSlots(): { task: string; index: number; passed: boolean; program?: string }[] {
   const perTask = new Map<string, number>();
-  const slot = (task: string, passed: boolean) => {
+  const slot = (task: string, passed: boolean, program?: string) => {
     const index = perTask.get(task) ?? 0;
     perTask.set(task, index + 1);
-    return { task, index, passed };
+    return { task, index, passed, ...(program !== undefined ? { program } : {}) };
   };
   if (existsSync(LABELLED)) {
     const lines = gunzipSync(readFileSync(LABELLED)).toString('utf8').trim().split('\n');
     return lines.map((line) => {
-      const record = JSON.parse(line) as { task_id: string; passed: boolean };
-      return slot(record.task_id, record.passed);
+      // Each sample's own program: an eval document carries every program it judged.
+      const record = JSON.parse(line) as { task_id: string; passed: boolean; code?: string };
+      return slot(record.task_id, record.passed, record.code);
     });
   }
   process.stdout.write(`(${LABELLED} not found: made-up task ids, 20 samples each, 70% passing)\n`);
@@ -71,9 +72,9 @@ function bigDocument(source: EvalDocument): EvalDocument {
   const failing = source.samples.filter((s) => s.status !== 'pass');
   let p = 0;
   let f = 0;
-  const samples = labelledSlots().map(({ task, index, passed }) => {
+  const samples = labelledSlots().map(({ task, index, passed, program }) => {
     const from = passed ? passing[p++ % passing.length]! : failing[f++ % failing.length]!;
-    return { ...from, task_id: task, index };
+    return { ...from, task_id: task, index, ...(program !== undefined ? { program } : {}) };
   });
   const suites = Object.keys(source.samples[0]!.suites).map((name) => ({ name }));
   const tasks = [...new Set(samples.map((s) => s.task_id))].map((id) => ({ id, suites }));

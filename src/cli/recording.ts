@@ -5,8 +5,8 @@
  * store alone.
  */
 import { mkdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { writeHtmlReport } from '../report/write.js';
+import { dirname } from 'node:path';
+import { runReportPath, writeHtmlReport } from '../report/write.js';
 import { Store, type CommandRunName, type RunFinish, type RunUsage } from '../store/index.js';
 import type { RecordFlags } from './record-options.js';
 import { VERSION } from '../core/version.js';
@@ -165,10 +165,10 @@ function recordProgress(store: Store, id: string): { stop(): void } {
  * written the run is still done and recorded, so that is a warning, not the command's failure.
  */
 async function writeDefaultReport(db: string, id: string, document: object): Promise<void> {
-  const folder = join(db === ':memory:' ? '.crucible' : dirname(db), 'reports');
+  const path = runReportPath(db, id);
   try {
-    await mkdir(folder, { recursive: true });
-    await writeHtmlReport(join(folder, `${id}.html`), document);
+    await mkdir(dirname(path), { recursive: true });
+    await writeHtmlReport(path, document);
   } catch (error) {
     process.stderr.write(
       `crucible: the run's report was not written (${error instanceof Error ? error.message : String(error)}); crucible report --run ${id} tries again\n`,

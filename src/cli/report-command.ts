@@ -3,18 +3,15 @@
  * `crucible report --run RUN_ID [--db FILE] [--out report.html]`: a recorded run's.
  */
 import { mkdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { readReportDocument, writeReport } from '../report/index.js';
+import { runReportPath } from '../report/write.js';
 import { readStoredRun } from '../report/read.js';
 import type { ReportFlags } from './report-options.js';
 
 /** The report beside the first document: results.json → results.html. */
 export const defaultReportPath = (file: string) =>
   /\.json(\.gz)?$/i.test(file) ? file.replace(/\.json(\.gz)?$/i, '.html') : `${file}.html`;
-
-/** A recorded run's report beside the store, where a recorded command writes its own: .crucible/reports/RUN.html. */
-export const runReportPath = (db: string, id: string) =>
-  join(db === ':memory:' ? '.crucible' : dirname(db), 'reports', `${id}.html`);
 
 export async function runReport(
   file: string | undefined,

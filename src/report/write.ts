@@ -1,9 +1,13 @@
 /** Writing a report: `crucible report` and the `--html FILE` of the commands that write documents. */
 import { writeFile } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { reportHtml } from './html.js';
 import { documentKind } from './kinds.js';
 import type { ReportDocument } from './read.js';
+
+/** A recorded run's report, beside the store: .crucible/reports/RUN.html (a recorded command writes it; report --run too). */
+export const runReportPath = (db: string, id: string) =>
+  join(db === ':memory:' ? '.crucible' : dirname(db), 'reports', `${id}.html`);
 
 /** Writes the report of `documents` to `path` and says where. */
 export async function writeReport(path: string, documents: readonly ReportDocument[]): Promise<void> {

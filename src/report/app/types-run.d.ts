@@ -35,6 +35,13 @@ export interface StoredRun {
   readonly events?: number;
 }
 
+/** An agent run's tests (src/agents/solve-repository.ts): counts before and after, null when not run. */
+export interface AgentTests {
+  readonly command: string | null;
+  readonly before: { readonly passed: number; readonly failed: number } | null;
+  readonly after: { readonly passed: number; readonly failed: number } | null;
+}
+
 export interface ChatMessage {
   readonly role: string;
   readonly content: string;

@@ -6,6 +6,7 @@
  */
 import { html } from 'htm/preact';
 import { Program } from '../components/program.js';
+import { UnifiedDiff } from '../components/unified-diff.js';
 import { RunStatus, between, dollars, tokens } from '../components/run-parts.js';
 import { RunTree } from '../components/run-tree.js';
 import { count, date, duration, inline } from '../format.js';
@@ -57,6 +58,9 @@ function RunView({ entry }) {
   const reason = typeof run.summary?.reason === 'string' ? run.summary.reason : undefined;
   const failed = run.status === 'error' || run.status === 'interrupted';
   const program = typeof run.summary?.program === 'string' ? run.summary.program : undefined;
+  // An agent's run: its changes to the repository, and the repository's tests.
+  const diff = typeof run.summary?.diff === 'string' ? run.summary.diff : undefined;
+  const tests = /** @type {import('../types-run').AgentTests | undefined} */ (run.summary?.tests);
   return html`<div class="view run-view">
     <header class="doc-header">
       <div class="title-line">
@@ -124,6 +128,14 @@ function RunView({ entry }) {
       html`<section class="card">
         <h2>${run.status === 'verified' ? 'The verified program' : 'The program returned (not verified)'}</h2>
         <${Program} source=${program} label="the program the run returned" />
+      </section>`
+    }
+    ${
+      diff !== undefined &&
+      html`<section class="card" data-testid="agent-diff">
+        <h2>${diff ? 'The changes to the repository' : 'No changes to the repository'}</h2>
+        ${tests && html`<p class="muted" data-testid="agent-tests">tests${tests.command ? html` (<code>${tests.command}</code>)` : ''}: ${testCounts(tests.before, 'before')} → ${testCounts(tests.after, 'after')}</p>`}
+        ${diff && html`<${UnifiedDiff} diff=${diff} label="the agent's changes, as a unified diff" />`}
       </section>`
     }
     ${
@@ -242,3 +254,11 @@ function SolveView({ entry }) {
 
 registerDocumentView(['run'], { title: 'run', render: RunView });
 registerDocumentView(['solve'], { title: 'solve', render: SolveView });
+
+/**
+ * @param {{ passed: number, failed: number } | null | undefined} counts
+ * @param {string} when
+ */
+function testCounts(counts, when) {
+  return counts ? `${counts.passed} passed, ${counts.failed} failed ${when}` : `not run ${when}`;
+}
