@@ -27,3 +27,21 @@ export async function crucible(
 export function writeJsonl(path: string, records: readonly unknown[]): void {
   writeFileSync(path, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
 }
+
+/** A small SQL eval: the dataset `tasks` with one task (cities/all), and `samples` with a right sample and a wrong one. */
+export function writeCitiesEval(tasks: string, samples: string): void {
+  writeJsonl(tasks, [
+    {
+      task_id: 'cities/all',
+      domain: 'sql',
+      schema: 'CREATE TABLE city (name TEXT PRIMARY KEY)',
+      setup: "INSERT INTO city VALUES ('austin');",
+      question: 'Which cities are there?',
+      reference: 'SELECT name FROM city',
+    },
+  ]);
+  writeJsonl(samples, [
+    { task_id: 'cities/all', solution: 'SELECT name FROM city' },
+    { task_id: 'cities/all', solution: 'SELECT 1' },
+  ]);
+}

@@ -13,21 +13,17 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../src/report/chromium.js';
 import { Store } from '../src/store/index.js';
+import { openPage, screenshot, seriousViolations } from './browser-support.js';
 import { BIN } from './cli-support.js';
 import { startTestServer } from './server-support.js';
 
-const ROOT = join(import.meta.dirname, '..');
-const ARTIFACTS = join(ROOT, 'test-artifacts', 'report');
-const DOCS = process.env.CRUCIBLE_DOC_SCREENSHOTS ? join(ROOT, 'docs') : undefined;
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const dir = mkdtempSync(join(tmpdir(), 'crucible-dashboard-'));
 const db = join(dir, 'crucible.db');
 const TOKEN = randomBytes(16).toString('hex');
@@ -122,7 +118,6 @@ function seedStore(): void {
 }
 
 before(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
   // Launched first: without chromium the tests fail at once, saying how to install it.
   browser = await launchChromium();
   seedStore();
@@ -169,22 +164,6 @@ async function watchedContext(): Promise<BrowserContext> {
   return watched;
 }
 
-/** Strings, not functions, go to the page: tsx names functions with a helper the page lacks. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const violations = (await page.evaluate(
-    `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })))`,
-  )) as { id: string; impact: string; help: string; nodes: string[] }[];
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.join(', ')})`);
-}
-
-async function screenshot(page: Page, name: string, { doc = false, fullPage = false } = {}): Promise<void> {
-  await page.screenshot({ path: join(ARTIFACTS, `dashboard-${name}.png`), fullPage });
-  if (DOCS && doc) await page.screenshot({ path: join(DOCS, `dashboard-${name}.png`), fullPage });
-}
-
 /** The page's console errors and requests so far are clean: nothing failed, nothing left this server. */
 function assertClean(): void {
   assert.deepEqual(errors, []);
@@ -196,11 +175,9 @@ function assertClean(): void {
 const shownRuns = (page: Page) =>
   page.locator('[data-testid="runs"] tbody tr').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.run!));
 
+/** A page of the dashboard with the session cookie; its requests and errors are kept by the context's (assertClean). */
 async function openDashboard(hash = ''): Promise<Page> {
-  const page = await context.newPage();
-  await page.goto(`${base}/${hash}`);
-  await page.waitForSelector('html[data-ready]');
-  return page;
+  return (await openPage(context, `${base}/${hash}`)).page;
 }
 
 test('without the token the dashboard is refused; the token once becomes an HttpOnly cookie and leaves the address', async () => {
@@ -271,7 +248,7 @@ test('a run page follows a real crucible eval: its progress moves while it runs,
       if (state[0] !== 'running') break;
       if (state[1] !== undefined && seen.at(-1) !== state[1]) seen.push(state[1]);
       if (!shotWhileRunning && seen.length >= 2) {
-        await screenshot(page, 'run-live');
+        await screenshot(page, 'dashboard-run-live');
         shotWhileRunning = true;
       }
       await new Promise((r) => setTimeout(r, 50));
@@ -303,7 +280,7 @@ test('a run page follows a real crucible eval: its progress moves while it runs,
     assert.equal(await page.locator('[role="gridcell"]').count(), doc.samples.length);
     assert.equal(await page.getAttribute('article[data-run]', 'data-status'), 'finished');
     assert.equal(recorded.progress?.done, doc.samples.length, 'the last progress is kept');
-    await screenshot(page, 'run', { doc: true });
+    await screenshot(page, 'dashboard-run', 'dashboard-run');
     assert.deepEqual(await seriousViolations(page), []);
     await page.close();
   } finally {
@@ -327,7 +304,7 @@ test('the runs list shows the store’s runs newest first; the filters narrow it
   const evalRow = page.locator(`tr[data-run="${all[0]}"]`);
   assert.match((await evalRow.textContent())!, /finished.*eval.*built-in samples.*pass@1 base/s);
   assert.match((await page.locator('tr[data-status="error"]').textContent())!, /line 3 is not JSON/);
-  await screenshot(page, 'runs', { doc: true });
+  await screenshot(page, 'dashboard-runs', 'dashboard-runs');
   assert.deepEqual(await seriousViolations(page), []);
 
   // (waitForFunction with a string would be eval, which the page's CSP forbids.)
@@ -402,7 +379,7 @@ test('a running solve run’s page shows its events as they are recorded, then i
     await page.waitForSelector('.dash-view[data-kind="run"]');
     assert.equal(await page.locator('.dash-live').count(), 0, 'no longer live');
     assert.match((await page.textContent('.dash-view'))!, /no candidate passed/, 'the view shows why');
-    await screenshot(page, 'solve', { fullPage: true });
+    await screenshot(page, 'dashboard-solve', undefined, { fullPage: true });
     assert.deepEqual(await seriousViolations(page), []);
     await page.close();
   } finally {
@@ -469,7 +446,7 @@ test('the check form judges a pasted program through /v1/verify: right passes, w
   );
   assert.deepEqual(verifyCalls, ['POST', 'POST'], 'the form calls /v1/verify itself');
   await page.evaluate(`document.querySelector('[name="task"]').scrollTop = 0`);
-  await screenshot(page, 'check', { doc: true, fullPage: true });
+  await screenshot(page, 'dashboard-check', 'dashboard-check', { fullPage: true });
   assert.deepEqual(await seriousViolations(page), []);
 
   // A task the form cannot read says why, without a request.

@@ -9,22 +9,18 @@
  * test-artifacts/report/ (and, with CRUCIBLE_DOC_SCREENSHOTS=1, docs/report-audit.png).
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, ViewportSize } from 'playwright-core';
 import { launchChromium } from '../src/report/chromium.js';
 import { crucible as run, writeJsonl } from './cli-support.js';
+import { openPage, screenshot, seriousViolations } from './browser-support.js';
 
-const ROOT = join(import.meta.dirname, '..');
-const ARTIFACTS = join(ROOT, 'test-artifacts', 'report');
-const DOCS = process.env.CRUCIBLE_DOC_SCREENSHOTS ? join(ROOT, 'docs') : undefined;
 const dir = mkdtempSync(join(tmpdir(), 'crucible-report-audit-'));
 const crucible = (args: string[]) => run(args, { cwd: dir });
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 interface Entry {
   task_id: string;
@@ -133,7 +129,6 @@ let doc: AuditDoc;
 let sqlDoc: SqlAuditDoc;
 
 before(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
   browser = await launchChromium();
   writeJsonl(paths.dataset, TASKS);
   writeJsonl(paths.sqlDataset, SQL_TASKS);
@@ -168,45 +163,7 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Opened {
-  page: Page;
-  requests: string[];
-  errors: string[];
-}
-
-async function open(file: string, viewport = { width: 1400, height: 900 }): Promise<Opened> {
-  const page = await browser.newPage({ viewport });
-  const requests: string[] = [];
-  const errors: string[] = [];
-  page.on('request', (request) => requests.push(request.url()));
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(pathToFileURL(file).href);
-  await page.waitForSelector('html[data-ready]');
-  return { page, requests, errors };
-}
-
-/** Strings, not functions, go to the page: tsx names functions with a helper the page lacks. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const violations = (await page.evaluate(
-    `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })))`,
-  )) as { id: string; impact: string; help: string; nodes: string[] }[];
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.join(', ')})`);
-}
-
-/** `docs`: also the README's picture of the view (docs/report-NAME.png), when asked for. */
-async function screenshot(page: Page, name: string, { docs = false } = {}): Promise<void> {
-  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
-  if (DOCS && docs) {
-    mkdirSync(DOCS, { recursive: true });
-    await page.screenshot({ path: join(DOCS, `report-${name}.png`) });
-  }
-}
+const open = (file: string, viewport?: ViewportSize) => openPage(browser, pathToFileURL(file), { viewport });
 
 const percent = (x: number) => `${(100 * x).toFixed(1)}%`;
 const text = async (page: Page, selector: string) =>
@@ -355,7 +312,7 @@ test('each task’s mutation score is shown; a surviving mutant expands into its
     }
     assert.equal(await whole.textContent(), survivor.program);
   }
-  await screenshot(page, 'audit', { docs: true });
+  await screenshot(page, 'audit', 'report-audit');
   assert.deepEqual(await seriousViolations(page), []);
   assert.deepEqual(errors, []);
   await page.close();

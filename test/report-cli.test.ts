@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { crucible as run, writeJsonl } from './cli-support.js';
+import { crucible as run, writeCitiesEval } from './cli-support.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'crucible-report-cli-'));
 const crucible = (args: string[]) => run(args, { cwd: dir });
@@ -18,21 +18,8 @@ const results = join(dir, 'results.json');
 before(async () => {
   // A real document, quickly: SQL samples judged without running them (--judge static).
   const tasks = join(dir, 'tasks.jsonl');
-  writeJsonl(tasks, [
-    {
-      task_id: 'cities/all',
-      domain: 'sql',
-      schema: 'CREATE TABLE city (name TEXT PRIMARY KEY)',
-      setup: "INSERT INTO city VALUES ('austin');",
-      question: 'Which cities are there?',
-      reference: 'SELECT name FROM city',
-    },
-  ]);
   const samples = join(dir, 'samples.jsonl');
-  writeJsonl(samples, [
-    { task_id: 'cities/all', solution: 'SELECT name FROM city' },
-    { task_id: 'cities/all', solution: 'SELECT 1' },
-  ]);
+  writeCitiesEval(tasks, samples);
   const r = await crucible([
     'eval',
     '--dataset',

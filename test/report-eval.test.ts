@@ -8,23 +8,19 @@
  * CRUCIBLE_DOC_SCREENSHOTS=1, to docs/report-*.png for the README).
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, ViewportSize } from 'playwright-core';
 import { launchChromium } from '../src/report/chromium.js';
 import { crucible as run, writeJsonl } from './cli-support.js';
+import { openPage, screenshot, seriousViolations } from './browser-support.js';
 
-const ROOT = join(import.meta.dirname, '..');
-const ARTIFACTS = join(ROOT, 'test-artifacts', 'report');
-const DOCS = process.env.CRUCIBLE_DOC_SCREENSHOTS ? join(ROOT, 'docs') : undefined;
 const dir = mkdtempSync(join(tmpdir(), 'crucible-report-'));
 const crucible = (args: string[]) => run(args, { cwd: dir });
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 interface Sample {
   task_id: string;
@@ -54,7 +50,6 @@ let sqlDoc: EvalDoc;
 let bDoc: EvalDoc;
 
 before(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
   // Launched first: without chromium the tests fail at once, saying how to install it.
   browser = await launchChromium();
   const tasks = join(dir, 'cities.jsonl');
@@ -142,45 +137,7 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Opened {
-  page: Page;
-  /** Every request the page made, and every console error or uncaught exception. */
-  requests: string[];
-  errors: string[];
-}
-
-async function open(file: string, viewport = { width: 1400, height: 900 }): Promise<Opened> {
-  const page = await browser.newPage({ viewport });
-  const requests: string[] = [];
-  const errors: string[] = [];
-  page.on('request', (request) => requests.push(request.url()));
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(pathToFileURL(file).href);
-  await page.waitForSelector('html[data-ready]');
-  return { page, requests, errors };
-}
-
-/** Strings, not functions, go to the page: tsx names functions with a helper the page lacks. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const violations = (await page.evaluate(
-    `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })))`,
-  )) as { id: string; impact: string; help: string; nodes: string[] }[];
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.join(', ')})`);
-}
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
-  if (DOCS) {
-    mkdirSync(DOCS, { recursive: true });
-    await page.screenshot({ path: join(DOCS, `report-${name}.png`) });
-  }
-}
+const open = (file: string, viewport?: ViewportSize) => openPage(browser, pathToFileURL(file), { viewport });
 
 const percent = (x: number) => `${(100 * x).toFixed(1)}%`;
 const text = async (page: Page, selector: string) =>
@@ -205,7 +162,7 @@ test('the report of eval --json opens from file:// with no request and no error,
   for (const [status, n] of Object.entries(evalDoc.summary.status_counts))
     assert.equal(await text(page, `[data-testid="status-counts"] td[data-status="${status}"]`), String(n), status);
   assert.equal(await page.locator('[role="gridcell"]').count(), evalDoc.samples.length);
-  await screenshot(page, 'eval');
+  await screenshot(page, 'eval', 'report-eval');
   assert.deepEqual(errors, []);
   assert.deepEqual(requests, [pathToFileURL(paths.evalHtml).href], 'the page fetches nothing but itself');
   assert.deepEqual(await seriousViolations(page), []);
@@ -281,7 +238,7 @@ test('a failing sample shows its first failure, expected against actual, and its
   assert.equal((await cx.locator('[data-role="expected"]').textContent())!, sample.counterexample!.expected);
   assert.equal((await cx.locator('[data-role="actual"]').textContent())!, sample.counterexample!.actual);
   assert.ok((await cx.textContent())!.includes(String(sample.counterexample!.input)));
-  await screenshot(page, 'detail');
+  await screenshot(page, 'detail', 'report-detail');
   assert.deepEqual(await seriousViolations(page), []);
   assert.deepEqual(errors, []);
   await page.close();
@@ -311,7 +268,7 @@ test('an SQL counterexample shows each table of its database, and the rows expec
     assert.ok(diff.includes(line), `expected row ${line}`);
   for (const line of String(sample.counterexample!.actual).split('\n'))
     assert.ok(diff.includes(line), `actual row ${line}`);
-  await screenshot(page, 'sql');
+  await screenshot(page, 'sql', 'report-sql');
   assert.deepEqual(await seriousViolations(page), []);
   assert.deepEqual(errors, []);
   assert.deepEqual(requests, [pathToFileURL(paths.sqlHtml).href]);
@@ -380,7 +337,7 @@ test('the comparison of two eval documents shows pass@k side by side and lists e
     /▲\s*\+/,
   );
   assert.match((await page.locator('.flips').textContent()) ?? '', /1 only in A/);
-  await screenshot(page, 'compare');
+  await screenshot(page, 'compare', 'report-compare');
   // Each flip opens both sides.
   const [task, index] = flipped[0]!.split(' ');
   await page.click(`.flip-list tr[data-task="${task}"][data-index="${index}"] button`);
@@ -403,7 +360,7 @@ test('the comparison of two eval documents shows pass@k side by side and lists e
       .then((t) => t!.replace(/\W+/g, ' ').trim()),
     inB.get(flipped[0]!)!.replace('-', ' '),
   );
-  await screenshot(page, 'compare-detail');
+  await screenshot(page, 'compare-detail', 'report-compare-detail');
   await page.keyboard.press('Escape');
   assert.equal(
     await page.evaluate(`document.activeElement.closest('tr')?.dataset.task`),

@@ -11,25 +11,21 @@
  * docs/report-run.png).
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page, ViewportSize } from 'playwright-core';
 import type { TraceEvent } from '../src/core/trace.js';
 import { startFakeOpenAIServer, type FakeOpenAIServer } from '../src/models/testing/index.js';
 import { launchChromium } from '../src/report/chromium.js';
 import type { Run } from '../src/store/store.js';
-import { crucible as run, writeJsonl } from './cli-support.js';
-import { fenced, scriptedModel, type ModelFixture } from './strategies-support.js';
+import { crucible as run, writeCitiesEval } from './cli-support.js';
+import { openPage, screenshot, seriousViolations } from './browser-support.js';
+import { fenced, scriptedModel, SECOND_LARGEST_TASK, type ModelFixture } from './strategies-support.js';
 
-const ROOT = join(import.meta.dirname, '..');
-const ARTIFACTS = join(ROOT, 'test-artifacts', 'report');
-const DOCS = process.env.CRUCIBLE_DOC_SCREENSHOTS ? join(ROOT, 'docs') : undefined;
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const dir = mkdtempSync(join(tmpdir(), 'crucible-report-run-'));
 const crucible = (args: string[]) => run(args, { cwd: dir });
 const db = join(dir, 'runs.db');
@@ -67,7 +63,6 @@ async function show(id: string): Promise<Stored> {
 }
 
 before(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
   // Launched first: without chromium the tests fail at once, saying how to install it.
   browser = await launchChromium();
   model = await scriptedModel({
@@ -80,36 +75,12 @@ before(async () => {
   });
   // A model that refuses every request (401: not retried), for a run that fails.
   broken = await startFakeOpenAIServer({ script: () => ({ status: 401, message: 'the API key is not valid' }) });
-  writeFileSync(
-    paths.task,
-    JSON.stringify({
-      language: 'python',
-      prompt:
-        'def second_largest(xs: list[int]):\n    """The second largest distinct value of xs, or None when there is none.\n    >>> second_largest([3, 1, 3, 2])\n    2\n    """\n',
-      entry_point: 'second_largest',
-      tests: [{ input: '[5, 5]', output: 'None' }],
-      reference:
-        'def second_largest(xs):\n    d = sorted(set(xs), reverse=True)\n    return d[1] if len(d) > 1 else None\n',
-    }),
-  );
+  writeFileSync(paths.task, JSON.stringify(SECOND_LARGEST_TASK));
   // A price, so that the run has a cost to show.
   writeFileSync(paths.config, JSON.stringify({ prices: { 'fake-model': PRICE } }));
   const tasks = join(dir, 'cities.jsonl');
-  writeJsonl(tasks, [
-    {
-      task_id: 'cities/all',
-      domain: 'sql',
-      schema: 'CREATE TABLE city (name TEXT PRIMARY KEY)',
-      setup: "INSERT INTO city VALUES ('austin');",
-      question: 'Which cities are there?',
-      reference: 'SELECT name FROM city',
-    },
-  ]);
   const samples = join(dir, 'samples.jsonl');
-  writeJsonl(samples, [
-    { task_id: 'cities/all', solution: 'SELECT name FROM city' },
-    { task_id: 'cities/all', solution: 'SELECT 1' },
-  ]);
+  writeCitiesEval(tasks, samples);
   const solve = (url: string, more: string[]) =>
     crucible([
       'solve',
@@ -166,46 +137,7 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Opened {
-  page: Page;
-  /** Every request the page made, and every console error or uncaught exception. */
-  requests: string[];
-  errors: string[];
-}
-
-async function open(file: string, viewport = { width: 1400, height: 900 }): Promise<Opened> {
-  const page = await browser.newPage({ viewport });
-  const requests: string[] = [];
-  const errors: string[] = [];
-  page.on('request', (request) => requests.push(request.url()));
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(pathToFileURL(file).href);
-  await page.waitForSelector('html[data-ready]');
-  return { page, requests, errors };
-}
-
-/** Strings, not functions, go to the page: tsx names functions with a helper the page lacks. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const violations = (await page.evaluate(
-    `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })))`,
-  )) as { id: string; impact: string; help: string; nodes: string[] }[];
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.join(', ')})`);
-}
-
-/** `doc`: also the README's docs/report-NAME.png (with CRUCIBLE_DOC_SCREENSHOTS=1). */
-async function screenshot(page: Page, name: string, doc = false): Promise<void> {
-  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
-  if (DOCS && doc) {
-    mkdirSync(DOCS, { recursive: true });
-    await page.screenshot({ path: join(DOCS, `report-${name}.png`) });
-  }
-}
+const open = (file: string, viewport?: ViewportSize) => openPage(browser, pathToFileURL(file), { viewport });
 
 const text = async (within: Page | Locator, selector: string) =>
   ((await within.locator(selector).first().textContent()) ?? '').trim();
@@ -417,7 +349,7 @@ test('solve --html writes the same report: the run read back from the store, wit
   await head(page, verdict.id).click();
   await head(page, feedback.id).click();
   await page.evaluate(`window.scrollTo(0, 0)`);
-  await screenshot(page, 'run', true);
+  await screenshot(page, 'run', 'report-run');
   assert.deepEqual(errors, []);
   assert.deepEqual(requests, [pathToFileURL(paths.solveHtml).href]);
   await page.close();

@@ -9,22 +9,18 @@
  * with CRUCIBLE_DOC_SCREENSHOTS=1, to docs/report-select.png and docs/report-calibrate.png).
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, ViewportSize } from 'playwright-core';
 import { launchChromium } from '../src/report/chromium.js';
 import { crucible as run, writeJsonl } from './cli-support.js';
+import { openPage, screenshot, seriousViolations } from './browser-support.js';
 
-const ROOT = join(import.meta.dirname, '..');
-const ARTIFACTS = join(ROOT, 'test-artifacts', 'report');
-const DOCS = process.env.CRUCIBLE_DOC_SCREENSHOTS ? join(ROOT, 'docs') : undefined;
 const dir = mkdtempSync(join(tmpdir(), 'crucible-report-select-'));
 const crucible = (args: string[]) => run(args, { cwd: dir });
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 interface SelectTask {
   task_id: string;
@@ -109,7 +105,6 @@ let selectDoc: SelectDoc;
 let calibrateDoc: CalibrateDoc;
 
 before(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
   browser = await launchChromium();
   writeJsonl(
     paths.tasks,
@@ -169,45 +164,7 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Opened {
-  page: Page;
-  requests: string[];
-  errors: string[];
-}
-
-async function open(file: string, viewport = { width: 1400, height: 900 }): Promise<Opened> {
-  const page = await browser.newPage({ viewport });
-  const requests: string[] = [];
-  const errors: string[] = [];
-  page.on('request', (request) => requests.push(request.url()));
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(pathToFileURL(file).href);
-  await page.waitForSelector('html[data-ready]');
-  return { page, requests, errors };
-}
-
-/** Strings, not functions, go to the page: tsx names functions with a helper the page lacks. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const violations = (await page.evaluate(
-    `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })))`,
-  )) as { id: string; impact: string; help: string; nodes: string[] }[];
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.join(', ')})`);
-}
-
-/** `docs`: also the README's picture of the view (docs/report-NAME.png), when asked for. */
-async function screenshot(page: Page, name: string, { docs = false } = {}): Promise<void> {
-  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
-  if (DOCS && docs) {
-    mkdirSync(DOCS, { recursive: true });
-    await page.screenshot({ path: join(DOCS, `report-${name}.png`) });
-  }
-}
+const open = (file: string, viewport?: ViewportSize) => openPage(browser, pathToFileURL(file), { viewport });
 
 const percent = (x: number) => `${(100 * x).toFixed(1)}%`;
 const text = async (page: Page, selector: string) =>
@@ -280,7 +237,7 @@ test('the select report opens with no request and no error, and shows the JSONâ€
     assert.equal(await text(page, `${row} [data-col="divisive"]`), String(t.disagreements.length));
     if (t.decision === 'abstain') assert.equal(await text(page, `${row} .reason`), t.reason);
   }
-  await screenshot(page, 'select', { docs: true });
+  await screenshot(page, 'select', 'report-select');
   assert.deepEqual(errors, []);
   assert.deepEqual(requests, [pathToFileURL(paths.selectHtml).href], 'the page fetches nothing but itself');
   assert.deepEqual(await seriousViolations(page), []);
@@ -496,7 +453,7 @@ test('the calibrate report draws each tested threshold, the Î± line and the chos
     assert.equal(cls.includes('certifies'), l.errorBound <= doc.alpha);
     assert.equal(cls.includes('chosen'), l.threshold === doc.threshold);
   }
-  await screenshot(page, 'calibrate', { docs: true });
+  await screenshot(page, 'calibrate', 'report-calibrate');
   assert.deepEqual(errors, []);
   assert.deepEqual(requests, [pathToFileURL(paths.calibrateHtml).href]);
   assert.deepEqual(await seriousViolations(page), []);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crucible as run } from './cli-support.js';
 import { after, before, test } from 'node:test';
-import { fenced, scriptedModel, type ModelFixture } from './strategies-support.js';
+import { fenced, scriptedModel, SECOND_LARGEST_TASK, type ModelFixture } from './strategies-support.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'crucible-solve-'));
 let f: ModelFixture;
@@ -26,18 +26,7 @@ after(async () => {
 const crucible = (args: string[]) => run(args, { cwd: dir });
 
 const taskFile = join(dir, 'second-largest.json');
-writeFileSync(
-  taskFile,
-  JSON.stringify({
-    language: 'python',
-    prompt:
-      'def second_largest(xs: list[int]):\n    """The second largest distinct value of xs, or None when there is none.\n    >>> second_largest([3, 1, 3, 2])\n    2\n    """\n',
-    entry_point: 'second_largest',
-    tests: [{ input: '[5, 5]', output: 'None' }],
-    reference:
-      'def second_largest(xs):\n    d = sorted(set(xs), reverse=True)\n    return d[1] if len(d) > 1 else None\n',
-  }),
-);
+writeFileSync(taskFile, JSON.stringify(SECOND_LARGEST_TASK));
 
 const common = [
   '--task',

@@ -40,6 +40,17 @@ export function builtin(id: string): { task: Task; program: (label: string) => s
 export const fenced = (program: string, lang = 'python') =>
   `Here you go:\n\n\`\`\`${lang}\n${program.trimEnd()}\n\`\`\`\n`;
 
+/** A task file's content as `crucible solve --task` reads it: second_largest, its docstring's example, one test ([5, 5] → None) and a reference. */
+export const SECOND_LARGEST_TASK = {
+  language: 'python',
+  prompt:
+    'def second_largest(xs: list[int]):\n    """The second largest distinct value of xs, or None when there is none.\n    >>> second_largest([3, 1, 3, 2])\n    2\n    """\n',
+  entry_point: 'second_largest',
+  tests: [{ input: '[5, 5]', output: 'None' }],
+  reference:
+    'def second_largest(xs):\n    d = sorted(set(xs), reverse=True)\n    return d[1] if len(d) > 1 else None\n',
+};
+
 /** What a scripted model answers: structured requests (response_format) and program requests, each in order. */
 export interface Script {
   structured?: FakeReply[];
