@@ -12,6 +12,8 @@ import type { Budget } from '../core/budget.js';
 import type { ChatMessage, Completion, Model, ToolCall, ToolDefinition } from '../models/index.js';
 import { BudgetStop, ModelCalls } from '../strategies/model-calls.js';
 import type { StrategyUsage, Trace } from '../strategies/types.js';
+import { createToolTool, type SelfMadeToolOptions } from './self-made-tools.js';
+import { CALL_SUBAGENT, subAgentTools } from './sub-agents.js';
 import { callTool, toolSchemas, type AgentTool } from './tools.js';
 import type { Workspace } from './workspace.js';
 
@@ -33,6 +35,10 @@ export interface AgentRun {
   /** The parent event (a sub-agent's run sits under its parent's call). */
   readonly parentEvent?: number | null;
   readonly label?: string;
+  /** create_tool: tools the agent writes, added once their tests pass in the sandbox (default: on). */
+  readonly selfMadeTools?: SelfMadeToolOptions | false;
+  /** create_subagent and call_subagent (default: on). */
+  readonly subAgents?: boolean;
 }
 
 export interface AgentOutcome {
@@ -66,16 +72,47 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
     ...(run.seed !== undefined ? { seed: run.seed } : {}),
     ...(run.signal ? { signal: run.signal } : {}),
   });
+  return agentLoop(run, calls);
+}
+
+/** The loop, for the agent and its sub-agents (`role`), which share its model calls and so its budget. */
+async function agentLoop(run: AgentRun & { readonly role?: string }, calls: ModelCalls): Promise<AgentOutcome> {
   const native = run.model.capabilities.tools;
-  const definitions: Record<string, ToolDefinition> = Object.fromEntries([
-    ...toolSchemas(run.tools).map((t) => [t.name, { description: t.description, inputSchema: t.parameters }]),
-    [FINISH, finishTool],
-  ]);
-  const system = native ? SYSTEM : `${SYSTEM}\n\n${describeToolsForJson(definitions)}`;
+  // The agent's tools; those it makes are added here as they pass their tests.
+  const toolbox: AgentTool[] = [...run.tools];
+  let parent = run.parentEvent ?? null;
+  if (run.selfMadeTools !== false && !run.role) toolbox.push(createToolTool(toolbox, run.selfMadeTools ?? {}));
+  if (run.subAgents !== false && !run.role)
+    toolbox.push(
+      ...subAgentTools(toolbox, (spec, tools, task) =>
+        agentLoop(
+          {
+            ...run,
+            task,
+            tools,
+            role: spec.role,
+            maxTurns: spec.turns,
+            parentEvent: parent,
+            label: `${run.label ? `${run.label} ` : ''}${spec.name}`,
+            testCommand: undefined,
+          },
+          calls,
+        ),
+      ),
+    );
+  const definitionsNow = (): Record<string, ToolDefinition> =>
+    Object.fromEntries([
+      ...toolSchemas(toolbox).map((t) => [t.name, { description: t.description, inputSchema: t.parameters }]),
+      [FINISH, finishTool],
+    ]);
+  let definitions = definitionsNow();
+  const base = run.role
+    ? `${SYSTEM}\n\nYour role: ${run.role}\nYou are a sub-agent: call finish with your answer, which goes back to the agent that asked.`
+    : SYSTEM;
+  const systemNow = () => (native ? base : `${base}\n\n${describeToolsForJson(definitions)}`);
   const history: ChatMessage[] = [{ role: 'user', content: taskMessage(run) }];
   const maxTurns = run.maxTurns ?? DEFAULT_MAX_TURNS;
   const contextTokens = run.contextTokens ?? DEFAULT_CONTEXT_TOKENS;
-  let parent = run.parentEvent ?? null;
   let toolCalls = 0;
   const outcome = (status: AgentOutcome['status'], summary: string, turns: number): AgentOutcome => {
     run.trace.emit({
@@ -89,10 +126,11 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
   for (let turn = 1; turn <= maxTurns; turn++) {
     const label = `${run.label ? `${run.label} ` : ''}turn ${turn}`;
     compact(history, contextTokens);
+    definitions = definitionsNow();
     let completion: Completion | undefined;
     let eventId: number;
     try {
-      const asked = await calls.ask([{ role: 'system', content: system }, ...history], {
+      const asked = await calls.ask([{ role: 'system', content: systemNow() }, ...history], {
         label,
         parent,
         ...(native ? { tools: definitions, toolChoice: 'auto' as const } : { output: { schema: JSON_CALL } }),
@@ -126,7 +164,11 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
       }
       let result;
       try {
-        result = await calls.sandbox(() => callTool(run.tools, call.name, call.input, run.workspace));
+        // A sub-agent's time is its own model calls and tools, each counted where it happens.
+        result =
+          call.name === CALL_SUBAGENT
+            ? await callTool(toolbox, call.name, call.input, run.workspace)
+            : await calls.sandbox(() => callTool(toolbox, call.name, call.input, run.workspace));
       } catch (error) {
         if (error instanceof BudgetStop) return outcome('stopped', error.message, turn);
         throw error;
@@ -147,7 +189,8 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
   return outcome('stopped', `${maxTurns} turns used without finishing`, maxTurns);
 }
 
-function taskMessage(run: AgentRun): string {
+function taskMessage(run: AgentRun & { readonly role?: string }): string {
+  if (run.role) return `Task:\n${run.task}`;
   const tests = run.testCommand
     ? `The repository's tests run with \`${run.testCommand}\` (the run_tests tool).`
     : 'No test command was found; use run to check your work.';
