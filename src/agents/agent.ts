@@ -12,6 +12,7 @@ import type { Budget } from '../core/budget.js';
 import type { ChatMessage, Completion, Model, ToolCall, ToolDefinition } from '../models/index.js';
 import { BudgetStop, ModelCalls } from '../strategies/model-calls.js';
 import type { StrategyUsage, Trace } from '../strategies/types.js';
+import { MemoryGraph, memoryTools, observeToolCall } from './memory.js';
 import { createToolTool, type SelfMadeToolOptions } from './self-made-tools.js';
 import { CALL_SUBAGENT, subAgentTools } from './sub-agents.js';
 import { callTool, toolSchemas, type AgentTool } from './tools.js';
@@ -39,6 +40,8 @@ export interface AgentRun {
   readonly selfMadeTools?: SelfMadeToolOptions | false;
   /** create_subagent and call_subagent (default: on). */
   readonly subAgents?: boolean;
+  /** The graph memory the loop fills from tool results and turns out of the context (default: a new one; false: none). */
+  readonly memory?: MemoryGraph | false;
 }
 
 export interface AgentOutcome {
@@ -49,11 +52,15 @@ export interface AgentOutcome {
   readonly turns: number;
   readonly toolCalls: number;
   readonly usage: StrategyUsage;
+  /** The graph memory at the end (nodes and typed edges), kept with the run. */
+  readonly memory?: ReturnType<MemoryGraph['toJSON']>;
 }
 
 export const FINISH = 'finish';
 const DEFAULT_MAX_TURNS = 40;
 const DEFAULT_CONTEXT_TOKENS = 24_000;
+/** Results this short stay in the context whatever its size. */
+const MIN_ELIDED = 240;
 const estimateTokens = (messages: readonly ChatMessage[]) =>
   Math.ceil(messages.reduce((n, m) => n + m.content.length + JSON.stringify(m.toolCalls ?? '').length, 0) / 4);
 
@@ -81,6 +88,9 @@ async function agentLoop(run: AgentRun & { readonly role?: string }, calls: Mode
   // The agent's tools; those it makes are added here as they pass their tests.
   const toolbox: AgentTool[] = [...run.tools];
   let parent = run.parentEvent ?? null;
+  // A sub-agent fills its parent's memory (it is handed the same graph).
+  const memory = run.memory === false ? undefined : (run.memory ?? new MemoryGraph());
+  if (memory && !run.role) toolbox.push(...memoryTools(memory));
   if (run.selfMadeTools !== false && !run.role) toolbox.push(createToolTool(toolbox, run.selfMadeTools ?? {}));
   if (run.subAgents !== false && !run.role)
     toolbox.push(
@@ -95,6 +105,7 @@ async function agentLoop(run: AgentRun & { readonly role?: string }, calls: Mode
             parentEvent: parent,
             label: `${run.label ? `${run.label} ` : ''}${spec.name}`,
             testCommand: undefined,
+            memory: memory ?? false,
           },
           calls,
         ),
@@ -121,11 +132,18 @@ async function agentLoop(run: AgentRun & { readonly role?: string }, calls: Mode
       label: run.label ?? 'agent',
       data: { action: status === 'finished' ? 'finish' : 'stop', reason: summary, turns, toolCalls },
     });
-    return { status, summary, turns, toolCalls, usage: calls.usage() };
+    return {
+      status,
+      summary,
+      turns,
+      toolCalls,
+      usage: calls.usage(),
+      ...(memory && !run.role ? { memory: memory.toJSON() } : {}),
+    };
   };
   for (let turn = 1; turn <= maxTurns; turn++) {
     const label = `${run.label ? `${run.label} ` : ''}turn ${turn}`;
-    compact(history, contextTokens);
+    compact(history, contextTokens, (summary) => memory?.turn(summary));
     definitions = definitionsNow();
     let completion: Completion | undefined;
     let eventId: number;
@@ -173,6 +191,7 @@ async function agentLoop(run: AgentRun & { readonly role?: string }, calls: Mode
         if (error instanceof BudgetStop) return outcome('stopped', error.message, turn);
         throw error;
       }
+      if (memory) await observeToolCall(memory, call, result, run.workspace);
       parent = run.trace.emit({
         kind: 'tool',
         parentId: eventId,
@@ -221,12 +240,22 @@ function callsOf(completion: Completion, native: boolean, turn: number): ToolCal
  * replaced, one by one, by a line that says what they were; the calls stay, so the model sees
  * what it did and can ask again.
  */
-export function compact(history: ChatMessage[], budget: number): void {
+export function compact(history: ChatMessage[], budget: number, onElide?: (summary: string) => void): void {
   for (let i = 1; i < history.length - 2 && estimateTokens(history) > budget; i++) {
     const m = history[i]!;
     const isResult = m.role === 'tool' || (m.role === 'user' && m.content.startsWith('Result of '));
-    if (!isResult || m.content.startsWith('[elided')) continue;
+    // A short result saves nothing when elided.
+    if (!isResult || m.content.startsWith('[elided') || m.content.length <= MIN_ELIDED) continue;
     const lines = m.content.split('\n').length;
+    // What leaves the context goes into the memory, as what it was (the call) and how it began.
+    const call = history
+      .slice(0, i)
+      .reverse()
+      .flatMap((h) => h.toolCalls ?? [])
+      .find((c) => c.id === m.toolCallId);
+    onElide?.(
+      `${m.toolName ?? 'a tool'}${call ? ` ${JSON.stringify(call.input).slice(0, 120)}` : ''} returned: ${m.content.split('\n').slice(0, 4).join(' | ').slice(0, 240)}`,
+    );
     history[i] = {
       ...m,
       content: `[elided to keep the context short: ${lines} lines of ${m.toolName ?? 'a tool'}'s result; call it again to see it]`,

@@ -113,6 +113,7 @@ export async function solveRepository(job: RepositoryJob): Promise<RepositoryRes
           tests: { command: testCommand ?? null, before: counts(before), after: counts(after) },
           turns: outcome.turns,
           toolCalls: outcome.toolCalls,
+          ...(outcome.memory ? { memory: outcome.memory } : {}),
         },
         usage: {
           modelCalls: outcome.usage.calls,
