@@ -7,6 +7,7 @@ import { withModelEvalOptions } from './eval-model-options.js';
 import { htmlOption, noRecordOption, storeOption } from './record-options.js';
 import { registerAgentCommand } from './agent-options.js';
 import { registerReportCommand } from './report-options.js';
+import { registerSkeletonsCommands } from './skeletons-options.js';
 import { registerRunsCommands } from './runs-command.js';
 import { registerSolveCommand } from './solve-options.js';
 import { runServe, withServeOptions } from './serve-command.js';
@@ -161,6 +162,7 @@ export function createCli(): Command {
   registerWorkerCommand(program);
   registerReportCommand(program);
   registerAgentCommand(program);
+  registerSkeletonsCommands(program);
 
   return program;
 }
@@ -190,6 +192,11 @@ export interface MainOptions {
 }
 
 export async function main(argv: readonly string[], options: MainOptions = {}): Promise<void> {
+  // `crucible runs | head`: a reader that stops reading is not an error of ours.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
   try {
     const program = createCli();
     if (options.beforeAction) program.hook('preAction', options.beforeAction);
