@@ -30,6 +30,7 @@ export interface StrategyFlags {
   readonly attempts?: number;
   readonly rollouts?: number;
   readonly threshold?: string;
+  readonly library?: string;
   readonly modelTests?: boolean;
   readonly oracle?: boolean;
   readonly db: string;
@@ -55,6 +56,10 @@ export function withStrategyOptions(command: Command, settings: { oracleDefault:
     .option('--attempts <n>', 'repair: most attempts (default 5)', positiveInt)
     .option('--rollouts <n>', 'advermcts: solver rollouts (default 16)', positiveInt)
     .option('--threshold <file>', 'best-of-n: a threshold from crucible calibrate; abstain below it')
+    .option(
+      '--library <file>',
+      'graft: the skeleton library to patch from (default .crucible/skeletons.jsonl; crucible skeletons add fills it)',
+    )
     .option('--no-model-tests', 'repair: do not ask the model for tests of its own')
     .option(
       oracleDefault ? '--no-oracle' : '--oracle',

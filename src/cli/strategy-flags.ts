@@ -11,6 +11,7 @@ export async function strategyOptions(flags: StrategyFlags): Promise<StrategyOpt
     ...(flags.rollouts ? { rollouts: flags.rollouts } : {}),
     ...(flags.modelTests === false ? { modelTests: false } : {}),
     ...(flags.threshold ? { threshold: await readThreshold(flags.threshold) } : {}),
+    ...(flags.library ? { library: flags.library } : {}),
   };
 }
 

@@ -2,6 +2,7 @@
 import { advermcts } from './advermcts/index.js';
 import { bestOfN } from './best-of-n.js';
 import { dccd } from './dccd.js';
+import { graft } from './graft.js';
 import { repair } from './repair.js';
 import { sample } from './sample.js';
 import type { Strategy } from './types.js';
@@ -15,6 +16,7 @@ export const STRATEGIES = {
   repair,
   advermcts,
   dccd,
+  graft,
 } as const satisfies Record<StrategyName, Strategy>;
 
 /** The strategies that solve a task of any domain (the others write functions: subject.ts). */

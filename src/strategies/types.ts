@@ -35,6 +35,10 @@ export interface StrategyOptions {
   readonly threshold?: Threshold;
   /** advermcts: solver rollouts (default 16). */
   readonly rollouts?: number;
+  /** graft: the skeleton library to patch from (default .crucible/skeletons.jsonl). */
+  readonly library?: string;
+  /** graft: leave out skeletons whose source this says (a benchmark's leave-one-out). */
+  readonly excludeSkeleton?: (source: string) => boolean;
   readonly temperature?: number;
   /** Most tokens per completion (default: the endpoint's). */
   readonly maxTokens?: number;
