@@ -121,7 +121,8 @@ function describe(name: string, runs: readonly Run[]) {
 }
 
 try {
-  const scratch = describe('from scratch (repair)', await runAll('repair'));
+  const scratchRuns = await runAll('repair');
+  const scratch = describe('from scratch (repair)', scratchRuns);
   patched = 0;
   const grafted = describe('graft (leave one out)', await runAll('graft'));
   process.stdout.write(
@@ -134,6 +135,18 @@ try {
     process.stdout.write(
       `| ${d.name} | ${d.verified}/${tasks.length} | ${d.outputTokens.toLocaleString('en')} | ${d.medianOutput} | ${d.medianMs.toFixed(0)} ms |\n`,
     );
+  // Prompts without an example leave nothing to check: unverified, by either way alike.
+  const others = scratchRuns.filter((r) => r.result.status !== 'verified' && r.result.status !== 'unverified');
+  process.stdout.write(
+    `\n${scratchRuns.filter((r) => r.result.status === 'unverified').length} tasks unverified both ways (their prompts have no example to check); ${others.length} other${others.length === 1 ? '' : 's'}${
+      others.length
+        ? `: ${others
+            .slice(0, 3)
+            .map((r) => `${r.task.id}: ${r.result.reason}`)
+            .join('; ')}`
+        : ''
+    }\n`,
+  );
   process.stdout.write(
     `\ngraft patched a skeleton on ${patched} of ${tasks.length} tasks (the rest: a patch as long as the function, so the whole function)\n` +
       `output tokens: graft / scratch ×${(grafted.outputTokens / scratch.outputTokens).toFixed(3)}; median wall: ×${(grafted.medianMs / scratch.medianMs).toFixed(3)}\n`,
