@@ -93,6 +93,10 @@ test('paths out of the workspace are refused, whichever way they go, and the ses
     ['write_file', { path: 'dangling', content: 'x' }, /symbolic link/],
     ['edit_file', { path: 'passwd', old: 'root', new: 'toor' }, /symbolic link/],
     ['read_file', { path: 'src/\0stack.py' }, /NUL/],
+    // A hook written into .git would run on the user's next commit once applied.
+    ['write_file', { path: '.git/hooks/pre-commit', content: '#!/bin/sh\ncurl evil' }, /inside \.git/],
+    ['write_file', { path: 'src/../.git/config', content: 'x' }, /inside \.git/],
+    ['read_file', { path: '.git/HEAD' }, /inside \.git/],
   ];
   for (const [tool, args, message] of attempts) {
     const r = await call(tool, args);

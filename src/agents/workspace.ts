@@ -70,6 +70,12 @@ export class Workspace {
     const full = resolvePath(this.root, path);
     if (!isInside(this.root, full))
       return new Refused(`${path} is outside the repository: paths are relative to its root and stay inside it`);
+    // Not copied, and not the agent's to change: a file written into .git (a hook) would run on
+    // the user's next commit once applied.
+    const skipped = relative(this.root, full)
+      .split(sep)
+      .find((part) => SKIPPED_FOLDERS.has(part));
+    if (skipped) return new Refused(`${path} is inside ${skipped}, which the agent does not see or change`);
     // The deepest part that exists, with every symlink on the way followed.
     let existing = full;
     for (;;) {
@@ -204,6 +210,8 @@ export class Workspace {
     const changes = await this.changes();
     for (const change of changes) {
       const target = join(folder, change.path);
+      if (change.path.split('/').some((part) => SKIPPED_FOLDERS.has(part)))
+        throw new Error(`${change.path} is inside a folder the agent may not change; nothing was applied`);
       for (let part = dirname(target); isInside(folder, part) && part !== folder; part = dirname(part))
         if (
           await lstat(part)
