@@ -5,7 +5,7 @@
  * runaway, a flood of output — are contained, with the next command run as usual.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -90,6 +90,35 @@ test('commands cannot change the repository, reach the network or see the host, 
   assert.equal(next.ok, true);
   assert.equal(next.output, 'exit code 0\n42\n');
 });
+
+const PIDS_CGROUP = existsSync('/sys/fs/cgroup/pids/cgroup.procs') && process.getuid?.() === 0;
+
+test(
+  'a fork bomb stops at the process limit, and the next command runs as usual',
+  {
+    skip: PIDS_CGROUP
+      ? false
+      : 'no pids cgroup Crucible may make here (not root, or no pids controller): a fork bomb is ended by the wall-clock limit alone, which is not run here',
+  },
+  async () => {
+    const tools = commandTools({ testCommand: undefined, limits: { seconds: 4, processes: 48 } });
+    const run = (command: string) => callTool(tools, 'run', { command }, py);
+    const counted = await run(
+      'python3 -c "import os, time\nn = 0\nwhile True:\n    try:\n        if os.fork() == 0:\n            time.sleep(30)\n        n += 1\n    except OSError:\n        print(\'forks\', n)\n        break"',
+    );
+    const forks = Number(/forks (\d+)/.exec(counted.output)?.[1]);
+    assert.ok(forks > 0 && forks < 48, counted.output);
+    const bomb = await run(':(){ :|:& };:');
+    assert.equal(bomb.ok, false);
+    const next = await run('python3 -c "print(6 * 7)"');
+    assert.equal(next.output, 'exit code 0\n42\n');
+    assert.deepEqual(
+      readdirSync('/sys/fs/cgroup/pids').filter((name) => name.startsWith(`crucible-command-${process.pid}-`)),
+      [],
+      'each command removes its cgroup',
+    );
+  },
+);
 
 test('run_tests without a command says what to do', async () => {
   const r = await callTool(commandTools({ testCommand: undefined }), 'run_tests', {}, py);
