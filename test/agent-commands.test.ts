@@ -120,6 +120,28 @@ test(
   },
 );
 
+const MEMORY_CGROUP = existsSync('/sys/fs/cgroup/memory/cgroup.procs') && process.getuid?.() === 0;
+
+test(
+  "a command's processes share one memory limit, and the next command runs as usual",
+  {
+    skip: MEMORY_CGROUP
+      ? false
+      : 'no memory cgroup Crucible may make here: each process has its address-space limit, not all of them together',
+  },
+  async () => {
+    const tools = commandTools({ testCommand: undefined, limits: { seconds: 20, memoryBytes: 1 << 30 } });
+    const run = (command: string) => callTool(tools, 'run', { command }, py);
+    // Three processes of 600 MB each: each is under the address-space limit, together they are not.
+    const r = await run(
+      'python3 -c "import os, time\npids = []\nfor i in range(3):\n    p = os.fork()\n    if p == 0:\n        b = bytearray(600 * 2**20)\n        time.sleep(2)\n        os._exit(0)\n    pids.append(p)\nprint([os.waitpid(p, 0)[1] for p in pids])"',
+    );
+    const statuses = JSON.parse(/\[[\d, ]+\]/.exec(r.output)?.[0] ?? '[]') as number[];
+    assert.ok(statuses.includes(9), `some process was killed for memory: ${r.output}`);
+    assert.equal((await run('python3 -c "print(6 * 7)"')).output, 'exit code 0\n42\n');
+  },
+);
+
 test('run_tests without a command says what to do', async () => {
   const r = await callTool(commandTools({ testCommand: undefined }), 'run_tests', {}, py);
   assert.equal(r.ok, false);

@@ -8,11 +8,11 @@
  * its output kept to a head and a tail.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, rm, rmdir, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { resolvePython } from '../runtimes/recipes.js';
+import { commandCgroups } from './command-cgroups.js';
 import { interpreterPaths, sandboxArgv, withAddressLimit, type SandboxMode } from '../runtimes/sandbox.js';
 
 export interface CommandLimits {
@@ -23,7 +23,7 @@ export interface CommandLimits {
   readonly scratchBytes: number;
   /** Address space of each process. */
   readonly memoryBytes: number;
-  /** Processes at once (where a pids cgroup can be made: processGroupLimit). */
+  /** Processes at once, and memory of all of them together (where cgroups can be made: command-cgroups.ts). */
   readonly processes: number;
 }
 
@@ -92,72 +92,29 @@ export async function runSandboxed(
     },
     'bwrap',
   );
-  const cgroup = await processGroupLimit(limits.processes);
+  const cgroups = await commandCgroups(limits);
   try {
-    // The sandbox joins its cgroup before it starts (the shell writes its own pid, then becomes bwrap).
-    const [file, args] = cgroup
-      ? ['/bin/sh', ['-c', 'echo $$ > "$0" && exec "$@"', cgroup.procs, argv.file, ...argv.args]]
+    // The sandbox joins its cgroups before it starts (the shell writes its own pid, then becomes bwrap).
+    const joinGroups = cgroups?.procs.map((_, i) => `echo $$ > "$${i + 1}"`).join(' && ');
+    const [file, args] = cgroups
+      ? [
+          '/bin/sh',
+          [
+            '-c',
+            `${joinGroups} && shift ${cgroups.procs.length} && exec "$@"`,
+            'sh',
+            ...cgroups.procs,
+            argv.file,
+            ...argv.args,
+          ],
+        ]
       : [argv.file, argv.args];
     return await spawnCapped(file, args, argv.env, undefined, limits);
   } finally {
-    await cgroup?.remove();
+    await cgroups?.remove();
     await rm(ipc, { recursive: true, force: true });
   }
 }
-
-/**
- * A pids cgroup of the command's own, where Crucible may make one (root, with the v1 pids
- * hierarchy or a v2 root that has the controller): a fork bomb stops at `max` processes. Where it
- * may not, RLIMIT_NPROC does not help either (it counts every process of the real user, and root
- * is exempt), so the wall-clock limit alone ends a runaway: the limit is best-effort by design.
- */
-async function processGroupLimit(max: number): Promise<{ procs: string; remove(): Promise<void> } | undefined> {
-  const v2Controllers = () => {
-    try {
-      return readFileSync('/sys/fs/cgroup/cgroup.controllers', 'utf8').split(/\s+/);
-    } catch {
-      return [];
-    }
-  };
-  const base = existsSync('/sys/fs/cgroup/pids/cgroup.procs')
-    ? '/sys/fs/cgroup/pids'
-    : v2Controllers().includes('pids')
-      ? '/sys/fs/cgroup'
-      : undefined;
-  if (!base) return undefined;
-  const dir = join(base, `crucible-command-${process.pid}-${++cgroups}`);
-  try {
-    await mkdir(dir);
-    await writeFile(join(dir, 'pids.max'), String(max));
-  } catch {
-    await rmdir(dir).catch(() => undefined);
-    return undefined;
-  }
-  return {
-    procs: join(dir, 'cgroup.procs'),
-    async remove() {
-      // Anything left (the sandbox is gone, so nothing should be) is killed before the group goes.
-      for (const pid of (await readFile(join(dir, 'cgroup.procs'), 'utf8').catch(() => '')).split('\n').filter(Boolean))
-        try {
-          process.kill(Number(pid), 'SIGKILL');
-        } catch {
-          // Gone already.
-        }
-      for (let i = 0; i < 20; i++) {
-        if (
-          await rmdir(dir).then(
-            () => true,
-            () => false,
-          )
-        )
-          return;
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-    },
-  };
-}
-
-let cgroups = 0;
 
 function spawnCapped(
   file: string,
