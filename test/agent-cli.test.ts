@@ -9,7 +9,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { launchChromium } from '../src/report/chromium.js';
 import { startFakeOpenAIServer, type FakeOpenAIServer } from '../src/models/testing/index.js';
+import { openPage, screenshot, seriousViolations } from './browser-support.js';
 import { crucible } from './cli-support.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'crucible-agent-cli-'));
@@ -87,6 +90,39 @@ test('the agent fixes the repository: tests before and after, the diff, the run;
   );
   const tree = await crucible(['show', run!, '--db', join(dir, 'runs.db')]);
   assert.match(tree.stdout, /tool \[turn 2\]  edit_file "\{\\"path\\":\\"stack.py\\",.* → "edited stack.py at line 3"/);
+});
+
+test("the agent run's report shows its changes, its tests before and after, and every tool call (chromium)", async () => {
+  const root = repo('report');
+  const json = join(dir, 'agent-report.json');
+  const r = await agent(['--repo', root, '--task', 'top() must return the last item', '--json', json]);
+  assert.equal(r.code, 0, r.stderr);
+  const doc = JSON.parse(readFileSync(json, 'utf8'));
+  const html = join(dir, 'agent-run.html');
+  const written = await crucible(['report', '--run', doc.run_id, '--db', join(dir, 'runs.db'), '--out', html]);
+  assert.equal(written.code, 0, written.stderr);
+  const browser = await launchChromium();
+  try {
+    const { page, requests, errors } = await openPage(browser, pathToFileURL(html));
+    const shown = (await page.locator('[data-testid="agent-diff"] .unified-diff').textContent()) ?? '';
+    // The diff as stored, line by line (each line is its own block).
+    assert.equal(shown, doc.diff.replace(/\n$/, '').split('\n').join(''));
+    assert.match(
+      (await page.locator('[data-testid="agent-tests"]').textContent()) ?? '',
+      /0 passed, 1 failed before → 1 passed, 0 failed after/,
+    );
+    const kinds = await page.locator('[data-kind="tool"]').count();
+    assert.equal(kinds, 3, 'one node per tool call');
+    await screenshot(page, 'agent-run', 'report-agent');
+    assert.deepEqual(await seriousViolations(page), []);
+    assert.deepEqual(errors, []);
+    assert.ok(
+      requests.every((url) => url.startsWith('file:')),
+      requests.join('\n'),
+    );
+  } finally {
+    await browser.close();
+  }
 });
 
 test('--apply writes the change into the folder; --issue reads the task from a file', async () => {
