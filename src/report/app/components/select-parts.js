@@ -1,6 +1,7 @@
 /**
  * Parts the select, calibrate and audit views share: their header, their figures, filter
- * chips, a bar for a share, and moving between the rows of a list with the arrow keys.
+ * chips, a bar for a share, moving between the rows of a list with the arrow keys, and showing
+ * more of a long list.
  */
 import { html } from 'htm/preact';
 import { count } from '../format.js';
@@ -109,3 +110,14 @@ export function onRowKeys(event) {
 
 /** Rows shown at first in a long list; the rest one click away (a select of MBPP has 400 tasks, not 16,000). */
 export const FIRST_ROWS = 300;
+
+/**
+ * The button under a long list that shows more of it (nothing when all is shown).
+ * @param {{ total: number, limit: number, setLimit: (limit: number) => void }} props
+ */
+export function ShowMore({ total, limit, setLimit }) {
+  if (total <= limit) return null;
+  return html`<button type="button" class="link more" onClick=${() => setLimit(limit + FIRST_ROWS * 3)}>
+    show ${count(Math.min(total - limit, FIRST_ROWS * 3))} more of ${count(total)}
+  </button>`;
+}

@@ -11,7 +11,16 @@ import { useMemo, useState } from 'preact/hooks';
 import { MutantDiff } from '../components/audit-mutant.js';
 import { ExpectedActual } from '../components/diff.js';
 import { Program } from '../components/program.js';
-import { Chip, Figures, FIRST_ROWS, fixed, onRowKeys, ShareBar, ViewHeader } from '../components/select-parts.js';
+import {
+  Chip,
+  Figures,
+  FIRST_ROWS,
+  ShowMore,
+  fixed,
+  onRowKeys,
+  ShareBar,
+  ViewHeader,
+} from '../components/select-parts.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { count, percent } from '../format.js';
 import { registerDocumentView } from '../registry.js';
@@ -219,12 +228,7 @@ function MutationTable({ mutation }) {
           })}
         </table>`
     }
-    ${
-      shown.length > limit &&
-      html`<button type="button" class="link more" onClick=${() => setLimit(limit + FIRST_ROWS * 3)}>
-        show ${count(Math.min(shown.length - limit, FIRST_ROWS * 3))} more of ${count(shown.length)}
-      </button>`
-    }
+    <${ShowMore} total=${shown.length} limit=${limit} setLimit=${setLimit} />
   </section>`;
 }
 

@@ -8,7 +8,7 @@
 import { html } from 'htm/preact';
 import { useMemo, useState } from 'preact/hooks';
 import { levelPoint, RiskCoverage } from '../components/risk-coverage.js';
-import { Chip, Figures, FIRST_ROWS, fixed, ShareBar, ViewHeader } from '../components/select-parts.js';
+import { Chip, Figures, FIRST_ROWS, ShowMore, fixed, ShareBar, ViewHeader } from '../components/select-parts.js';
 import { count, date, percent } from '../format.js';
 import { registerDocumentView } from '../registry.js';
 
@@ -203,12 +203,7 @@ function Items({ items, threshold }) {
           </tbody>
         </table>`
     }
-    ${
-      shown.length > limit &&
-      html`<button type="button" class="link more" onClick=${() => setLimit(limit + FIRST_ROWS * 3)}>
-        show ${count(Math.min(shown.length - limit, FIRST_ROWS * 3))} more of ${count(shown.length)}
-      </button>`
-    }
+    <${ShowMore} total=${shown.length} limit=${limit} setLimit=${setLimit} />
   </section>`;
 }
 

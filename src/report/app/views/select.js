@@ -8,7 +8,16 @@ import { html } from 'htm/preact';
 import { useCallback, useMemo, useState } from 'preact/hooks';
 import { Drawer } from '../components/drawer.js';
 import { DecisionBadge, SelectTaskDetail } from '../components/select-detail.js';
-import { Chip, Figures, FIRST_ROWS, fixed, onRowKeys, ShareBar, ViewHeader } from '../components/select-parts.js';
+import {
+  Chip,
+  Figures,
+  FIRST_ROWS,
+  ShowMore,
+  fixed,
+  onRowKeys,
+  ShareBar,
+  ViewHeader,
+} from '../components/select-parts.js';
 import { count, date, percent } from '../format.js';
 import { registerDocumentView } from '../registry.js';
 
@@ -232,12 +241,7 @@ function TaskList({ tasks, name }) {
               )}
             </tbody>
           </table>
-          ${
-            shown.length > limit &&
-            html`<button type="button" class="link more" onClick=${() => setLimit(limit + FIRST_ROWS * 3)}>
-              show ${count(Math.min(shown.length - limit, FIRST_ROWS * 3))} more of ${count(shown.length)}
-            </button>`
-          }
+          <${ShowMore} total=${shown.length} limit=${limit} setLimit=${setLimit} />
         </div>`
     }
     ${
