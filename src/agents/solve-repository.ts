@@ -88,6 +88,8 @@ export async function solveRepository(job: RepositoryJob): Promise<RepositoryRes
         budget: job.budget,
         trace: job.store && run ? storeTrace(job.store, run.id) : memoryTrace(),
         testCommand,
+        // The tools the agent makes are tested in the same sandbox as its commands.
+        selfMadeTools: sandbox,
         seed: job.seed,
         ...(job.maxTurns ? { maxTurns: job.maxTurns } : {}),
         ...(job.signal ? { signal: job.signal } : {}),

@@ -68,7 +68,7 @@ export const graft: Strategy = async (subject, context) => {
         { role: 'assistant', content: reply },
         {
           role: 'user',
-          content: `${feedback}\n\nPatch again: BASE: ${judged ? LAST : 'one of the skeletons'} (${judged ? 'your last program' : ''}) and SEARCH/REPLACE blocks, or the whole function in a code block.`,
+          content: `${feedback}\n\nPatch again: ${judged ? `BASE: ${LAST} (your last program)` : 'BASE: one of the skeletons'} and SEARCH/REPLACE blocks, or the whole function in a code block.`,
         },
       ];
     }
