@@ -1,7 +1,7 @@
 /**
  * Parts the select, calibrate and audit views share: their header, their figures, filter
- * chips, a bar for a share, moving between the rows of a list with the arrow keys, and showing
- * more of a long list.
+ * chips, a bar for a share, moving between the rows of a list with the arrow keys, a task
+ * list's search box and count, and showing more of a long list.
  */
 import { html } from 'htm/preact';
 import { count } from '../format.js';
@@ -120,4 +120,20 @@ export function ShowMore({ total, limit, setLimit }) {
   return html`<button type="button" class="link more" onClick=${() => setLimit(limit + FIRST_ROWS * 3)}>
     show ${count(Math.min(total - limit, FIRST_ROWS * 3))} more of ${count(total)}
   </button>`;
+}
+
+/**
+ * The search box of a task list, and how many of its tasks are shown.
+ * @param {{ label: string, placeholder: string, query: string, setQuery: (query: string) => void, shown: number, total: number }} props
+ */
+export function TaskSearch({ label, placeholder, query, setQuery, shown, total }) {
+  return html`<label class="field search"
+      ><span class="sr-only">${label}</span>
+      <input
+        type="search"
+        placeholder=${placeholder}
+        value=${query}
+        onInput=${(/** @type {Event} */ e) => setQuery(/** @type {HTMLInputElement} */ (e.target).value)}
+    /></label>
+    <p class="shown" aria-live="polite"><strong data-shown=${shown}>${count(shown)}</strong> of ${count(total)} tasks</p>`;
 }

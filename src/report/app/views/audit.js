@@ -16,6 +16,7 @@ import {
   Figures,
   FIRST_ROWS,
   ShowMore,
+  TaskSearch,
   fixed,
   onRowKeys,
   ShareBar,
@@ -156,15 +157,7 @@ function MutationTable({ mutation }) {
           <option value="weakest">weakest first</option>
         </select></label
       >
-      <label class="field search"
-        ><span class="sr-only">Search task ids</span>
-        <input
-          type="search"
-          placeholder="Search tasks…"
-          value=${query}
-          onInput=${(/** @type {Event} */ e) => setQuery(/** @type {HTMLInputElement} */ (e.target).value)}
-      /></label>
-      <p class="shown" aria-live="polite"><strong data-shown=${shown.length}>${count(shown.length)}</strong> of ${count(mutation.tasks.length)} tasks</p>
+      <${TaskSearch} label="Search task ids" placeholder="Search tasks…" query=${query} setQuery=${setQuery} shown=${shown.length} total=${mutation.tasks.length} />
     </div>
     ${
       shown.length === 0

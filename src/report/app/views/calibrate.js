@@ -8,7 +8,16 @@
 import { html } from 'htm/preact';
 import { useMemo, useState } from 'preact/hooks';
 import { levelPoint, RiskCoverage } from '../components/risk-coverage.js';
-import { Chip, Figures, FIRST_ROWS, ShowMore, fixed, ShareBar, ViewHeader } from '../components/select-parts.js';
+import {
+  Chip,
+  Figures,
+  FIRST_ROWS,
+  ShowMore,
+  TaskSearch,
+  fixed,
+  ShareBar,
+  ViewHeader,
+} from '../components/select-parts.js';
 import { count, date, percent } from '../format.js';
 import { registerDocumentView } from '../registry.js';
 
@@ -145,15 +154,7 @@ function Items({ items, threshold }) {
           <option value="dataset">as in the dataset</option>
         </select></label
       >
-      <label class="field search"
-        ><span class="sr-only">Search task ids</span>
-        <input
-          type="search"
-          placeholder="Search tasks…"
-          value=${query}
-          onInput=${(/** @type {Event} */ e) => setQuery(/** @type {HTMLInputElement} */ (e.target).value)}
-      /></label>
-      <p class="shown" aria-live="polite"><strong data-shown=${shown.length}>${count(shown.length)}</strong> of ${count(items.length)} tasks</p>
+      <${TaskSearch} label="Search task ids" placeholder="Search tasks…" query=${query} setQuery=${setQuery} shown=${shown.length} total=${items.length} />
     </div>
     ${
       shown.length === 0

@@ -13,6 +13,7 @@ import {
   Figures,
   FIRST_ROWS,
   ShowMore,
+  TaskSearch,
   fixed,
   onRowKeys,
   ShareBar,
@@ -182,15 +183,7 @@ function TaskList({ tasks, name }) {
           <option value="confidence-desc">most confident first</option>
         </select></label
       >
-      <label class="field search"
-        ><span class="sr-only">Search task ids, reasons and explanations</span>
-        <input
-          type="search"
-          placeholder="Search tasks and reasons…"
-          value=${query}
-          onInput=${(/** @type {Event} */ e) => setQuery(/** @type {HTMLInputElement} */ (e.target).value)}
-      /></label>
-      <p class="shown" aria-live="polite"><strong data-shown=${shown.length}>${count(shown.length)}</strong> of ${count(tasks.length)} tasks</p>
+      <${TaskSearch} label="Search task ids, reasons and explanations" placeholder="Search tasks and reasons…" query=${query} setQuery=${setQuery} shown=${shown.length} total=${tasks.length} />
     </div>
     ${
       shown.length === 0
