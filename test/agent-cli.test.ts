@@ -125,6 +125,32 @@ test("the agent run's report shows its changes, its tests before and after, and 
   }
 });
 
+test("a verified agent run's changed functions join the skeleton library; its untouched functions and its tests do not", async () => {
+  const root = repo('skeletons');
+  writeFileSync(join(root, 'stack.py'), `${BUGGY}\n\ndef push(items, x):\n    items.append(x)\n`);
+  const json = join(dir, 'agent-skeletons.json');
+  const r = await agent(['--repo', root, '--task', 'top() must return the last item', '--json', json]);
+  assert.equal(r.code, 0, r.stderr + r.stdout);
+  const { run_id: run } = JSON.parse(readFileSync(json, 'utf8'));
+  const library = join(dir, 'agent-skeletons.jsonl');
+  const added = await crucible(['skeletons', 'add', '--run', run, '--db', join(dir, 'runs.db'), '--library', library]);
+  assert.equal(added.code, 0, added.stderr);
+  assert.match(added.stdout, /^added 1 skeleton \(0 already there\)/);
+  const [skeleton, ...rest] = readFileSync(library, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+  assert.equal(rest.length, 0);
+  assert.equal(skeleton.name, 'top');
+  assert.match(skeleton.program, /return items\[-1\]/, 'the function as the run left it');
+  assert.equal(skeleton.source, `run ${run} stack.py`);
+  assert.match(skeleton.verdict.checks, /the repository's 1 tests pass after the change/);
+  const again = await crucible(['skeletons', 'add', '--run', run, '--db', join(dir, 'runs.db'), '--library', library]);
+  assert.match(again.stdout, /^added 0 skeletons \(1 already there\)/);
+  const found = await crucible(['skeletons', 'search', 'last item pushed', '--library', library, '--json']);
+  assert.equal(JSON.parse(found.stdout)[0].skeleton.name, 'top');
+});
+
 test('--apply writes the change into the folder; --issue reads the task from a file', async () => {
   const root = repo('apply');
   const issue = join(dir, 'issue.md');

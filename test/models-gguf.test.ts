@@ -12,7 +12,7 @@ import { after, before, test } from 'node:test';
 import { createModel } from '../src/models/model.js';
 import { lintGbnf } from '../src/models/local/gbnf-lint.js';
 import { writeTinyGguf } from '../src/models/testing/tiny-gguf.js';
-import type { Model } from '../src/models/types.js';
+import type { ChatMessage, Model } from '../src/models/types.js';
 import { runBackendContract } from './contracts/backend-contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'crucible-gguf-'));
@@ -102,6 +102,68 @@ test(
     assert.equal(many.calls.length, 3);
     const third = await model.generate({ messages: ask, maxTokens: 16, temperature: 1, seed: 42 });
     assert.equal(many.completions[2]!.text, third.completions[0]!.text);
+  },
+);
+
+test(
+  'the KV cache of a shared prefix is kept across calls, and the text is what a fresh context writes',
+  { timeout: 180_000 },
+  async () => {
+    const withEntry = (extra: object) =>
+      createModel('tiny', { config: { models: { tiny: { ...entry, ...extra } }, prices: {} }, env: {}, cache: 'off' });
+    const reusing = await withEntry({});
+    const task: ChatMessage[] = [
+      { role: 'user', content: 'Write a function that returns the sum of a list of numbers.' },
+    ];
+    const call = (m: Model, messages: ChatMessage[], seed: number) =>
+      m.generate({ messages, maxTokens: 16, temperature: 1, seed });
+    /** What a model that has evaluated nothing yet writes. */
+    const fresh = async (messages: ChatMessage[], seed: number) => {
+      const m = await withEntry({});
+      try {
+        const result = await call(m, messages, seed);
+        assert.equal(result.usage.cachedInputTokens, 0);
+        return result.completions[0]!.text;
+      } finally {
+        await m.close();
+      }
+    };
+    try {
+      // Candidates of one task: the second pays only the prompt's last token.
+      const first = await call(reusing, task, 1);
+      const second = await call(reusing, task, 2);
+      assert.equal(second.usage.cachedInputTokens, second.usage.inputTokens - 1);
+      assert.equal(second.completions[0]!.text, await fresh(task, 2));
+      // A repair turn extends the conversation: what came before the reply is kept.
+      const repair: ChatMessage[] = [
+        ...task,
+        { role: 'assistant', content: second.completions[0]!.text },
+        { role: 'user', content: 'It fails on the empty list. Fix it.' },
+      ];
+      const repaired = await call(reusing, repair, 3);
+      assert.ok(repaired.usage.cachedInputTokens! >= first.usage.inputTokens - 8, JSON.stringify(repaired.usage));
+      assert.equal(repaired.completions[0]!.text, await fresh(repair, 3));
+      // Another task shares only the chat template's start.
+      const other = await call(reusing, [{ role: 'user', content: 'Name a colour.' }], 4);
+      assert.ok(other.usage.cachedInputTokens! < other.usage.inputTokens / 2, JSON.stringify(other.usage));
+      assert.equal(
+        reusing.totals().cachedInputTokens,
+        [second, repaired, other].reduce((sum, r) => sum + r.usage.cachedInputTokens!, 0),
+      );
+    } finally {
+      await reusing.close();
+    }
+    const whole = await withEntry({ prefixCache: false });
+    try {
+      await call(whole, task, 1);
+      assert.equal(
+        (await call(whole, task, 2)).usage.cachedInputTokens,
+        0,
+        'prefixCache: false evaluates every prompt',
+      );
+    } finally {
+      await whole.close();
+    }
   },
 );
 

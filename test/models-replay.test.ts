@@ -177,6 +177,7 @@ test("each call returns the task's next recorded solutions in file order, fenced
       calls: 3,
       cachedCalls: 0,
       inputTokens: model.totals().inputTokens,
+      cachedInputTokens: 0,
       outputTokens: model.totals().outputTokens,
       costUsd: 0,
     });

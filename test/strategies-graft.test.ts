@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { SkeletonLibrary, skeletonsOf } from '../src/skeletons/library.js';
-import { applyBlocks, blocksBetween, formatPatchReply, parsePatchReply } from '../src/skeletons/patch.js';
+import { applyBlocks, blocksBetween, formatPatchReply, parsePatchReply, stitch } from '../src/skeletons/patch.js';
 import { prepareCodeChecks, solveTask } from '../src/strategies/index.js';
 import { Harness } from '../src/verify/harness.js';
 import { builtin, fenced, scriptedModel } from './strategies-support.js';
@@ -31,8 +31,14 @@ const ROUND = `def is_balanced_round(text: str) -> bool:
                 return False
     return depth == 0
 `;
+/** Another: the opening bracket of a closing one (a stitched patch uses it). */
+const OPENING = `def opening_of(ch: str) -> str:
+    """The opening bracket that a closing bracket ), ] or } closes."""
+    return {")": "(", "]": "[", "}": "{"}[ch]
+`;
 let harness: Harness;
 let skeletonId: string;
+let openingId: string;
 
 before(async () => {
   harness = new Harness();
@@ -41,6 +47,10 @@ before(async () => {
     await skeletonsOf(ROUND, 'python', { source: 'test:round', checks: 'passes 6 tests' }),
   );
   skeletonId = skeleton!.id;
+  const [opening] = await library.add(
+    await skeletonsOf(OPENING, 'python', { source: 'test:opening', checks: 'passes 3 tests' }),
+  );
+  openingId = opening!.id;
 });
 after(async () => {
   await harness.close();
@@ -52,7 +62,8 @@ test('blocks between two programs apply back to the second, and a block that doe
   const applied = applyBlocks(ROUND, blocks);
   assert.ok('program' in applied && applied.program === brackets.reference);
   const reply = parsePatchReply(formatPatchReply('abc', blocks))!;
-  assert.equal(reply.base, 'abc');
+  assert.deepEqual(reply.bases, ['abc']);
+  assert.deepEqual(parsePatchReply('BASE: `a1` + b2\n')!.bases, ['a1', 'b2']);
   assert.equal(reply.blocks.length, blocks.length);
   assert.match(
     (applyBlocks(ROUND, [{ search: 'no such line', replace: 'x' }]) as { error: string }).error,
@@ -108,5 +119,22 @@ test('an unknown base is named, with the bases there are', async () => {
     fenced(brackets.reference),
   ]);
   assert.equal(result.status, 'verified');
-  assert.match(prompts[1]!, new RegExp(`there is no skeleton nope; the bases are ${skeletonId}`));
+  assert.match(prompts[1]!, new RegExp(`there is no skeleton nope; the bases are .*${skeletonId}`));
+});
+
+test('a patch may stitch several skeletons: their programs joined, in the order named, then patched', async () => {
+  const stitched = stitch([ROUND, OPENING]);
+  const wanted = stitched
+    .replace('def is_balanced_round(text: str) -> bool:', 'def is_balanced(text: str) -> bool:')
+    .replace(
+      /    depth = 0\n[\s\S]*?    return depth == 0\n/,
+      '    stack = []\n    for ch in text:\n        if ch in "([{":\n            stack.append(ch)\n' +
+        '        elif ch in ")]}":\n            if not stack or stack.pop() != opening_of(ch):\n                return False\n    return not stack\n',
+    );
+  assert.notEqual(wanted, stitched);
+  const { result, prompts } = await solve([formatPatchReply([skeletonId, openingId], blocksBetween(stitched, wanted))]);
+  assert.equal(result.status, 'verified', result.reason);
+  assert.equal(result.program, wanted, 'both functions, as patched');
+  assert.match(prompts[0]!, /stitch them: `BASE: <id> \+ <id>`/);
+  assert.match(prompts[0]!, new RegExp(`Skeleton ${openingId} `), 'the second skeleton is shown');
 });

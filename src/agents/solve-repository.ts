@@ -13,7 +13,7 @@ import { runAgent, type AgentOutcome } from './agent.js';
 import { runSandboxed, type CommandLimits } from './sandboxed-command.js';
 import { defaultTestCommand, summarizeTests, type TestSummary } from './test-summary.js';
 import { commandTools, FILE_TOOLS } from './tools.js';
-import { Workspace } from './workspace.js';
+import { changedLines, Workspace, type FileChange } from './workspace.js';
 
 export interface RepositoryJob {
   readonly repo: string;
@@ -105,6 +105,8 @@ export async function solveRepository(job: RepositoryJob): Promise<RepositoryRes
     const after = await tests();
     const diff = await workspace.diff();
     const status = after !== undefined && after.failed === 0 && after.passed > 0 ? 'verified' : 'unverified';
+    // A verified run keeps the files it changed (and which lines): `crucible skeletons add --run` takes its functions from them.
+    const changedFiles = status === 'verified' ? keptChanges(await workspace.changes()) : [];
     const counts = (s: TestSummary | undefined) => (s ? { passed: s.passed, failed: s.failed } : null);
     if (job.store && run)
       job.store.finishRun(run.id, {
@@ -116,6 +118,7 @@ export async function solveRepository(job: RepositoryJob): Promise<RepositoryRes
           turns: outcome.turns,
           toolCalls: outcome.toolCalls,
           ...(outcome.memory ? { memory: outcome.memory } : {}),
+          ...(changedFiles.length ? { changedFiles } : {}),
         },
         usage: {
           modelCalls: outcome.usage.calls,
@@ -130,6 +133,22 @@ export async function solveRepository(job: RepositoryJob): Promise<RepositoryRes
     await workspace.close();
     throw error;
   }
+}
+
+/** At most this many characters of changed files are kept with a run. */
+const KEPT_CHANGES_CHARS = 2_000_000;
+
+function keptChanges(
+  changes: readonly FileChange[],
+): Array<{ path: string; text: string; lines: Array<[number, number]> }> {
+  const kept = [];
+  let chars = 0;
+  for (const { path, before, after } of changes) {
+    if (after === undefined || chars + after.length > KEPT_CHANGES_CHARS) continue;
+    chars += after.length;
+    kept.push({ path, text: after, lines: changedLines(before ?? '', after) });
+  }
+  return kept;
 }
 
 const firstLine = (text: string) => {

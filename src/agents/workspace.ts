@@ -9,7 +9,7 @@
 import { cp, lstat, mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve as resolvePath, sep } from 'node:path';
-import { createTwoFilesPatch } from 'diff';
+import { createTwoFilesPatch, diffLines } from 'diff';
 
 export class Refused {
   constructor(readonly message: string) {}
@@ -31,6 +31,29 @@ export interface FileChange {
   readonly before: string | undefined;
   /** Absent: the file was deleted. */
   readonly after: string | undefined;
+}
+
+/**
+ * The lines of `after` that differ from `before`, as 1-based inclusive ranges; a deletion marks
+ * the line it happened before (the function it was in changed too).
+ */
+export function changedLines(before: string, after: string): Array<[number, number]> {
+  const ranges: Array<[number, number]> = [];
+  const mark = (from: number, to: number) => {
+    const last = ranges.at(-1);
+    if (last && from <= last[1] + 1) last[1] = Math.max(last[1], to);
+    else ranges.push([from, to]);
+  };
+  let line = 1;
+  for (const part of diffLines(before, after)) {
+    const count = part.count ?? 0;
+    if (part.added) {
+      mark(line, line + count - 1);
+      line += count;
+    } else if (part.removed) mark(Math.max(1, line - 1), line);
+    else line += count;
+  }
+  return ranges;
 }
 
 export class Workspace {

@@ -1,11 +1,13 @@
 /**
  * `crucible skeletons add|list|search`: the library of validated function skeletons
  * (src/skeletons/library.ts). `add --dataset` verifies the dataset's references on their own
- * tests first (only those that pass are added); `add --run` takes a verified solve run's program.
+ * tests first (only those that pass are added); `add --run` takes a verified solve run's program, or the functions a
+ * verified agent run changed.
  */
 import { evaluateCandidates } from '../bench/evaluate.js';
 import { taskChecks } from '../domains/code/checks.js';
-import { SkeletonLibrary, skeletonsOf, type Skeleton } from '../skeletons/library.js';
+import { z } from 'zod';
+import { languageOfPath, SkeletonLibrary, skeletonsOf, type Skeleton } from '../skeletons/library.js';
 import { Store } from '../store/index.js';
 import { harnessFromFlags } from './harness-from-flags.js';
 import { readInputs } from './inputs.js';
@@ -14,7 +16,7 @@ import type { SkeletonsAddFlags, SkeletonsFlags } from './skeletons-options.js';
 
 export async function runSkeletonsAdd(flags: SkeletonsAddFlags): Promise<void> {
   if ((flags.dataset === undefined) === (flags.run === undefined))
-    throw new Error('give --dataset FILE (its references, verified first) or --run RUN_ID (a verified solve run)');
+    throw new Error('give --dataset FILE (its references, verified first) or --run RUN_ID (a verified solve or agent run)');
   const library = SkeletonLibrary.open(flags.library);
   const found = flags.dataset !== undefined ? await fromDataset(flags) : await fromRun(flags.db, flags.run!);
   const added = await library.add(found);
@@ -68,6 +70,7 @@ async function fromRun(db: string, id: string): Promise<Skeleton[]> {
     const { run } = found;
     if (run.status !== 'verified')
       throw new Error(`run ${run.id} is ${run.status}: only a verified run's program is added`);
+    if (run.strategy === 'agent') return fromAgentRun(run.id, run.summary);
     const program = run.summary?.program;
     if (typeof program !== 'string')
       throw new Error(`run ${run.id} has no program (a solve run's verified program is what is added)`);
@@ -80,6 +83,36 @@ async function fromRun(db: string, id: string): Promise<Skeleton[]> {
   } finally {
     store.close();
   }
+}
+
+const agentChanges = z.array(
+  z.object({ path: z.string(), text: z.string(), lines: z.array(z.tuple([z.number(), z.number()])) }),
+);
+/** A repository's tests, not code to reuse. */
+const TEST_FILE = /(^|\/)(tests?\/|test_[^/]*\.py$|[^/]*_test\.py$|[^/]*\.(test|spec)\.[cm]?[jt]s$)/;
+
+/** The functions a verified agent run changed in its source files (tests left out). */
+async function fromAgentRun(id: string, summary: Record<string, unknown> | null | undefined): Promise<Skeleton[]> {
+  const parsed = agentChanges.safeParse(summary?.changedFiles ?? []);
+  if (!parsed.success)
+    throw new Error(`run ${id}: its changed files are not readable (${parsed.error.issues[0]?.message})`);
+  const tests = summary?.tests as { after?: { passed?: number } } | undefined;
+  const checks = `the repository's ${tests?.after?.passed ?? ''} tests pass after the change`.replace('  ', ' ');
+  const found: Skeleton[] = [];
+  for (const file of parsed.data) {
+    const language = languageOfPath(file.path);
+    if (!language || TEST_FILE.test(file.path)) continue;
+    found.push(
+      ...(await skeletonsOf(file.text, language, {
+        source: `run ${id} ${file.path}`,
+        checks,
+        changedLines: file.lines,
+      })),
+    );
+  }
+  if (found.length === 0)
+    throw new Error(`run ${id} changed no function of a Python, JavaScript or TypeScript source file: nothing to add`);
+  return found;
 }
 
 export function runSkeletonsList(flags: SkeletonsFlags): void {

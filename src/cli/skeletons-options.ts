@@ -27,10 +27,10 @@ export function registerSkeletonsCommands(program: Command): void {
       skeletons
         .command('add')
         .description(
-          "add verified functions: a dataset's references (each verified on its tests first), or a verified solve run's program",
+          "add verified functions: a dataset's references (each verified on its tests first), a verified solve run's program, or the functions a verified agent run changed",
         )
         .option('--dataset <file>', 'a dataset with references (HumanEval, MBPP+, MultiPL-E, …)')
-        .option('--run <id>', 'a verified solve run (its id, or the start of one)')
+        .option('--run <id>', 'a verified solve or agent run (its id, or the start of one)')
         .option('--limit <n>', 'only the first n tasks of --dataset', positiveInt)
         .addOption(storeOption()),
     ),

@@ -128,5 +128,5 @@ export function formatResult(result: StrategyResult, runId: string | undefined):
 export function formatUsage(result: Pick<StrategyResult, 'usage' | 'attempts'>): string {
   const u = result.usage;
   const dollars = u.costUsd === null ? 'cost unknown' : `$${u.costUsd.toFixed(4)}`;
-  return `${u.calls} model call${u.calls === 1 ? '' : 's'}${u.cachedCalls ? ` (${u.cachedCalls} from the cache)` : ''}, ${u.tokens} tokens (${u.inputTokens} in, ${u.outputTokens} out), ${dollars}; ${result.attempts} program${result.attempts === 1 ? '' : 's'} judged; ${u.wallSeconds.toFixed(1)} s wall, ${u.sandboxSeconds.toFixed(1)} s sandbox`;
+  return `${u.calls} model call${u.calls === 1 ? '' : 's'}${u.cachedCalls ? ` (${u.cachedCalls} from the cache)` : ''}, ${u.tokens} tokens (${u.inputTokens} in${u.cachedInputTokens ? `, ${u.cachedInputTokens} of them cached` : ''}, ${u.outputTokens} out), ${dollars}; ${result.attempts} program${result.attempts === 1 ? '' : 's'} judged; ${u.wallSeconds.toFixed(1)} s wall, ${u.sandboxSeconds.toFixed(1)} s sandbox`;
 }

@@ -54,6 +54,11 @@ export const modelEntrySchema = z
     threads: z.number().int().positive().optional(),
     /** gguf only: false keeps the model on the CPU (default: use a GPU when there is one). */
     gpu: z.boolean().optional(),
+    /**
+     * gguf only: false evaluates every prompt whole (default: the KV cache of the prefix a prompt
+     * shares with the call before is kept, so candidates of one task pay their prompt once).
+     */
+    prefixCache: z.boolean().optional(),
     price: priceSchema.optional(),
   })
   .strict();

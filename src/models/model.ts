@@ -106,12 +106,14 @@ class CachedModel implements Model {
     calls: number;
     cachedCalls: number;
     inputTokens: number;
+    cachedInputTokens: number;
     outputTokens: number;
     costUsd: number | null;
   } = {
     calls: 0,
     cachedCalls: 0,
     inputTokens: 0,
+    cachedInputTokens: 0,
     outputTokens: 0,
     costUsd: 0,
   };
@@ -355,6 +357,7 @@ class CachedModel implements Model {
     this.running.calls++;
     if (cached) this.running.cachedCalls++;
     this.running.inputTokens += response.usage.inputTokens;
+    this.running.cachedInputTokens += response.usage.cachedInputTokens ?? 0;
     this.running.outputTokens += response.usage.outputTokens;
     this.running.costUsd = addCosts(this.running.costUsd, costUsd);
     this.options.onCall?.(record);
@@ -369,8 +372,13 @@ class CachedModel implements Model {
 }
 
 function sumUsage(usages: readonly TokenUsage[]): TokenUsage {
+  const cached = usages.some((u) => u.cachedInputTokens !== undefined);
   return usages.reduce(
-    (a, b) => ({ inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens }),
+    (a, b) => ({
+      inputTokens: a.inputTokens + b.inputTokens,
+      outputTokens: a.outputTokens + b.outputTokens,
+      ...(cached ? { cachedInputTokens: (a.cachedInputTokens ?? 0) + (b.cachedInputTokens ?? 0) } : {}),
+    }),
     { inputTokens: 0, outputTokens: 0 },
   );
 }

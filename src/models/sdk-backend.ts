@@ -5,6 +5,7 @@ import {
   streamText,
   tool,
   type LanguageModel,
+  type LanguageModelUsage,
   type ModelMessage,
   type OutputInterface,
   type ToolSet,
@@ -13,7 +14,7 @@ import type { Backend, BackendCallOptions, BackendCompletion, BackendRequest, Ba
 import { extraChoices, logprobsOf } from './openai-body.js';
 import { COMPATIBLE_PROVIDER_NAME, createLanguageModel, type Environment } from './providers.js';
 import type { ResolvedModel } from './resolve.js';
-import type { ChatMessage, ToolCall } from './types.js';
+import type { ChatMessage, TokenUsage, ToolCall } from './types.js';
 
 export async function createSdkBackend(model: ResolvedModel, env: Environment): Promise<Backend> {
   const languageModel = await createLanguageModel(model, env);
@@ -161,7 +162,7 @@ async function generateOnce(
   const completions = request.n > 1 ? [first, ...extraChoices(body, Boolean(request.logprobs))] : [first];
   return {
     completions,
-    usage: { inputTokens: result.usage.inputTokens ?? 0, outputTokens: result.usage.outputTokens ?? 0 },
+    usage: tokenUsage(result.usage),
   };
 }
 
@@ -186,6 +187,15 @@ async function streamOnce(
   const [toolCalls, finishReason, usage] = await Promise.all([result.toolCalls, result.finishReason, result.usage]);
   return {
     completions: [{ text, toolCalls: toolCallsOf(toolCalls), finishReason }],
-    usage: { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 },
+    usage: tokenUsage(usage),
+  };
+}
+
+function tokenUsage(usage: LanguageModelUsage): TokenUsage {
+  const cached = usage.inputTokenDetails?.cacheReadTokens;
+  return {
+    inputTokens: usage.inputTokens ?? 0,
+    outputTokens: usage.outputTokens ?? 0,
+    ...(cached !== undefined ? { cachedInputTokens: cached } : {}),
   };
 }

@@ -87,6 +87,11 @@ export interface Completion {
 export interface TokenUsage {
   readonly inputTokens: number;
   readonly outputTokens: number;
+  /**
+   * Of inputTokens, those not computed again: read from a prompt cache (an endpoint's) or kept in
+   * a local model's KV cache from the call before (a shared prefix). Absent when unknown.
+   */
+  readonly cachedInputTokens?: number;
 }
 
 /** One request to an endpoint (or one cache lookup): what budgets and traces count. */
@@ -130,6 +135,8 @@ export interface UsageTotals {
   readonly calls: number;
   readonly cachedCalls: number;
   readonly inputTokens: number;
+  /** Of inputTokens, those read from a prompt or KV cache (see TokenUsage). */
+  readonly cachedInputTokens: number;
   readonly outputTokens: number;
   readonly costUsd: number | null;
 }

@@ -40,6 +40,14 @@ export interface SearchHit {
 
 const EXTENSIONS = { python: 'x.py', javascript: 'x.js', typescript: 'x.ts' } as const;
 
+/** The skeleton language of a file, by its extension; undefined for any other file. */
+export function languageOfPath(path: string): Skeleton['language'] | undefined {
+  if (path.endsWith('.py')) return 'python';
+  if (/\.[cm]?js$/.test(path)) return 'javascript';
+  if (/\.[cm]?ts$/.test(path) && !path.endsWith('.d.ts')) return 'typescript';
+  return undefined;
+}
+
 /**
  * The top-level functions of a verified program, each a skeleton: the whole program is kept
  * with each (a function may need its helpers), named by the function.
@@ -47,10 +55,20 @@ const EXTENSIONS = { python: 'x.py', javascript: 'x.js', typescript: 'x.ts' } as
 export async function skeletonsOf(
   program: string,
   language: Skeleton['language'],
-  origin: { readonly source: string; readonly checks: string; readonly only?: string },
+  origin: {
+    readonly source: string;
+    readonly checks: string;
+    /** Only the function of this name (a dataset task's entry point). */
+    readonly only?: string;
+    /** Only the functions that overlap these line ranges (1-based, inclusive: what a run changed). */
+    readonly changedLines?: ReadonlyArray<readonly [number, number]>;
+  },
 ): Promise<Skeleton[]> {
+  const changed = (d: { startLine: number; endLine: number }) =>
+    !origin.changedLines || origin.changedLines.some(([from, to]) => from <= d.endLine && to >= d.startLine);
   const found = (await definitions(EXTENSIONS[language], program)).filter(
-    (d) => !d.name.includes('.') && /function|method/.test(d.kind) && (!origin.only || d.name === origin.only),
+    (d) =>
+      !d.name.includes('.') && /function|method/.test(d.kind) && (!origin.only || d.name === origin.only) && changed(d),
   );
   const added = new Date().toISOString();
   return found.map((d) => {

@@ -1,6 +1,6 @@
 /**
  * Patching a skeleton instead of writing from scratch (FCGraft): the model names the skeleton it
- * starts from and gives SEARCH/REPLACE blocks (Aider's format, which models know) that change only
+ * starts from (or several, stitched into one program) and gives SEARCH/REPLACE blocks (Aider's format, which models know) that change only
  * what must change. Each SEARCH must occur exactly once in what it edits, in order; a block that
  * does not apply makes the whole reply a failed patch, said as such, never a guess.
  */
@@ -12,19 +12,31 @@ export interface ReplaceBlock {
 }
 
 export interface PatchReply {
-  /** The skeleton patched: its id. */
-  readonly base: string;
+  /** The skeletons patched, by id: one, or several stitched together (`BASE: a + b`). */
+  readonly bases: readonly string[];
   readonly blocks: readonly ReplaceBlock[];
 }
 
 const BLOCK = /<{7} SEARCH\n([\s\S]*?)\n?={7}\n([\s\S]*?)\n?>{7} REPLACE/g;
 
-/** A reply of the patch form (`BASE: id` and at least one block), or undefined for any other reply. */
+/**
+ * A reply of the patch form (`BASE: id`, or `BASE: a + b` to stitch several skeletons, then the
+ * blocks), or undefined for any other reply.
+ */
 export function parsePatchReply(text: string): PatchReply | undefined {
-  const base = /^\s*BASE:\s*(\S+)/m.exec(text)?.[1];
-  if (!base) return undefined;
+  const line = /^\s*BASE:[ \t]*(.+)$/m.exec(text)?.[1];
+  const bases = line
+    ?.split(/[+,]/)
+    .map((id) => id.trim().replace(/^`|`$/g, ''))
+    .filter(Boolean);
+  if (!bases?.length) return undefined;
   const blocks = [...text.matchAll(BLOCK)].map((m) => ({ search: m[1]!, replace: m[2]! }));
-  return { base, blocks };
+  return { bases, blocks };
+}
+
+/** Several skeletons' programs as one program to patch: each once, in the order named. */
+export function stitch(programs: readonly string[]): string {
+  return [...new Set(programs.map((p) => p.trimEnd()))].join('\n\n\n') + '\n';
 }
 
 /** The program with the blocks applied in order, or why they do not apply. */
@@ -86,9 +98,9 @@ export function blocksBetween(from: string, to: string): ReplaceBlock[] {
   return blocks;
 }
 
-export function formatPatchReply(base: string, blocks: readonly ReplaceBlock[]): string {
+export function formatPatchReply(bases: string | readonly string[], blocks: readonly ReplaceBlock[]): string {
   return [
-    `BASE: ${base}`,
+    `BASE: ${typeof bases === 'string' ? bases : bases.join(' + ')}`,
     ...blocks.map((b) => `<<<<<<< SEARCH\n${b.search}\n=======\n${b.replace}\n>>>>>>> REPLACE`),
   ].join('\n');
 }

@@ -1,15 +1,15 @@
 /**
  * `graft` (FCGraft): solve by reusing verified code. The task's prompt retrieves the closest
  * skeletons of the library (src/skeletons); the model is shown them and asked to patch one —
- * `BASE: id` and SEARCH/REPLACE blocks that change only what must change, stitching in what it
- * needs — or, when none fits, to write the function whole. The patched program is verified like
+ * `BASE: id` and SEARCH/REPLACE blocks that change only what must change, or `BASE: a + b` to
+ * stitch several skeletons' functions into one program and patch that — or, when none fits, to write the function whole. The patched program is verified like
  * any other; a failure is fed back (with the smallest failing input) and the model patches
  * again, its last program now the base. Output tokens are what it saves: a patch is a few lines.
  */
 import type { Task } from '../core/task.js';
 import type { ChatMessage } from '../models/index.js';
 import { SkeletonLibrary, type SearchHit } from '../skeletons/library.js';
-import { applyBlocks, parsePatchReply } from '../skeletons/patch.js';
+import { applyBlocks, parsePatchReply, stitch } from '../skeletons/patch.js';
 import { DEFAULT_ATTEMPTS } from './repair.js';
 import { language, solveMessages } from './prompts.js';
 import { Session } from './session.js';
@@ -44,15 +44,18 @@ export const graft: Strategy = async (subject, context) => {
       let judged;
       let problem: string | undefined;
       if (patch) {
-        const base = bases.get(patch.base);
-        const applied = base === undefined ? undefined : applyBlocks(base, patch.blocks);
-        if (base === undefined)
-          problem = `there is no skeleton ${patch.base}; the bases are ${[...bases.keys()].join(', ')}`;
-        else if ('error' in applied!) problem = `the patch does not apply to ${patch.base}: ${applied.error}`;
+        const named = patch.bases.join(' + ');
+        const unknown = patch.bases.filter((id) => !bases.has(id));
+        const applied = unknown.length
+          ? undefined
+          : applyBlocks(stitch(patch.bases.map((id) => bases.get(id)!)), patch.blocks);
+        if (!applied)
+          problem = `there is no skeleton ${unknown.join(', ')}; the bases are ${[...bases.keys()].join(', ')}`;
+        else if ('error' in applied) problem = `the patch does not apply to ${named}: ${applied.error}`;
         else
-          judged = await session.judgeProgram(applied!.program, asked.eventId, label, {
+          judged = await session.judgeProgram(applied.program, asked.eventId, label, {
             shrink: true,
-            form: `patch of ${patch.base}`,
+            form: `patch of ${named}`,
           });
       } else judged = await session.judgeReply(reply, asked.eventId, label, { shrink: true });
       if (judged && (judged.report.passed || judged.report.unchecked))
@@ -95,7 +98,8 @@ export function graftMessages(task: Task, hits: readonly SearchHit[]): ChatMessa
         `${ask!.content}\n\nThese verified ${language(task)} functions are close to the task:\n\n${shown}\n\n` +
         'If one of them is a good start, reply with `BASE: <its id>` on the first line, then SEARCH/REPLACE blocks that change only what must change:\n' +
         '<<<<<<< SEARCH\n(lines of the skeleton, exactly)\n=======\n(the lines instead)\n>>>>>>> REPLACE\n' +
-        'Each SEARCH must occur exactly once in the skeleton. If none fits, reply with the complete function in one fenced code block instead.',
+        'Each SEARCH must occur exactly once in the skeleton. When the task needs functions of several skeletons, stitch them: `BASE: <id> + <id>` patches their programs joined, in that order. ' +
+        'If none fits, reply with the complete function in one fenced code block instead.',
     },
   ];
 }

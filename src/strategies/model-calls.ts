@@ -31,6 +31,7 @@ export class ModelCalls {
   private calls = 0;
   private cachedCalls = 0;
   private inputTokens = 0;
+  private cachedInputTokens = 0;
   private outputTokens = 0;
   private costUsd: number | null = 0;
 
@@ -107,6 +108,7 @@ export class ModelCalls {
       this.calls++;
       if (call.cached) this.cachedCalls++;
       this.inputTokens += call.usage.inputTokens;
+      this.cachedInputTokens += call.usage.cachedInputTokens ?? 0;
       this.outputTokens += call.usage.outputTokens;
       this.costUsd = this.costUsd === null || call.costUsd === null ? null : this.costUsd + call.costUsd;
     }
@@ -139,6 +141,7 @@ export class ModelCalls {
       calls: this.calls,
       cachedCalls: this.cachedCalls,
       inputTokens: this.inputTokens,
+      cachedInputTokens: this.cachedInputTokens,
       outputTokens: this.outputTokens,
       tokens: this.inputTokens + this.outputTokens,
       costUsd: this.costUsd,

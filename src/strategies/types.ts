@@ -50,6 +50,8 @@ export interface StrategyUsage {
   readonly calls: number;
   readonly cachedCalls: number;
   readonly inputTokens: number;
+  /** Of inputTokens, those read from a prompt or KV cache (a local model's shared prefix). */
+  readonly cachedInputTokens: number;
   readonly outputTokens: number;
   readonly tokens: number;
   readonly costUsd: number | null;

@@ -176,6 +176,7 @@ export function runBackendContract(contract: BackendContract): void {
         calls: 1,
         cachedCalls: 0,
         inputTokens: result.usage.inputTokens,
+        cachedInputTokens: result.usage.cachedInputTokens ?? 0,
         outputTokens: result.usage.outputTokens,
         costUsd: result.costUsd,
       });

@@ -82,7 +82,7 @@ export async function createGgufBackend(resolved: ResolvedModel): Promise<Backen
       ...plainTriggers(grammar?.stopGenerationTriggers ?? []),
       ...plainTriggers(state.stopGenerationTriggers),
     ];
-    await sequence.clearHistory();
+    const kept = entry?.prefixCache === false ? 0 : await keepSharedPrefix(sequence, prompt);
 
     const generated: Token[] = [];
     const confidences: number[] = [];
@@ -90,7 +90,7 @@ export async function createGgufBackend(resolved: ResolvedModel): Promise<Backen
     let emitted = 0;
     let finishReason = 'stop';
     const evaluation = sequence.evaluateWithMetadata(
-      prompt,
+      prompt.slice(kept),
       { confidence: true },
       {
         temperature: request.temperature ?? 0,
@@ -136,7 +136,7 @@ export async function createGgufBackend(resolved: ResolvedModel): Promise<Backen
           ...(request.logprobs ? { logprobs: tokenLogprobs(model, generated, confidences, text.length) } : {}),
         },
       ],
-      usage: { inputTokens: prompt.length, outputTokens: generated.length },
+      usage: { inputTokens: prompt.length, outputTokens: generated.length, cachedInputTokens: kept },
     };
   }
 
@@ -150,6 +150,26 @@ export async function createGgufBackend(resolved: ResolvedModel): Promise<Backen
       await model.dispose();
     },
   };
+}
+
+type Sequence = ReturnType<Awaited<ReturnType<LlamaModel['createContext']>>['getSequence']>;
+
+/**
+ * Keeps the KV cache of the prefix this prompt shares with what the sequence holds (the call
+ * before: its prompt and its reply), erases the rest, and returns how many tokens were kept.
+ * Candidates of one task share their whole prompt, a repair turn extends the conversation before
+ * it, and a graft prompt starts with the same skeletons: their prefill is not computed again. The
+ * prompt's last token is always evaluated again: its logits start the generation.
+ */
+async function keepSharedPrefix(sequence: Sequence, prompt: readonly Token[]): Promise<number> {
+  const kept = Math.min(sequence.compareContextTokens([...prompt]).firstDifferentIndex, prompt.length - 1);
+  if (kept <= 0) {
+    await sequence.clearHistory();
+    return 0;
+  }
+  if (kept < sequence.nextTokenIndex)
+    await sequence.eraseContextTokenRanges([{ start: kept, end: sequence.nextTokenIndex }]);
+  return kept;
 }
 
 function chatHistory(messages: readonly ChatMessage[]): ChatHistoryItem[] {

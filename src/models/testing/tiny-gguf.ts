@@ -116,6 +116,11 @@ export interface TinyGgufOptions {
   readonly contextLength?: number;
   /** A Jinja chat template; without one node-llama-cpp uses a generic chat format. */
   readonly chatTemplate?: string;
+  /**
+   * Bigger shapes, for benchmarks where prefill must cost what it costs a real model (default:
+   * 1 layer of width 32, a 4 × wider feed-forward, 4 heads; the width must divide by the heads).
+   */
+  readonly shape?: { readonly layers: number; readonly width: number; readonly heads: number };
 }
 
 export function tinyVocabulary(): { tokens: string[]; types: number[]; scores: number[] } {
@@ -136,6 +141,8 @@ export function tinyVocabulary(): { tokens: string[]; types: number[]; scores: n
 
 /** Writes the model to `path` and returns its size in bytes. */
 export function writeTinyGguf(path: string, options: TinyGgufOptions = {}): number {
+  const { layers, width, heads } = options.shape ?? { layers: 1, width: N_EMBD, heads: N_HEAD };
+  const ff = width === N_EMBD ? N_FF : width * 4;
   const vocab = tinyVocabulary();
   const n = vocab.tokens.length;
   const metadata: Array<[string, MetadataValue]> = [
@@ -143,12 +150,12 @@ export function writeTinyGguf(path: string, options: TinyGgufOptions = {}): numb
     ['general.name', { type: ValueType.STRING, value: 'crucible-tiny-random' }],
     ['general.alignment', { type: ValueType.UINT32, value: ALIGNMENT }],
     ['llama.context_length', { type: ValueType.UINT32, value: options.contextLength ?? 4096 }],
-    ['llama.embedding_length', { type: ValueType.UINT32, value: N_EMBD }],
-    ['llama.block_count', { type: ValueType.UINT32, value: 1 }],
-    ['llama.feed_forward_length', { type: ValueType.UINT32, value: N_FF }],
-    ['llama.attention.head_count', { type: ValueType.UINT32, value: N_HEAD }],
-    ['llama.attention.head_count_kv', { type: ValueType.UINT32, value: N_HEAD }],
-    ['llama.rope.dimension_count', { type: ValueType.UINT32, value: N_EMBD / N_HEAD }],
+    ['llama.embedding_length', { type: ValueType.UINT32, value: width }],
+    ['llama.block_count', { type: ValueType.UINT32, value: layers }],
+    ['llama.feed_forward_length', { type: ValueType.UINT32, value: ff }],
+    ['llama.attention.head_count', { type: ValueType.UINT32, value: heads }],
+    ['llama.attention.head_count_kv', { type: ValueType.UINT32, value: heads }],
+    ['llama.rope.dimension_count', { type: ValueType.UINT32, value: width / heads }],
     ['llama.attention.layer_norm_rms_epsilon', { type: ValueType.FLOAT32, value: 1e-5 }],
     ['tokenizer.ggml.model', { type: ValueType.STRING, value: 'llama' }],
     ['tokenizer.ggml.tokens', { type: ValueType.ARRAY, elementType: ValueType.STRING, values: vocab.tokens }],
@@ -163,19 +170,24 @@ export function writeTinyGguf(path: string, options: TinyGgufOptions = {}): numb
 
   // Shapes in ggml order: the first dimension is the contiguous one.
   const tensors: Array<{ name: string; dims: number[]; norm?: boolean }> = [
-    { name: 'token_embd.weight', dims: [N_EMBD, n] },
-    { name: 'output_norm.weight', dims: [N_EMBD], norm: true },
-    { name: 'output.weight', dims: [N_EMBD, n] },
-    { name: 'blk.0.attn_norm.weight', dims: [N_EMBD], norm: true },
-    { name: 'blk.0.attn_q.weight', dims: [N_EMBD, N_EMBD] },
-    { name: 'blk.0.attn_k.weight', dims: [N_EMBD, N_EMBD] },
-    { name: 'blk.0.attn_v.weight', dims: [N_EMBD, N_EMBD] },
-    { name: 'blk.0.attn_output.weight', dims: [N_EMBD, N_EMBD] },
-    { name: 'blk.0.ffn_norm.weight', dims: [N_EMBD], norm: true },
-    { name: 'blk.0.ffn_gate.weight', dims: [N_EMBD, N_FF] },
-    { name: 'blk.0.ffn_up.weight', dims: [N_EMBD, N_FF] },
-    { name: 'blk.0.ffn_down.weight', dims: [N_FF, N_EMBD] },
+    { name: 'token_embd.weight', dims: [width, n] },
+    { name: 'output_norm.weight', dims: [width], norm: true },
+    { name: 'output.weight', dims: [width, n] },
   ];
+  for (let layer = 0; layer < layers; layer++) {
+    const blk = `blk.${layer}`;
+    tensors.push(
+      { name: `${blk}.attn_norm.weight`, dims: [width], norm: true },
+      { name: `${blk}.attn_q.weight`, dims: [width, width] },
+      { name: `${blk}.attn_k.weight`, dims: [width, width] },
+      { name: `${blk}.attn_v.weight`, dims: [width, width] },
+      { name: `${blk}.attn_output.weight`, dims: [width, width] },
+      { name: `${blk}.ffn_norm.weight`, dims: [width], norm: true },
+      { name: `${blk}.ffn_gate.weight`, dims: [width, ff] },
+      { name: `${blk}.ffn_up.weight`, dims: [width, ff] },
+      { name: `${blk}.ffn_down.weight`, dims: [ff, width] },
+    );
+  }
 
   const next = random(options.seed ?? 1);
   const data = new Writer();
