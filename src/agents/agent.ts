@@ -58,6 +58,8 @@ export interface AgentOutcome {
 
 export const FINISH = 'finish';
 const DEFAULT_MAX_TURNS = 40;
+/** Calls of one turn past this many are answered "not run" (a model that asks for hundreds at once). */
+export const MAX_CALLS_PER_TURN = 16;
 const DEFAULT_CONTEXT_TOKENS = 24_000;
 /** Results this short stay in the context whatever its size. */
 const MIN_ELIDED = 240;
@@ -174,8 +176,23 @@ async function agentLoop(run: AgentRun & { readonly role?: string }, calls: Mode
         ? { role: 'assistant', content: completion?.text ?? '', toolCalls: requested }
         : { role: 'assistant', content: completion?.text ?? '' },
     );
-    for (const call of requested) {
+    for (const [index, call] of requested.entries()) {
       toolCalls++;
+      if (index >= MAX_CALLS_PER_TURN) {
+        const output = `not run: at most ${MAX_CALLS_PER_TURN} tool calls are run in one turn; call it again in the next`;
+        parent = run.trace.emit({
+          kind: 'tool',
+          parentId: eventId,
+          label,
+          data: { name: call.name, input: call.input, ok: false, output },
+        });
+        history.push(
+          native
+            ? { role: 'tool', content: output, toolCallId: call.id, toolName: call.name }
+            : { role: 'user', content: `Result of ${call.name}:\n${output}` },
+        );
+        continue;
+      }
       if (call.name === FINISH) {
         const summary = (call.input as { summary?: unknown } | null)?.summary;
         return outcome('finished', typeof summary === 'string' ? summary : 'finished', turn);
@@ -238,7 +255,8 @@ function callsOf(completion: Completion, native: boolean, turn: number): ToolCal
 /**
  * Keeps the conversation under `budget` tokens: the oldest tool results (after the task) are
  * replaced, one by one, by a line that says what they were; the calls stay, so the model sees
- * what it did and can ask again.
+ * what it did and can ask again. If that is not enough (a call's own arguments are huge: a whole
+ * file written), the long texts the model sent are cut too, its latest turn included.
  */
 export function compact(history: ChatMessage[], budget: number, onElide?: (summary: string) => void): void {
   for (let i = 1; i < history.length - 2 && estimateTokens(history) > budget; i++) {
@@ -261,4 +279,25 @@ export function compact(history: ChatMessage[], budget: number, onElide?: (summa
       content: `[elided to keep the context short: ${lines} lines of ${m.toolName ?? 'a tool'}'s result; call it again to see it]`,
     };
   }
+  for (let i = 1; i < history.length && estimateTokens(history) > budget; i++) {
+    const m = history[i]!;
+    if (m.role !== 'assistant') continue;
+    history[i] = {
+      ...m,
+      content: elideText(m.content),
+      ...(m.toolCalls ? { toolCalls: m.toolCalls.map((c) => ({ ...c, input: elideStrings(c.input) })) } : {}),
+    };
+  }
+}
+
+function elideText(text: string): string {
+  return text.length <= MIN_ELIDED ? text : `${text.slice(0, MIN_ELIDED)}… [elided: ${text.length} characters]`;
+}
+
+function elideStrings(value: unknown): unknown {
+  if (typeof value === 'string') return elideText(value);
+  if (Array.isArray(value)) return value.map(elideStrings);
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, elideStrings(v)]));
+  return value;
 }

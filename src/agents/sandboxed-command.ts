@@ -130,25 +130,47 @@ function spawnCapped(
     child.stdout.on('data', (chunk: Buffer) => output.add(chunk));
     child.stderr.on('data', (chunk: Buffer) => output.add(chunk));
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
+    let done = false;
+    const killGroup = () => {
       try {
         process.kill(-child.pid!, 'SIGKILL');
       } catch {
         child.kill('SIGKILL');
       }
-    }, limits.seconds * 1000);
+    };
     const finish = (exitCode: number | null) => {
+      if (done) return;
+      done = true;
       clearTimeout(timer);
+      clearTimeout(lingering);
       resolve({ exitCode, timedOut, output: output.text(), seconds: (performance.now() - started) / 1000 });
     };
+    // What the command leaves running (a background job) ends with it: its process group is killed
+    // (the sandbox's PID namespace ends the rest), and a pipe something still holds is not waited for.
+    let lingering: NodeJS.Timeout | undefined;
+    const stopWaiting = (exitCode: number | null) => {
+      killGroup();
+      lingering ??= setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finish(exitCode);
+      }, LINGER_MS);
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stopWaiting(null);
+    }, limits.seconds * 1000);
     child.on('error', (error) => {
       output.add(Buffer.from(`could not start the command: ${error.message}\n`));
       finish(null);
     });
-    child.on('close', (code) => finish(code));
+    child.on('exit', (code) => stopWaiting(timedOut ? null : code));
+    child.on('close', (code) => finish(timedOut ? null : code));
   });
 }
+
+/** How long output is still read after the command exits (what its killed children wrote last). */
+const LINGER_MS = 300;
 
 /** Keeps the first quarter and the last three quarters of `limit` bytes (a failure's summary is at the end). */
 class CappedOutput {

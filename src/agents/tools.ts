@@ -5,6 +5,7 @@
  * so a session always goes on. Edits to a file Crucible can parse (Python, JavaScript,
  * TypeScript) are refused when they leave it unparseable, and the file stays byte-identical.
  */
+import { RE2JS } from 're2js';
 import { z } from 'zod';
 import type { SandboxMode } from '../runtimes/sandbox.js';
 import { runSandboxed, type CommandLimits, type CommandResult } from './sandboxed-command.js';
@@ -81,12 +82,16 @@ const search: AgentTool<{ query: string; regex?: boolean | undefined; definition
     definition: z.boolean().optional().describe('find where a function, class or method of this name is defined'),
   }),
   async run({ query, regex, definition }, workspace) {
-    let pattern: RegExp | undefined;
+    // The model's expression runs in Crucible's process: RE2's engine matches in linear time, so
+    // no expression (`(a+)+$`) can stall it the way a backtracking engine would.
+    let pattern: RE2JS | undefined;
     if (regex) {
       try {
-        pattern = new RegExp(query);
+        pattern = RE2JS.compile(query);
       } catch (error) {
-        return refused(`not a regular expression: ${(error as Error).message}`);
+        return refused(
+          `not a regular expression Crucible can run (RE2 syntax: no lookaround or backreferences): ${(error as Error).message}`,
+        );
       }
     }
     const hits: string[] = [];
@@ -97,7 +102,8 @@ const search: AgentTool<{ query: string; regex?: boolean | undefined; definition
             hits.push(`${file.path}:${d.startLine}-${d.endLine}: ${d.kind} ${d.name}`);
       } else {
         file.text.split('\n').forEach((line, i) => {
-          if (pattern ? pattern.test(line) : line.includes(query)) hits.push(`${file.path}:${i + 1}: ${line.trim()}`);
+          if (pattern ? pattern.matcher(line).find() : line.includes(query))
+            hits.push(`${file.path}:${i + 1}: ${line.trim()}`);
         });
       }
       if (hits.length >= MAX_SEARCH_HITS) break;
