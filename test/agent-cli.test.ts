@@ -113,7 +113,21 @@ test("the agent run's report shows its changes, its tests before and after, and 
     );
     const kinds = await page.locator('[data-kind="tool"]').count();
     assert.equal(kinds, 3, 'one node per tool call');
+    // The memory as stored: the file read, the function it defines, the edit that changed it.
+    const stored = JSON.parse((await crucible(['show', doc.run_id, '--db', join(dir, 'runs.db'), '--json'])).stdout);
+    const memory = stored.run.summary.memory as { nodes: unknown[] };
+    assert.equal(await page.locator('[data-testid="agent-memory"] [data-node]').count(), memory.nodes.length);
+    assert.match(
+      (await page.locator('[data-memory-kind="edit"]').textContent()) ?? '',
+      /stack\.py: [\s\S]*← changed-by stack\.py/,
+    );
+    await page.locator('[data-memory-kind="symbol"] summary').click();
+    assert.match(
+      (await page.locator('[data-node="symbol:stack.py:top"]').innerText()) ?? '',
+      /top in stack\.py, lines 1-3[\s\S]*← defines stack\.py/,
+    );
     await screenshot(page, 'agent-run', 'report-agent');
+    await screenshot(page, 'agent-run-full', undefined, { fullPage: true });
     assert.deepEqual(await seriousViolations(page), []);
     assert.deepEqual(errors, []);
     assert.ok(

@@ -42,6 +42,12 @@ export interface AgentTests {
   readonly after: { readonly passed: number; readonly failed: number } | null;
 }
 
+/** An agent run's graph memory (src/agents/memory.ts `toJSON`), kept in its summary. */
+export interface AgentMemory {
+  readonly nodes: ReadonlyArray<{ readonly id: string; readonly kind: string; readonly text: string }>;
+  readonly edges: ReadonlyArray<{ readonly from: string; readonly to: string; readonly kind: string }>;
+}
+
 export interface ChatMessage {
   readonly role: string;
   readonly content: string;

@@ -5,6 +5,7 @@
  * (the answer and its cost, without the events).
  */
 import { html } from 'htm/preact';
+import { AgentMemory } from '../components/agent-memory.js';
 import { Program } from '../components/program.js';
 import { UnifiedDiff } from '../components/unified-diff.js';
 import { RunStatus, between, dollars, tokens } from '../components/run-parts.js';
@@ -61,6 +62,7 @@ function RunView({ entry }) {
   // An agent's run: its changes to the repository, and the repository's tests.
   const diff = typeof run.summary?.diff === 'string' ? run.summary.diff : undefined;
   const tests = /** @type {import('../types-run').AgentTests | undefined} */ (run.summary?.tests);
+  const memory = /** @type {import('../types-run').AgentMemory | undefined} */ (run.summary?.memory);
   return html`<div class="view run-view">
     <header class="doc-header">
       <div class="title-line">
@@ -138,6 +140,7 @@ function RunView({ entry }) {
         ${diff && html`<${UnifiedDiff} diff=${diff} label="the agent's changes, as a unified diff" />`}
       </section>`
     }
+    ${memory && Array.isArray(memory.nodes) && memory.nodes.length > 0 && html`<${AgentMemory} memory=${memory} />`}
     ${
       command && events.length === 0
         ? html`<p class="muted">
