@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { MAX_CALLS_PER_TURN, runAgent } from '../src/agents/agent.js';
 import { defaultTestCommand } from '../src/agents/test-summary.js';
-import { commandTools, FILE_TOOLS } from '../src/agents/tools.js';
+import { runSandboxed } from '../src/agents/sandboxed-command.js';
+import { commandTools, FILE_TOOLS, MAX_COMMAND_CHARS } from '../src/agents/tools.js';
 import { Workspace } from '../src/agents/workspace.js';
 import type { FakeChatRequest, FakeReply } from '../src/models/testing/index.js';
 import { memoryTrace } from '../src/strategies/trace.js';
@@ -168,6 +169,25 @@ test('a regular expression built to backtrack runs in linear time; one RE2 canno
   assert.match(result.tools[2]!.output, /stack.py:1: def top\(items\):/);
 });
 
+test('a command too long for the system is refused by the tool, and cannot crash the runner', async () => {
+  const repo = stackRepo();
+  const long = `echo ${'a'.repeat(300_000)} | wc -c`;
+  const result = await session(repo, [
+    { name: 'run', arguments: { command: long } },
+    { name: 'run', arguments: { command: 'echo still here' } },
+    FIX,
+    { name: 'run_tests', arguments: {} },
+    FINISH,
+  ]);
+  assertFixed(result);
+  assert.match(result.tools[0]!.output, new RegExp(`at most ${MAX_COMMAND_CHARS} characters: write a script`));
+  assert.match(result.tools[1]!.output, /still here/);
+  // Past the tool's limit, a command the system cannot start is a result, not an exception.
+  const direct = await runSandboxed(repo, long);
+  assert.equal(direct.exitCode, null);
+  assert.match(direct.output, /could not start the command: spawn E2BIG/);
+});
+
 const lingering = (marker: string) => {
   const ps = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
   return ps.split('\n').filter((line) => line.includes(marker));
@@ -218,4 +238,36 @@ test('names that are not tools and arguments that are not objects are refused, a
   // The memory's names are data, not keys of an object: these are facts and queries like any other.
   assert.deepEqual([first[7]!.ok, first[8]!.ok], [true, true]);
   assert.match(first[9]!.output, /\[fact\] top is wrong/);
+});
+
+test('a reply that cannot be read (arguments nested past any parser stack) is said so, and the next reply is used', async () => {
+  const deep = `{"path": ${'['.repeat(200_000)}${']'.repeat(200_000)}}`;
+  const script = byTurn([FIX, { name: 'run_tests', arguments: {} }, FINISH]);
+  let requests = 0;
+  const fake = await fixture({
+    script: (request) =>
+      ++requests === 1 ? { toolCalls: [{ id: 'deep', name: 'read_file', arguments: deep }] } : script(request),
+  });
+  const workspace = await Workspace.open(stackRepo());
+  const trace = memoryTrace();
+  try {
+    const testCommand = await defaultTestCommand(workspace.root);
+    const outcome = await runAgent({
+      model: await fake.model({ cache: 'off' }),
+      workspace,
+      task: 'top() must return the last item pushed; fix it.',
+      tools: [...FILE_TOOLS, ...commandTools({ testCommand })],
+      budget: { modelCalls: 10 },
+      trace,
+      testCommand,
+    });
+    assert.equal(outcome.status, 'finished', outcome.summary);
+    const told = trace.events.find((e) => e.kind === 'feedback');
+    assert.match(String(told?.data.text), /^Your last reply could not be read \(.*Maximum call stack size exceeded/);
+    assert.match(fake.server.requests[1]!.messages.map((m) => String(m.content)).join('\n'), /could not be read/);
+    assert.match(await workspace.diff(), /\+    return items\[-1\]/);
+  } finally {
+    await workspace.close();
+    await fake.close();
+  }
 });

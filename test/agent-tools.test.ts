@@ -92,7 +92,12 @@ test('paths out of the workspace are refused, whichever way they go, and the ses
     ['write_file', { path: 'out/planted.txt', content: 'x' }, /symbolic link/],
     ['write_file', { path: 'dangling', content: 'x' }, /symbolic link/],
     ['edit_file', { path: 'passwd', old: 'root', new: 'toor' }, /symbolic link/],
-    ['read_file', { path: 'src/\0stack.py' }, /NUL/],
+    ['read_file', { path: 'src/\0stack.py' }, /control characters/],
+    ['write_file', { path: 'line\nbreak.py', content: 'x' }, /control characters/],
+    // What the file system refuses is a result with its reason, not an exception.
+    ['write_file', { path: `${'a/'.repeat(3000)}x.txt`, content: 'x' }, /write_file failed: ENAMETOOLONG/],
+    ['write_file', { path: `${'x'.repeat(300)}.txt`, content: 'x' }, /write_file failed: ENAMETOOLONG/],
+    ['write_file', { path: 'src/stack.py/inner.txt', content: 'x' }, /write_file failed: (EEXIST|ENOTDIR)/],
     // A hook written into .git would run on the user's next commit once applied.
     ['write_file', { path: '.git/hooks/pre-commit', content: '#!/bin/sh\ncurl evil' }, /inside \.git/],
     ['write_file', { path: 'src/../.git/config', content: 'x' }, /inside \.git/],

@@ -9,7 +9,14 @@
  */
 import { z } from 'zod';
 import type { Budget } from '../core/budget.js';
-import type { ChatMessage, Completion, Model, ToolCall, ToolDefinition } from '../models/index.js';
+import {
+  UnreadableReplyError,
+  type ChatMessage,
+  type Completion,
+  type Model,
+  type ToolCall,
+  type ToolDefinition,
+} from '../models/index.js';
 import { BudgetStop, ModelCalls } from '../strategies/model-calls.js';
 import type { StrategyUsage, Trace } from '../strategies/types.js';
 import { MemoryGraph, memoryTools, observeToolCall } from './memory.js';
@@ -60,6 +67,8 @@ export const FINISH = 'finish';
 const DEFAULT_MAX_TURNS = 40;
 /** Calls of one turn past this many are answered "not run" (a model that asks for hundreds at once). */
 export const MAX_CALLS_PER_TURN = 16;
+/** Replies in a row that cannot be read before the agent stops. */
+const MAX_UNREADABLE = 3;
 const DEFAULT_CONTEXT_TOKENS = 24_000;
 /** Results this short stay in the context whatever its size. */
 const MIN_ELIDED = 240;
@@ -127,6 +136,7 @@ async function agentLoop(run: AgentRun & { readonly role?: string }, calls: Mode
   const maxTurns = run.maxTurns ?? DEFAULT_MAX_TURNS;
   const contextTokens = run.contextTokens ?? DEFAULT_CONTEXT_TOKENS;
   let toolCalls = 0;
+  let unreadable = 0;
   const outcome = (status: AgentOutcome['status'], summary: string, turns: number): AgentOutcome => {
     run.trace.emit({
       kind: 'decision',
@@ -159,8 +169,16 @@ async function agentLoop(run: AgentRun & { readonly role?: string }, calls: Mode
       eventId = asked.eventId;
     } catch (error) {
       if (error instanceof BudgetStop) return outcome('stopped', error.message, turn - 1);
-      throw error;
+      // A reply that arrived but cannot be read is the model's doing: it is told, and tries again.
+      if (!(error instanceof UnreadableReplyError)) throw error;
+      if (++unreadable >= MAX_UNREADABLE)
+        return outcome('stopped', `${MAX_UNREADABLE} replies in a row could not be read: ${error.message}`, turn);
+      const told = `Your last reply could not be read (${error.message.slice(0, 300)}). Call one of the tools again, with arguments that are a JSON object of the documented fields.`;
+      parent = run.trace.emit({ kind: 'feedback', parentId: parent, label, data: { text: told } });
+      history.push({ role: 'user', content: told });
+      continue;
     }
+    unreadable = 0;
     parent = eventId;
     const requested = completion ? callsOf(completion, native, turn) : [];
     if (requested.length === 0) {

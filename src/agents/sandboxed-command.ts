@@ -7,7 +7,8 @@
  * capabilities, a read-only system, a wall-clock limit that kills its whole process group, and
  * its output kept to a head and a tail.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -125,7 +126,15 @@ function spawnCapped(
 ): Promise<CommandResult> {
   const started = performance.now();
   return new Promise<CommandResult>((resolve) => {
-    const child = spawn(file, [...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let child: ChildProcessByStdio<null, Readable, Readable>;
+    try {
+      child = spawn(file, [...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    } catch (error) {
+      // Arguments or environment too large (E2BIG), or no such program: the command did not start.
+      const output = `could not start the command: ${(error as Error).message}\n`;
+      resolve({ exitCode: null, timedOut: false, output, seconds: (performance.now() - started) / 1000 });
+      return;
+    }
     const output = new CappedOutput(limits.outputBytes);
     child.stdout.on('data', (chunk: Buffer) => output.add(chunk));
     child.stderr.on('data', (chunk: Buffer) => output.add(chunk));

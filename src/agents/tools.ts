@@ -221,7 +221,14 @@ export async function callTool(
     return refused(
       `bad arguments for ${name}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ')}`,
     );
-  return tool.run(parsed.data, workspace);
+  try {
+    return await tool.run(parsed.data, workspace);
+  } catch (error) {
+    // What the file system refuses (a name too long, a file where a folder must be) is the
+    // call's outcome, said in the repository's terms: the agent can try another way.
+    const message = (error instanceof Error ? error.message : String(error)).replaceAll(`${workspace.root}/`, '');
+    return refused(`${name} failed: ${message.length > 400 ? `${message.slice(0, 400)}…` : message}`);
+  }
 }
 
 /** The tools as a model is told of them: name, description and JSON schema of the arguments. */
@@ -247,6 +254,8 @@ function describeRun(result: CommandResult): string {
 }
 
 /** `run` and `run_tests`: commands in the sandbox, on a throwaway copy of the workspace (sandboxed-command.ts). */
+export const MAX_COMMAND_CHARS = 32_768;
+
 export function commandTools(options: CommandToolOptions): AgentTool[] {
   const sandbox = {
     ...(options.mode ? { mode: options.mode } : {}),
@@ -257,7 +266,13 @@ export function commandTools(options: CommandToolOptions): AgentTool[] {
     name: 'run',
     description:
       'Run a shell command in a sandbox (no network) on a copy of the repository; files it changes are not kept: edit with edit_file or write_file.',
-    parameters: z.object({ command: z.string().min(1) }),
+    // A command travels in one environment variable, which Linux caps at 128 KiB.
+    parameters: z.object({
+      command: z
+        .string()
+        .min(1)
+        .max(MAX_COMMAND_CHARS, `at most ${MAX_COMMAND_CHARS} characters: write a script with write_file and run that`),
+    }),
     async run({ command }, workspace) {
       const result = await runSandboxed(workspace.root, command, sandbox);
       return { ok: result.exitCode === 0, output: `${describeRun(result)}\n${result.output}` };

@@ -87,7 +87,9 @@ export class Workspace {
   async resolve(path: unknown): Promise<string | Refused> {
     if (typeof path !== 'string' || path.trim() === '')
       return new Refused('give a path relative to the repository root');
-    if (path.includes('\0')) return new Refused('a path cannot contain a NUL character');
+    // A newline or escape in a name would garble every diff and listing that shows it.
+    if (/[\x00-\x1f\x7f]/.test(path))
+      return new Refused('a path cannot contain control characters (newlines, tabs, NUL)');
     if (isAbsolute(path))
       return new Refused(`${path} is absolute: paths are relative to the repository root (e.g. src/app.py)`);
     const full = resolvePath(this.root, path);

@@ -28,7 +28,7 @@ export class CacheMissError extends Error {
 
 /** The endpoint answered with an error, or could not be reached, after all retries. */
 export class ModelCallError extends Error {
-  override readonly name = 'ModelCallError';
+  override readonly name: string = 'ModelCallError';
   constructor(
     message: string,
     readonly spec: string,
@@ -38,6 +38,22 @@ export class ModelCallError extends Error {
   ) {
     super(message, options);
   }
+}
+
+/**
+ * The endpoint answered, but its reply could not be read: malformed JSON, data outside the
+ * protocol, or a structure deep enough to exhaust the parser's stack. What a model wrote, not a
+ * fault of the connection: an agent tells the model and goes on (src/agents/agent.ts).
+ */
+export class UnreadableReplyError extends ModelCallError {
+  override readonly name = 'UnreadableReplyError';
+}
+
+/** The AI SDK's errors for a reply that arrived but does not parse or fit the protocol. */
+const UNREADABLE = new Set(['AI_JSONParseError', 'AI_TypeValidationError', 'AI_InvalidResponseDataError']);
+
+export function isUnreadableReply(error: unknown): boolean {
+  return error instanceof RangeError || UNREADABLE.has((error as { name?: string } | undefined)?.name ?? '');
 }
 
 export class ModelTimeoutError extends ModelCallError {

@@ -40,6 +40,7 @@ export {
   ModelCallError,
   ModelConfigError,
   ModelTimeoutError,
+  UnreadableReplyError,
 } from './errors.js';
 export { createValidator, parseJsonReply, type OutputValidator } from './structured.js';
 export { promptEventData, responseEventData } from './trace-data.js';

@@ -8,7 +8,14 @@ import type { Backend, BackendRequest, BackendResponse } from './backend.js';
 import { ResponseCache, canonicalJson, requestHash, type CacheMode, DEFAULT_CACHE_DIR } from './cache.js';
 import { ConcurrencyLimit } from './concurrency.js';
 import { loadConfig, type CrucibleConfig } from './config.js';
-import { CacheMissError, ModelCallError, ModelConfigError, ModelTimeoutError } from './errors.js';
+import {
+  CacheMissError,
+  isUnreadableReply,
+  ModelCallError,
+  ModelConfigError,
+  ModelTimeoutError,
+  UnreadableReplyError,
+} from './errors.js';
 import { PriceTable, addCosts } from './prices.js';
 import type { Environment } from './providers.js';
 import { resolveModel, type ResolvedModel } from './resolve.js';
@@ -331,6 +338,16 @@ class CachedModel implements Model {
     const detail = (last instanceof Error ? last.message : String(last)) + (server ? ` (${server})` : '');
     const what = status ? `HTTP ${status}` : 'request failed';
     const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
+    if (!status && isUnreadableReply(last))
+      return new UnreadableReplyError(
+        `${this.spec}: its reply could not be read: ${detail}`,
+        this.spec,
+        undefined,
+        attempts,
+        {
+          cause: last,
+        },
+      );
     return new ModelCallError(`${this.spec}: ${what}${tries}: ${detail}`, this.spec, status, attempts, { cause: last });
   }
 
