@@ -16,7 +16,9 @@ import type { SkeletonsAddFlags, SkeletonsFlags } from './skeletons-options.js';
 
 export async function runSkeletonsAdd(flags: SkeletonsAddFlags): Promise<void> {
   if ((flags.dataset === undefined) === (flags.run === undefined))
-    throw new Error('give --dataset FILE (its references, verified first) or --run RUN_ID (a verified solve or agent run)');
+    throw new Error(
+      'give --dataset FILE (its references, verified first) or --run RUN_ID (a verified solve or agent run)',
+    );
   const library = SkeletonLibrary.open(flags.library);
   const found = flags.dataset !== undefined ? await fromDataset(flags) : await fromRun(flags.db, flags.run!);
   const added = await library.add(found);
