@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { summarize, type SampleResult } from '../src/bench/evaluate.js';
-import { launchChromium } from '../src/report/chromium.js';
+import { launchChromium } from '../src/browser/chromium.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const DATA = resolve(process.env.CRUCIBLE_DATASETS ?? join(ROOT, '../shared/datasets'));

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { launchChromium } from '../src/report/chromium.js';
+import { launchChromium } from '../src/browser/chromium.js';
 import { startFakeOpenAIServer, type FakeOpenAIServer } from '../src/models/testing/index.js';
 import { openPage, screenshot, seriousViolations } from './browser-support.js';
 import { crucible } from './cli-support.js';

@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from '../src/report/chromium.js';
+import { launchChromium } from '../src/browser/chromium.js';
 import { Store } from '../src/store/index.js';
 import { openPage, screenshot, seriousViolations } from './browser-support.js';
 import { BIN } from './cli-support.js';

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page, ViewportSize } from 'playwright-core';
-import { launchChromium } from '../src/report/chromium.js';
+import { launchChromium } from '../src/browser/chromium.js';
 import { crucible as run, writeJsonl } from './cli-support.js';
 import { openPage, screenshot, seriousViolations } from './browser-support.js';
 

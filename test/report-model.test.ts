@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { launchChromium } from '../src/report/chromium.js';
+import { launchChromium } from '../src/browser/chromium.js';
 import { crucible } from './cli-support.js';
 import { builtin, fenced, scriptedModel } from './strategies-support.js';
 

@@ -20,7 +20,7 @@ import { gunzipSync } from 'node:zlib';
 import type { Browser, Locator, Page, ViewportSize } from 'playwright-core';
 import type { TraceEvent } from '../src/core/trace.js';
 import { startFakeOpenAIServer, type FakeOpenAIServer } from '../src/models/testing/index.js';
-import { launchChromium } from '../src/report/chromium.js';
+import { launchChromium } from '../src/browser/chromium.js';
 import type { Run } from '../src/store/store.js';
 import { crucible as run, writeCitiesEval } from './cli-support.js';
 import { openPage, screenshot, seriousViolations } from './browser-support.js';

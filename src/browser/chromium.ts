@@ -1,7 +1,8 @@
 /**
- * Debian's chromium through playwright-core, for the report's browser tests and its benchmark
- * (not for the product: nothing else imports this, and playwright-core is a dev dependency).
- * The flags keep the browser off the network (../shared/research/runtime-scout.md §7).
+ * Debian's chromium through playwright-core: the browser that judges games and documents
+ * (src/browser/runtime.ts), and the one the report's tests look through. The flags keep the
+ * browser's own traffic off the network (../shared/research/runtime-scout.md §7); the judge adds
+ * its own (a proxy that goes nowhere).
  */
 import { existsSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
@@ -20,11 +21,11 @@ const FLAGS = [
 ];
 
 /** Fails, saying how to install it, when the browser is missing: the tests must not pass without it. */
-export async function launchChromium(): Promise<Browser> {
+export async function launchChromium(options: { readonly args?: readonly string[] } = {}): Promise<Browser> {
   if (!existsSync(CHROMIUM))
     throw new Error(
-      `${CHROMIUM} is missing: the report is tested in a real browser. Install it with: apt-get install chromium (scripts/setup.sh does)`,
+      `${CHROMIUM} is missing: games, documents and the report are judged in a real browser. Install it with: apt-get install chromium (scripts/setup.sh does), or set CRUCIBLE_CHROMIUM`,
     );
   const { chromium } = await import('playwright-core');
-  return chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  return chromium.launch({ executablePath: CHROMIUM, args: [...FLAGS, ...(options.args ?? [])] });
 }
