@@ -1,0 +1,273 @@
+/**
+ * The browser that judges artifacts a model wrote as HTML (games, documents): one chromium per
+ * runtime, launched on first use and again if it dies, and a fresh context per artifact, closed
+ * after it. The artifact is served at one made-up origin from memory; every other request —
+ * subresources, fetches, WebSockets, a navigation away, a popup — is refused and reported, and
+ * the proxy goes nowhere, so nothing reaches the network. Timers and `requestAnimationFrame`
+ * run on a virtual clock that starts at 0 and moves only when the judge advances it, so a plan
+ * plays the same way on a busy machine. Each step has a time limit (a page that loops forever
+ * misses it), the renderer's heap is capped (a page that allocates without end crashes, and is
+ * said to), and page errors and console errors are captured.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from './chromium.js';
+
+/** Where an artifact is served: a name that resolves nowhere, so nothing else can be at it. */
+export const ARTIFACT_ORIGIN = 'http://artifact.invalid';
+export const ARTIFACT_URL = `${ARTIFACT_ORIGIN}/`;
+
+export interface BrowserLimits {
+  /** Most time a step may take (a load, a click, an advance of the clock), ms. */
+  readonly stepMs: number;
+  /** Most time all the steps of one artifact may take, ms. */
+  readonly artifactMs: number;
+  /** The renderer's JavaScript heap, MB (V8's old space): past it the page crashes. */
+  readonly heapMb: number;
+}
+
+/** The instant every load starts at: 2026-01-01T00:00:00Z. */
+export const CLOCK_START = Date.UTC(2026, 0, 1);
+
+export const DEFAULT_BROWSER_LIMITS: BrowserLimits = { stepMs: 5_000, artifactMs: 30_000, heapMb: 256 };
+
+/** What a page did that an artifact must not: each one a reason the artifact failed. */
+export interface Misconduct {
+  readonly kind: 'network' | 'popup' | 'navigation' | 'download' | 'dialog';
+  readonly detail: string;
+}
+
+/** How a session ended early, if it did: the artifact's status, not an exception. */
+export type Abort =
+  { readonly status: 'timeout'; readonly message: string } | { readonly status: 'memory'; readonly message: string };
+
+/** One artifact's time in the browser: its page, and what it did there. */
+export interface BrowserSession {
+  readonly page: Page;
+  /** Uncaught exceptions, in order. */
+  readonly pageErrors: string[];
+  readonly consoleErrors: string[];
+  readonly misconduct: Misconduct[];
+  /** Loads the artifact afresh in a new context, the clock at 0 (each case of a plan starts so). */
+  load(): Promise<void>;
+  /** Advances the virtual clock (timers and animation frames due in the window run). */
+  advance(ms: number): Promise<void>;
+  /** Runs `work` under the step limit; a page that loops, or crashed, turns it into an abort. */
+  step<T>(work: () => Promise<T>): Promise<T>;
+}
+
+/** Thrown inside a session when a step runs out of time or the page crashes; `judge` returns it as data. */
+class SessionAbort extends Error {
+  constructor(readonly abort: Abort) {
+    super(abort.message);
+  }
+}
+
+const HEAP_FLAG = (mb: number) => `--js-flags=--max-old-space-size=${mb}`;
+// A proxy that goes nowhere, for loopback too: what the routes do not catch fails.
+const OFFLINE_FLAGS = ['--proxy-server=http://127.0.0.1:9', '--proxy-bypass-list=<-loopback>'];
+
+/** One launched browser and the artifacts in it now; a browser a page hung is retired. */
+interface Launched {
+  readonly browser: Promise<Browser>;
+  active: number;
+  retired: boolean;
+}
+
+export class BrowserRuntime {
+  readonly limits: BrowserLimits;
+  private current: Launched | undefined;
+  private readonly all = new Set<Launched>();
+  private closed = false;
+
+  constructor(limits: Partial<BrowserLimits> = {}) {
+    this.limits = { ...DEFAULT_BROWSER_LIMITS, ...limits };
+  }
+
+  private launch(): Launched {
+    if (this.closed) throw new Error('the browser runtime is closed');
+    if (this.current && !this.current.retired) return this.current;
+    const launched: Launched = {
+      browser: launchChromium({ args: [...OFFLINE_FLAGS, HEAP_FLAG(this.limits.heapMb)] }),
+      active: 0,
+      retired: false,
+    };
+    // A browser that died, or failed to start, is launched again for the next artifact.
+    launched.browser.then(
+      (browser) => browser.on('disconnected', () => this.retire(launched)),
+      () => this.retire(launched),
+    );
+    this.current = launched;
+    this.all.add(launched);
+    return launched;
+  }
+
+  /**
+   * No new artifact goes to this browser; it is closed once the artifacts in it are done. A
+   * renderer stuck in a loop does not answer when its context is closed, and would spin on:
+   * closing the whole browser kills it.
+   */
+  private retire(launched: Launched): void {
+    launched.retired = true;
+    if (this.current === launched) this.current = undefined;
+    if (launched.active === 0) {
+      this.all.delete(launched);
+      void launched.browser.then((b) => b.close()).catch(() => undefined);
+    }
+  }
+
+  /**
+   * Opens `html` and runs `work` on it; every `load()` is a fresh context. The result is
+   * `work`'s, or the abort that ended it (time, memory); the contexts are closed either way.
+   */
+  async judge<T>(
+    html: string,
+    work: (session: BrowserSession) => Promise<T>,
+  ): Promise<{ value: T } | { abort: Abort }> {
+    const launched = this.launch();
+    launched.active++;
+    let browser: Browser;
+    try {
+      browser = await launched.browser;
+    } catch (error) {
+      launched.active--;
+      throw error;
+    }
+    const deadline = performance.now() + this.limits.artifactMs;
+    let context: BrowserContext | undefined;
+    let page: Page | undefined;
+    let crashed = false;
+    const misconduct: Misconduct[] = [];
+    const pageErrors: string[] = [];
+    const consoleErrors: string[] = [];
+    // A renderer stuck in a loop does not answer: its context is dropped without waiting on it.
+    const drop = async () => {
+      const old = context;
+      context = undefined;
+      if (old) await Promise.race([old.close().catch(() => undefined), sleep(2_000)]);
+    };
+    const step = async <T>(work: () => Promise<T>): Promise<T> => {
+      const left = deadline - performance.now();
+      if (left <= 0)
+        throw new SessionAbort({
+          status: 'timeout',
+          message: `the artifact's steps took more than ${this.limits.artifactMs} ms`,
+        });
+      const limit = Math.min(this.limits.stepMs, left);
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () =>
+            reject(
+              new SessionAbort({
+                status: 'timeout',
+                message: `a step took more than ${limit} ms (the page does not answer: a loop that never ends?)`,
+              }),
+            ),
+          limit,
+        );
+      });
+      try {
+        return await Promise.race([work(), late]);
+      } catch (error) {
+        // A page near its heap limit collects garbage for a while before it crashes.
+        if (!crashed && error instanceof SessionAbort) await sleep(CRASH_GRACE_MS);
+        if (crashed) throw new SessionAbort({ status: 'memory', message: crashMessage(this.limits.heapMb) });
+        throw error;
+      } finally {
+        clearTimeout(timer);
+      }
+    };
+    const load = async () => {
+      await drop();
+      crashed = false;
+      const fresh = await browser.newContext({ serviceWorkers: 'block', acceptDownloads: false });
+      context = fresh;
+      await this.confine(fresh, html, misconduct);
+      page = await fresh.newPage();
+      fresh.on('page', (popup) => {
+        misconduct.push({
+          kind: 'popup',
+          detail: `opened a window${popup.url() === 'about:blank' ? '' : ` at ${clip(popup.url())}`}`,
+        });
+        void popup.close().catch(() => undefined);
+      });
+      page.on('pageerror', (error) =>
+        pageErrors.push(clip(error.name && error.name !== 'Error' ? `${error.name}: ${error.message}` : error.message)),
+      );
+      page.on('console', (message) => {
+        if (message.type() === 'error') consoleErrors.push(clip(message.text()));
+      });
+      page.on('dialog', (dialog) => {
+        misconduct.push({ kind: 'dialog', detail: `opened a ${dialog.type()} dialog: ${clip(dialog.message())}` });
+        void dialog.dismiss().catch(() => undefined);
+      });
+      page.on('download', () => misconduct.push({ kind: 'download', detail: 'started a download' }));
+      page.on('crash', () => (crashed = true));
+      // Paused before the page runs, at the same instant for every load: no timer fires until
+      // the plan advances the clock, and Date.now() reads the same in every case.
+      await page.clock.install({ time: CLOCK_START - 60_000 });
+      await page.clock.pauseAt(CLOCK_START);
+      const opened = page;
+      await step(() => opened.goto(ARTIFACT_URL, { waitUntil: 'load' }));
+    };
+    const session: BrowserSession = {
+      get page() {
+        if (!page) throw new Error('load() the artifact first');
+        return page;
+      },
+      pageErrors,
+      consoleErrors,
+      misconduct,
+      load,
+      advance: (ms) => step(() => session.page.clock.runFor(ms)),
+      step,
+    };
+    let hung = false;
+    try {
+      return { value: await work(session) };
+    } catch (error) {
+      if (!(error instanceof SessionAbort)) throw error;
+      hung = error.abort.status === 'timeout';
+      return { abort: error.abort };
+    } finally {
+      if (!hung) await drop();
+      launched.active--;
+      if (hung) this.retire(launched);
+      else if (launched.retired && launched.active === 0) this.retire(launched);
+    }
+  }
+
+  /** Serves the artifact at its origin and refuses everything else, saying what was refused. */
+  private async confine(context: BrowserContext, html: string, misconduct: Misconduct[]): Promise<void> {
+    await context.route('**/*', async (route) => {
+      const request = route.request();
+      if (request.url() === ARTIFACT_URL && request.isNavigationRequest() && request.frame().parentFrame() === null)
+        return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html });
+      misconduct.push(
+        request.isNavigationRequest()
+          ? { kind: 'navigation', detail: `navigated to ${clip(request.url())}` }
+          : { kind: 'network', detail: `requested ${clip(request.url())}` },
+      );
+      return route.abort('blockedbyclient');
+    });
+    await context.routeWebSocket(/.*/, (ws) => {
+      misconduct.push({ kind: 'network', detail: `opened a WebSocket to ${clip(ws.url())}` });
+      void ws.close().catch(() => undefined);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.current = undefined;
+    const all = [...this.all];
+    this.all.clear();
+    await Promise.all(all.map((l) => l.browser.then((b) => b.close()).catch(() => undefined)));
+  }
+}
+
+/** How long a step that ran out of time waits to learn whether the page crashed instead, ms. */
+const CRASH_GRACE_MS = 1_000;
+const crashMessage = (mb: number) =>
+  `the page crashed (it ran out of memory: the limit is ${mb} MB of JavaScript heap)`;
+const clip = (text: string) => (text.length > 200 ? `${text.slice(0, 199)}…` : text);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
