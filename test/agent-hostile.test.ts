@@ -7,10 +7,9 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { MAX_CALLS_PER_TURN, runAgent } from '../src/agents/agent.js';
 import { defaultTestCommand } from '../src/agents/test-summary.js';
 import { runSandboxed } from '../src/agents/sandboxed-command.js';
@@ -18,21 +17,8 @@ import { commandTools, FILE_TOOLS, MAX_COMMAND_CHARS } from '../src/agents/tools
 import { Workspace } from '../src/agents/workspace.js';
 import type { FakeChatRequest, FakeReply } from '../src/models/testing/index.js';
 import { memoryTrace } from '../src/strategies/trace.js';
+import { stackRepo } from './agent-support.js';
 import { fixture } from './models-support.js';
-
-const dirs: string[] = [];
-after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-
-function stackRepo(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'crucible-agent-hostile-'));
-  dirs.push(dir);
-  writeFileSync(join(dir, 'stack.py'), 'def top(items):\n    """The last item pushed."""\n    return items[0]\n');
-  writeFileSync(
-    join(dir, 'test_stack.py'),
-    'import unittest\nfrom stack import top\n\nclass TopTest(unittest.TestCase):\n    def test_last(self):\n        self.assertEqual(top([1, 2, 3]), 3)\n',
-  );
-  return dir;
-}
 
 type Call = { name: string; arguments: unknown };
 const FIX: Call = { name: 'edit_file', arguments: { path: 'stack.py', old: 'items[0]', new: 'items[-1]' } };

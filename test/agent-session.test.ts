@@ -6,10 +6,9 @@
  * a long session keeps its context under budget.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { runAgent } from '../src/agents/agent.js';
 import { defaultTestCommand } from '../src/agents/test-summary.js';
 import { commandTools, FILE_TOOLS } from '../src/agents/tools.js';
@@ -17,21 +16,8 @@ import { Workspace } from '../src/agents/workspace.js';
 import { createModel } from '../src/models/index.js';
 import type { FakeChatRequest, FakeReply } from '../src/models/testing/index.js';
 import { memoryTrace } from '../src/strategies/trace.js';
+import { stackRepo, tempDir } from './agent-support.js';
 import { fixture } from './models-support.js';
-
-const dirs: string[] = [];
-after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-
-function stackRepo(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'crucible-agent-repo-'));
-  dirs.push(dir);
-  writeFileSync(join(dir, 'stack.py'), 'def top(items):\n    """The last item pushed."""\n    return items[0]\n');
-  writeFileSync(
-    join(dir, 'test_stack.py'),
-    'import unittest\nfrom stack import top\n\nclass TopTest(unittest.TestCase):\n    def test_last(self):\n        self.assertEqual(top([1, 2, 3]), 3)\n',
-  );
-  return dir;
-}
 
 /** Replies by turn: the n-th request gets the n-th call. */
 const byTurn = (calls: ReadonlyArray<{ name: string; arguments: unknown }>) => (request: FakeChatRequest) => {
@@ -104,8 +90,7 @@ test('a scripted session reads, edits, runs the tests and finishes: the tests pa
 
 test('hostile calls are refused with a message and the session goes on to finish', async () => {
   const repo = stackRepo();
-  const outsideDir = mkdtempSync(join(tmpdir(), 'crucible-agent-outside-'));
-  dirs.push(outsideDir);
+  const outsideDir = tempDir('crucible-agent-outside-');
   symlinkSync(outsideDir, join(repo, 'escape'));
   const { outcome, trace } = await session(repo, [
     { name: 'read_file', arguments: { path: '/etc/passwd' } },

@@ -11,7 +11,8 @@ import { gamesPack, prepareGameChecks, type GameTask } from '../src/domains/game
 import { parsePlan } from '../src/domains/games/plan.js';
 import { runPackContract } from './contracts/pack-contract.js';
 
-const runtime = new BrowserRuntime({ stepMs: 2_500, artifactMs: 20_000, heapMb: 128 });
+// The default step limit: a loaded machine may take seconds to load a page, and a test must not fail for it.
+const runtime = new BrowserRuntime({ heapMb: 128 });
 after(() => runtime.close());
 
 const counter = (onReset: string) => `<!doctype html>
@@ -90,10 +91,9 @@ test('the clock is virtual: a minute of timers passes at once, and each case sta
   ]);
   assert.ok('plan' in minute);
   const checks = await prepareGameChecks(runtime, { ...task, plan: minute.plan }, { audience: 'scorer', seed: 1 });
-  const t0 = performance.now();
+  // A real minute would run past the artifact's 30 s limit: passing at all is the clock being virtual.
   const report = await gamesPack(runtime).verify(checks, RIGHT);
   assert.equal(report.passed, true, JSON.stringify(report.failures));
-  assert.ok(performance.now() - t0 < 20_000, 'virtual time, not a minute of waiting');
 });
 
 /** Each hostile page: its status and message, then the right game on the same runtime. */

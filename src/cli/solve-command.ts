@@ -1,4 +1,4 @@
-/** `crucible solve`: one task (a function, or an SQL query), one model, one strategy, one budget → a verified answer or "abstained: why". */
+/** `crucible solve`: one task (a function, an SQL query, or a game), one model, one strategy, one budget → a verified answer or "abstained: why". */
 import { writeFile } from 'node:fs/promises';
 import { parseBudget } from '../core/budget.js';
 import { storedRunDocument } from '../report/stored-run.js';
@@ -13,6 +13,9 @@ import {
   type Subject,
 } from '../strategies/index.js';
 import { sqlSubject } from '../strategies/sql-subject.js';
+import { gamesSubject } from '../strategies/games-subject.js';
+import { BrowserRuntime } from '../browser/runtime.js';
+import { gamesPack, type GameTask } from '../domains/games/index.js';
 import { sqlPack, type SqlTask } from '../domains/sql/index.js';
 import { SqlRunner } from '../runtimes/sql-pool.js';
 import type { Harness } from '../verify/harness.js';
@@ -20,24 +23,25 @@ import { chooseSeed } from '../core/seed.js';
 import { harnessFromFlags, sqlRunnerFromFlags } from './harness-from-flags.js';
 import { openModel, strategyOptions } from './strategy-flags.js';
 import type { SolveFlags, StrategyFlags } from './solve-options.js';
-import { readSqlTaskSource, readTaskSource, type TaskSource } from './task-source.js';
+import { readGameTaskSource, readSqlTaskSource, readTaskSource, type TaskSource } from './task-source.js';
 
 export async function runSolve(flags: SolveFlags): Promise<void> {
   const budget = parseBudget(flags.budget);
   const sql = readSqlTaskSource(flags.task);
-  if (sql && !ANY_DOMAIN_STRATEGIES.includes(flags.strategy))
+  const game = sql ? undefined : readGameTaskSource(flags.task);
+  if ((sql || game) && !ANY_DOMAIN_STRATEGIES.includes(flags.strategy))
     throw new Error(
-      `--strategy ${flags.strategy} writes functions; an SQL task is solved with --strategy ${ANY_DOMAIN_STRATEGIES.join(', ')}`,
+      `--strategy ${flags.strategy} writes functions; ${sql ? 'an SQL' : 'a games'} task is solved with --strategy ${ANY_DOMAIN_STRATEGIES.join(', ')}`,
     );
-  const source = sql ? undefined : await readTaskSource(flags.task);
-  const label = sql?.label ?? source!.label;
+  const source = sql || game ? undefined : await readTaskSource(flags.task);
+  const label = sql?.label ?? game?.label ?? source!.label;
   const options = await strategyOptions(flags);
   const seed = chooseSeed(flags.seed);
   process.stderr.write(
-    `crucible: ${flags.strategy} on ${(sql ?? source)!.task.id} with ${flags.model}, seed ${seed} (replay with --seed ${seed}${flags.offline ? '' : ' --offline'})\n`,
+    `crucible: ${flags.strategy} on ${(sql ?? game ?? source)!.task.id} with ${flags.model}, seed ${seed} (replay with --seed ${seed}${flags.offline ? '' : ' --offline'})\n`,
   );
   const model = await openModel(flags);
-  const runtime = sql ? sqlRunnerFromFlags(flags) : harnessFromFlags(flags);
+  const runtime = sql ? sqlRunnerFromFlags(flags) : game ? new BrowserRuntime() : harnessFromFlags(flags);
   const store = new Store(flags.db);
   const interrupt = new AbortController();
   const onSigint = () => interrupt.abort();
@@ -46,7 +50,9 @@ export async function runSolve(flags: SolveFlags): Promise<void> {
     const subject =
       runtime instanceof SqlRunner
         ? await sqlTarget(runtime, sql!.task, flags, seed)
-        : await codeTarget(runtime, source!, flags, seed);
+        : runtime instanceof BrowserRuntime
+          ? await gamesTarget(runtime, game!.task, flags, seed)
+          : await codeTarget(runtime, source!, flags, seed);
     process.stderr.write(`crucible: checks: ${subject.checks!.description}\n`);
     const { result, runId } = await solveTask({
       subject,
@@ -115,6 +121,20 @@ async function sqlTarget(runner: SqlRunner, task: SqlTask, flags: SolveFlags, se
     throw new Error(`the sandbox failed while preparing ${task.id}'s checks: ${checks.incomplete}`);
   if (checks.referenceProblem) throw new Error(`${task.id} cannot be checked: ${checks.referenceProblem}`);
   return sqlSubject(runner, task, checks);
+}
+
+/** A game to write, played with the task's plan (each case checked on the reference first, when there is one). */
+async function gamesTarget(runtime: BrowserRuntime, task: GameTask, flags: SolveFlags, seed: number): Promise<Subject> {
+  const checks = await gamesPack(runtime).prepare(task, {
+    audience: 'solver',
+    seed,
+    ...(flags.oracle === false ? { oracle: false } : {}),
+  });
+  if (checks.count === 0)
+    throw new Error(
+      `${task.id} cannot be checked: ${checks.description}. Give the task a "plan" (src/domains/games/README.md has the format)`,
+    );
+  return gamesSubject(runtime, task, checks);
 }
 
 export function formatResult(result: StrategyResult, runId: string | undefined): string {

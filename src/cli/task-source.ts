@@ -11,6 +11,7 @@ import { builtinDataset } from '../bench/builtin/index.js';
 import { loadDataset, type Dataset } from '../bench/datasets/index.js';
 import { LANGUAGES, type ScriptSuite, type Task } from '../core/task.js';
 import type { PromptExample } from '../verify/generate/examples.js';
+import { isGameTaskFile, readGameTasks, type GameTask } from '../domains/games/task.js';
 import { isSqlTaskFile, readSqlTasks, type SqlTask } from '../domains/sql/index.js';
 
 export interface TaskSource {
@@ -48,20 +49,36 @@ export interface SqlTaskSource {
 
 /** The SQL task `--task` names, or undefined when it names no SQL task file. */
 export function readSqlTaskSource(spec: string): SqlTaskSource | undefined {
-  if (isSqlTaskFile(spec)) {
-    const tasks = readSqlTasks(spec);
-    if (tasks.length !== 1) throw new Error(`${spec} holds ${tasks.length} SQL tasks: name one with ${spec}:TASK_ID`);
+  return readDomainTaskSource(spec, 'SQL', isSqlTaskFile, readSqlTasks);
+}
+
+/** The games task `--task` names (a games task file, or `FILE:TASK_ID`), or undefined. */
+export function readGameTaskSource(spec: string): { readonly task: GameTask; readonly label: string } | undefined {
+  return readDomainTaskSource(spec, 'games', isGameTaskFile, readGameTasks);
+}
+
+/** A task of a domain's task files: the file's one task, or `FILE:TASK_ID`; undefined when `spec` names no such file. */
+function readDomainTaskSource<T extends { readonly id: string }>(
+  spec: string,
+  domain: string,
+  isTaskFile: (file: string) => boolean,
+  read: (file: string) => T[],
+): { readonly task: T; readonly label: string } | undefined {
+  if (isTaskFile(spec)) {
+    const tasks = read(spec);
+    if (tasks.length !== 1)
+      throw new Error(`${spec} holds ${tasks.length} ${domain} tasks: name one with ${spec}:TASK_ID`);
     return { task: tasks[0]!, label: spec };
   }
   for (let i = spec.indexOf(':'); i > 0; i = spec.indexOf(':', i + 1)) {
     const file = spec.slice(0, i);
-    if (!isSqlTaskFile(file)) continue;
+    if (!isTaskFile(file)) continue;
     const id = spec.slice(i + 1);
-    const tasks = readSqlTasks(file);
+    const tasks = read(file);
     const task = tasks.find((t) => t.id === id);
     if (!task)
       throw new Error(
-        `${file} has no SQL task ${JSON.stringify(id)} (its ${tasks.length} tasks start with ${tasks
+        `${file} has no ${domain} task ${JSON.stringify(id)} (its ${tasks.length} tasks start with ${tasks
           .slice(0, 5)
           .map((t) => t.id)
           .join(', ')})`,

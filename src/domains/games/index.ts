@@ -13,6 +13,7 @@ import { caseSuite, verifyGame, type GameChecks, type GameProbe } from './verify
 export { describeStep, parsePlan, type PlanCase, type Step } from './plan.js';
 export { gameTaskOf, isGameTaskFile, readGameTasks, type GameTask } from './task.js';
 export { caseSuite, LOAD_SUITE, verifyGame, type GameChecks, type GameProbe } from './verify.js';
+export { playCase, type CaseOutcome } from './play.js';
 
 export type GamesPack = DomainPack<GameTask, string, GameChecks, GameProbe>;
 

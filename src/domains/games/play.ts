@@ -26,8 +26,15 @@ interface Seen {
   readonly visible: boolean;
 }
 
-/** Loads the artifact and plays `steps`; errors of the page or its conduct fail the case as `error`. */
-export async function playCase(session: BrowserSession, steps: readonly Step[]): Promise<CaseOutcome> {
+/**
+ * Loads the artifact and plays `steps`; errors of the page or its conduct fail the case as
+ * `error`. `afterStep` runs after each step (the benchmark's screenshot-per-step baseline).
+ */
+export async function playCase(
+  session: BrowserSession,
+  steps: readonly Step[],
+  afterStep?: () => Promise<unknown>,
+): Promise<CaseOutcome> {
   const errorsBefore = session.pageErrors.length;
   const conductBefore = session.misconduct.length;
   await session.load();
@@ -48,6 +55,7 @@ export async function playCase(session: BrowserSession, steps: readonly Step[]):
   if (atLoad) return atLoad;
   for (const [i, step] of steps.entries()) {
     const outcome = await runStep(session, step);
+    if (afterStep) await session.step(afterStep);
     const bad = misbehaved(i);
     if (bad) return bad;
     if (outcome)

@@ -62,9 +62,8 @@ export function readGameTasks(file: string): GameTask[] {
 /** A task file whose first line is a games task. */
 export function isGameTaskFile(file: string): boolean {
   if (!/\.jsonl?$/.test(file) || !existsSync(file)) return false;
-  const first = readFileSync(file, 'utf8')
-    .split('\n')
-    .find((line) => line.trim());
+  const text = readFileSync(file, 'utf8');
+  const first = file.endsWith('.json') ? text : text.split('\n').find((line) => line.trim());
   try {
     return first !== undefined && (JSON.parse(first) as { domain?: unknown }).domain === 'games';
   } catch {

@@ -1,0 +1,109 @@
+/**
+ * `crucible solve` on a games task as a user runs it: a real process, a scripted model server,
+ * chromium playing the plan. The first game's reset does nothing; the feedback names the case,
+ * what was played (cut to the fewest steps) and what the page showed; the repaired game is verified.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { crucible } from './cli-support.js';
+import { scriptedModel, type ModelFixture } from './strategies-support.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'crucible-solve-games-'));
+const fixtures: ModelFixture[] = [];
+after(async () => {
+  await Promise.all(fixtures.map((f) => f.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const counter = (onReset: string) =>
+  `<!doctype html><html><body><button id="inc">+1</button><button id="reset">reset</button><span id="count">0</span>
+<script>let n = 0; const show = () => (document.getElementById('count').textContent = String(n));
+document.getElementById('inc').onclick = () => { n += 1; show(); };
+document.getElementById('reset').onclick = () => { ${onReset} show(); };</script></body></html>`;
+const RIGHT = counter('n = 0;');
+const task = {
+  task_id: 'games/counter',
+  domain: 'games',
+  prompt: 'A click counter: #inc adds one to the number shown in #count; #reset sets it back to 0.',
+  reference: RIGHT,
+  plan: [
+    {
+      name: 'counts clicks',
+      steps: [{ click: '#inc' }, { click: '#inc' }, { expect: { selector: '#count', text: '2' } }],
+    },
+    {
+      name: 'reset starts over',
+      steps: [{ click: '#inc' }, { click: '#inc' }, { click: '#reset' }, { expect: { selector: '#count', text: '0' } }],
+    },
+  ],
+};
+const html = (doc: string) => `\`\`\`html\n${doc}\n\`\`\``;
+
+test('solve --strategy repair on a games task: the failing case is fed back, and the repaired game is verified', async () => {
+  const model = await scriptedModel({ programs: [html(counter('')), `Fixed:\n${html(RIGHT)}`] });
+  fixtures.push(model);
+  const file = join(dir, 'counter.json');
+  writeFileSync(file, JSON.stringify(task));
+  const json = join(dir, 'solve.json');
+  const run = await crucible(
+    [
+      'solve',
+      '--task',
+      file,
+      '--strategy',
+      'repair',
+      '--model',
+      `${model.server.url}#fake-model`,
+      '--budget',
+      'calls=4,wall=3min',
+      '--db',
+      join(dir, 'runs.db'),
+      '--cache-dir',
+      join(dir, 'cache'),
+      '--json',
+      json,
+    ],
+    { cwd: dir },
+  );
+  assert.equal(run.code, 0, run.stderr + run.stdout);
+  assert.match(run.stderr, /checks: 2 plan cases/);
+  const [prompt, feedback] = model.lastUserMessages();
+  assert.ok(prompt!.includes(task.prompt), prompt);
+  assert.match(prompt!, /one HTML document in one ```html code block/);
+  assert.match(
+    feedback!,
+    /^Your game fails the test "reset starts over" \(cut to the fewest steps that still show it\)\.$/m,
+  );
+  assert.match(feedback!, /^Played, from a fresh load: click #inc; click #reset; expect #count text "0"$/m);
+  assert.match(feedback!, /^The page: it shows "1"$/m);
+  const document = JSON.parse(readFileSync(json, 'utf8'));
+  assert.equal(document.status, 'verified');
+  assert.equal(document.domain, 'games');
+  assert.equal(document.program, RIGHT);
+  assert.equal(document.reward, 1);
+});
+
+test('a games task without a plan says what to add; a function strategy says which ones solve games', async () => {
+  const file = join(dir, 'no-plan.json');
+  writeFileSync(file, JSON.stringify({ ...task, plan: undefined }));
+  const args = (strategy: string) => [
+    'solve',
+    '--task',
+    file,
+    '--strategy',
+    strategy,
+    '--model',
+    'http://127.0.0.1:9/v1#m',
+  ];
+  const noPlan = await crucible([...args('repair'), '--db', join(dir, 'runs.db')], { cwd: dir });
+  assert.notEqual(noPlan.code, 0);
+  assert.match(
+    noPlan.stderr,
+    /games\/counter cannot be checked: nothing \(the task has no plan\)\. Give the task a "plan"/,
+  );
+  const dccd = await crucible([...args('dccd'), '--db', join(dir, 'runs.db')], { cwd: dir });
+  assert.match(dccd.stderr, /a games task is solved with --strategy/);
+});
