@@ -90,6 +90,14 @@ before(async () => {
 });
 after(() => f.close());
 
+test('the tokens an endpoint read from its prompt cache are reported as cachedInputTokens', async () => {
+  f.server.enqueue({ content: 'cached', usage: { prompt_tokens: 1200, completion_tokens: 3, cached_tokens: 1024 } });
+  const model = await f.model({ cache: 'off' });
+  const result = await model.generate({ messages: user('add') });
+  assert.deepEqual(result.usage, { inputTokens: 1200, outputTokens: 3, cachedInputTokens: 1024 });
+  assert.equal(model.totals().cachedInputTokens, 1024);
+});
+
 test('streaming asks for the usage in the final chunk (stream_options.include_usage)', async () => {
   f.server.enqueue({ content: 'streamed', usage: { prompt_tokens: 5, completion_tokens: 9 } });
   const model = await f.model({ cache: 'off' });

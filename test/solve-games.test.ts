@@ -86,24 +86,68 @@ test('solve --strategy repair on a games task: the failing case is fed back, and
   assert.equal(document.reward, 1);
 });
 
-test('a games task without a plan says what to add; a function strategy says which ones solve games', async () => {
+test('a games task without a plan: the model writes one first (checked on the reference), then the game', async () => {
+  const model = await scriptedModel({
+    structured: [JSON.stringify({ cases: task.plan })],
+    programs: [html(RIGHT)],
+  });
+  fixtures.push(model);
   const file = join(dir, 'no-plan.json');
   writeFileSync(file, JSON.stringify({ ...task, plan: undefined }));
-  const args = (strategy: string) => [
+  const run = await crucible(
+    [
+      'solve',
+      '--task',
+      file,
+      '--strategy',
+      'repair',
+      '--model',
+      `${model.server.url}#fake-model`,
+      '--db',
+      join(dir, 'runs.db'),
+      '--cache-dir',
+      join(dir, 'cache-plan'),
+    ],
+    { cwd: dir },
+  );
+  assert.equal(run.code, 0, run.stderr + run.stdout);
+  assert.match(run.stderr, /games\/counter has no plan: the model wrote 2 cases/);
+  assert.match(run.stderr, /checks: 2 plan cases/);
+  const [planPrompt] = model.lastUserMessages();
+  assert.match(planPrompt!, /A plan is \{"cases"/);
+  assert.ok(planPrompt!.includes(task.prompt));
+});
+
+test('a plan the model cannot write, and a function strategy, each say what to do', async () => {
+  const model = await scriptedModel({
+    structured: [JSON.stringify({ cases: [{ name: 'x', steps: [{ tap: '#inc' }] }] }), JSON.stringify({ cases: [] })],
+  });
+  fixtures.push(model);
+  const file = join(dir, 'bad-plan.json');
+  writeFileSync(file, JSON.stringify({ ...task, plan: undefined }));
+  const args = (strategy: string, url: string) => [
     'solve',
     '--task',
     file,
     '--strategy',
     strategy,
     '--model',
-    'http://127.0.0.1:9/v1#m',
+    url,
+    '--db',
+    join(dir, 'runs.db'),
+    '--cache-dir',
+    join(dir, 'cache-bad'),
   ];
-  const noPlan = await crucible([...args('repair'), '--db', join(dir, 'runs.db')], { cwd: dir });
-  assert.notEqual(noPlan.code, 0);
+  const bad = await crucible(args('repair', `${model.server.url}#fake-model`), { cwd: dir });
+  assert.notEqual(bad.code, 0);
   assert.match(
-    noPlan.stderr,
-    /games\/counter cannot be checked: nothing \(the task has no plan\)\. Give the task a "plan"/,
+    bad.stderr,
+    /games\/counter has no plan, and the one the model wrote is not valid: plan: it has no case/,
   );
-  const dccd = await crucible([...args('dccd'), '--db', join(dir, 'runs.db')], { cwd: dir });
+  assert.match(
+    model.lastUserMessages()[1]!,
+    /That is not a valid plan: 0\.steps\.0: a step is one of click, key, type, wait, expect; got tap/,
+  );
+  const dccd = await crucible(args('dccd', 'http://127.0.0.1:9/v1#m'), { cwd: dir });
   assert.match(dccd.stderr, /a games task is solved with --strategy/);
 });

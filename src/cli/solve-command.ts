@@ -16,6 +16,8 @@ import { sqlSubject } from '../strategies/sql-subject.js';
 import { gamesSubject } from '../strategies/games-subject.js';
 import { BrowserRuntime } from '../browser/runtime.js';
 import { gamesPack, type GameTask } from '../domains/games/index.js';
+import { writePlan } from '../domains/games/write-plan.js';
+import type { Model } from '../models/index.js';
 import { sqlPack, type SqlTask } from '../domains/sql/index.js';
 import { SqlRunner } from '../runtimes/sql-pool.js';
 import type { Harness } from '../verify/harness.js';
@@ -51,7 +53,7 @@ export async function runSolve(flags: SolveFlags): Promise<void> {
       runtime instanceof SqlRunner
         ? await sqlTarget(runtime, sql!.task, flags, seed)
         : runtime instanceof BrowserRuntime
-          ? await gamesTarget(runtime, game!.task, flags, seed)
+          ? await gamesTarget(runtime, game!.task, flags, seed, model)
           : await codeTarget(runtime, source!, flags, seed);
     process.stderr.write(`crucible: checks: ${subject.checks!.description}\n`);
     const { result, runId } = await solveTask({
@@ -124,7 +126,24 @@ async function sqlTarget(runner: SqlRunner, task: SqlTask, flags: SolveFlags, se
 }
 
 /** A game to write, played with the task's plan (each case checked on the reference first, when there is one). */
-async function gamesTarget(runtime: BrowserRuntime, task: GameTask, flags: SolveFlags, seed: number): Promise<Subject> {
+async function gamesTarget(
+  runtime: BrowserRuntime,
+  given: GameTask,
+  flags: SolveFlags,
+  seed: number,
+  model: Model,
+): Promise<Subject> {
+  let task = given;
+  if (task.plan === undefined) {
+    // ALIVE's one-shot planning: the model writes the plan from the prompt, once.
+    const written = await writePlan(model, task, { seed });
+    if ('error' in written)
+      throw new Error(`${task.id} has no plan, and the one the model wrote is not valid: ${written.error}`);
+    task = { ...task, plan: written.plan };
+    process.stderr.write(
+      `crucible: ${task.id} has no plan: the model wrote ${written.plan.length} cases${task.reference === undefined ? ' (no reference to check them on)' : ''}\n`,
+    );
+  }
   const checks = await gamesPack(runtime).prepare(task, {
     audience: 'solver',
     seed,

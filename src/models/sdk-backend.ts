@@ -196,6 +196,6 @@ function tokenUsage(usage: LanguageModelUsage): TokenUsage {
   return {
     inputTokens: usage.inputTokens ?? 0,
     outputTokens: usage.outputTokens ?? 0,
-    ...(cached !== undefined ? { cachedInputTokens: cached } : {}),
+    ...(cached ? { cachedInputTokens: cached } : {}),
   };
 }

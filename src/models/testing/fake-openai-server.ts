@@ -50,7 +50,12 @@ interface ReplyTiming extends FakeDelay {
   /** Streaming: wait between chunks. */
   readonly chunkDelayMs?: number;
   /** Override the usage the server reports (default: about 4 characters per token). */
-  readonly usage?: { readonly prompt_tokens?: number; readonly completion_tokens?: number };
+  readonly usage?: {
+    readonly prompt_tokens?: number;
+    readonly completion_tokens?: number;
+    /** Of the prompt tokens, those the server read from its prompt cache. */
+    readonly cached_tokens?: number;
+  };
 }
 
 export type FakeReply = string | (FakeChoice & ReplyTiming) | (FakeFailure & ReplyTiming);
@@ -162,7 +167,13 @@ export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Pr
       prompt_tokens: timing.usage?.prompt_tokens ?? estimateTokens(promptText),
       completion_tokens: timing.usage?.completion_tokens ?? estimateTokens(completionText),
     };
-    const full = { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
+    const full = {
+      ...usage,
+      total_tokens: usage.prompt_tokens + usage.completion_tokens,
+      ...(timing.usage?.cached_tokens !== undefined
+        ? { prompt_tokens_details: { cached_tokens: timing.usage.cached_tokens } }
+        : {}),
+    };
     const model = String(request.body.model ?? 'fake-model');
     const id = `chatcmpl-fake-${request.seq}`;
     if (request.stream) {
@@ -242,7 +253,7 @@ async function streamChoices(
   id: string,
   model: string,
   choices: ReadonlyArray<FakeChoice>,
-  usage: Record<string, number> | undefined,
+  usage: Record<string, unknown> | undefined,
   chunkDelayMs: number,
 ): Promise<void> {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
