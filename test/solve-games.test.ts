@@ -42,32 +42,43 @@ const task = {
 };
 const html = (doc: string) => `\`\`\`html\n${doc}\n\`\`\``;
 
+/** `crucible solve` on a task file with a strategy and a model, its own response cache, and extra flags. */
+const solve = (file: string, strategy: string, model: string, cache: string, ...extra: string[]) =>
+  crucible(
+    [
+      'solve',
+      '--task',
+      file,
+      '--strategy',
+      strategy,
+      '--model',
+      model,
+      '--db',
+      join(dir, 'runs.db'),
+      '--cache-dir',
+      join(dir, cache),
+      ...extra,
+    ],
+    { cwd: dir },
+  );
+
 test('solve --strategy repair on a games task: the failing case is fed back, and the repaired game is verified', async () => {
   const model = await scriptedModel({ programs: [html(counter('')), `Fixed:\n${html(RIGHT)}`] });
   fixtures.push(model);
   const file = join(dir, 'counter.json');
   writeFileSync(file, JSON.stringify(task));
   const json = join(dir, 'solve.json');
-  const run = await crucible(
-    [
-      'solve',
-      '--task',
-      file,
-      '--strategy',
-      'repair',
-      '--model',
-      `${model.server.url}#fake-model`,
-      '--budget',
-      'calls=4,wall=3min',
-      '--db',
-      join(dir, 'runs.db'),
-      '--cache-dir',
-      join(dir, 'cache'),
-      '--json',
-      json,
-    ],
-    { cwd: dir },
+  const run = await solve(
+    file,
+    'repair',
+    `${model.server.url}#fake-model`,
+    'cache',
+    '--budget',
+    'calls=4,wall=3min',
+    '--json',
+    json,
   );
+
   assert.equal(run.code, 0, run.stderr + run.stdout);
   assert.match(run.stderr, /checks: 2 plan cases/);
   const [prompt, feedback] = model.lastUserMessages();
@@ -94,22 +105,8 @@ test('a games task without a plan: the model writes one first (checked on the re
   fixtures.push(model);
   const file = join(dir, 'no-plan.json');
   writeFileSync(file, JSON.stringify({ ...task, plan: undefined }));
-  const run = await crucible(
-    [
-      'solve',
-      '--task',
-      file,
-      '--strategy',
-      'repair',
-      '--model',
-      `${model.server.url}#fake-model`,
-      '--db',
-      join(dir, 'runs.db'),
-      '--cache-dir',
-      join(dir, 'cache-plan'),
-    ],
-    { cwd: dir },
-  );
+  const run = await solve(file, 'repair', `${model.server.url}#fake-model`, 'cache-plan');
+
   assert.equal(run.code, 0, run.stderr + run.stdout);
   assert.match(run.stderr, /games\/counter has no plan: the model wrote 2 cases/);
   assert.match(run.stderr, /checks: 2 plan cases/);
@@ -125,20 +122,7 @@ test('a plan the model cannot write, and a function strategy, each say what to d
   fixtures.push(model);
   const file = join(dir, 'bad-plan.json');
   writeFileSync(file, JSON.stringify({ ...task, plan: undefined }));
-  const args = (strategy: string, url: string) => [
-    'solve',
-    '--task',
-    file,
-    '--strategy',
-    strategy,
-    '--model',
-    url,
-    '--db',
-    join(dir, 'runs.db'),
-    '--cache-dir',
-    join(dir, 'cache-bad'),
-  ];
-  const bad = await crucible(args('repair', `${model.server.url}#fake-model`), { cwd: dir });
+  const bad = await solve(file, 'repair', `${model.server.url}#fake-model`, 'cache-bad');
   assert.notEqual(bad.code, 0);
   assert.match(
     bad.stderr,
@@ -148,6 +132,6 @@ test('a plan the model cannot write, and a function strategy, each say what to d
     model.lastUserMessages()[1]!,
     /That is not a valid plan: 0\.steps\.0: a step is one of click, key, type, wait, expect; got tap/,
   );
-  const dccd = await crucible(args('dccd', 'http://127.0.0.1:9/v1#m'), { cwd: dir });
+  const dccd = await solve(file, 'dccd', 'http://127.0.0.1:9/v1#m', 'cache-bad');
   assert.match(dccd.stderr, /a games task is solved with --strategy/);
 });

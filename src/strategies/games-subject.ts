@@ -4,6 +4,7 @@ import { gamesPack, type GameChecks, type GameTask } from '../domains/games/inde
 import type { Report } from '../domains/types.js';
 import type { FailureFact } from '../feedback/facts.js';
 import type { ChatMessage } from '../models/index.js';
+import { revision } from './prompts.js';
 import type { Subject } from './subject.js';
 
 export type GamesSubject = Subject<GameTask, GameChecks>;
@@ -23,11 +24,7 @@ export function gamesSubject(runtime: BrowserRuntime, task: GameTask, checks?: G
     pack: gamesPack(runtime),
     ...(checks ? { checks } : {}),
     solveMessages,
-    repairMessages: (reply, feedback) => [
-      ...solveMessages(),
-      { role: 'assistant', content: reply },
-      { role: 'user', content: feedback },
-    ],
+    repairMessages: (reply, feedback) => revision(solveMessages(), reply, feedback),
     feedback: gamesFeedback,
     noArtifact: `Your reply has no HTML document. ${FORM}`,
   };

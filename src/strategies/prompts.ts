@@ -25,9 +25,13 @@ export function solveMessages(task: Task): ChatMessage[] {
   ];
 }
 
-/** The conversation for a revision: the task, the last answer, and what is wrong with it. */
+/** The conversation for a revision, in any domain: the prompt, the last answer, and what is wrong with it. */
+export function revision(prompt: readonly ChatMessage[], previousReply: string, feedback: string): ChatMessage[] {
+  return [...prompt, { role: 'assistant', content: previousReply }, { role: 'user', content: feedback }];
+}
+
 export function repairMessages(task: Task, previousReply: string, feedback: string): ChatMessage[] {
-  return [...solveMessages(task), { role: 'assistant', content: previousReply }, { role: 'user', content: feedback }];
+  return revision(solveMessages(task), previousReply, feedback);
 }
 
 export function testsMessages(task: Task, count: number): ChatMessage[] {

@@ -3,6 +3,7 @@ import { sqlPack, type SqlChecks, type SqlTask } from '../domains/sql/index.js';
 import { describeDatabase, dialectName, hasInstruction, sqlFeedback, sqlTaskText } from '../domains/sql/prompt.js';
 import type { ChatMessage } from '../models/index.js';
 import type { SqlRunner } from '../runtimes/sql-pool.js';
+import { revision } from './prompts.js';
 import type { Subject } from './subject.js';
 
 export type SqlSubject = Subject<SqlTask, SqlChecks>;
@@ -22,11 +23,7 @@ export async function sqlSubject(runner: SqlRunner, task: SqlTask, checks?: SqlC
     pack: sqlPack(runner),
     ...(checks ? { checks } : {}),
     solveMessages,
-    repairMessages: (reply, feedback) => [
-      ...solveMessages(),
-      { role: 'assistant', content: reply },
-      { role: 'user', content: feedback },
-    ],
+    repairMessages: (reply, feedback) => revision(solveMessages(), reply, feedback),
     feedback: sqlFeedback,
     noArtifact: 'Your reply has no query. Reply with one SELECT statement in one ```sql code block.',
   };
