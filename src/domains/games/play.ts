@@ -64,8 +64,11 @@ export async function playCase(
   return { status: 'pass' };
 }
 
-/** One step; undefined when it did what it says (an action done, an assertion held). */
-async function runStep(session: BrowserSession, step: Step): Promise<Omit<CaseOutcome, 'failedStep'> | undefined> {
+/** One step on the page as it is now (no load); undefined when it did what it says (an action done, an assertion held). */
+export async function runStep(
+  session: BrowserSession,
+  step: Step,
+): Promise<Omit<CaseOutcome, 'failedStep'> | undefined> {
   const page = session.page;
   if ('wait' in step) {
     await session.advance(step.wait);

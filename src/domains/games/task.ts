@@ -3,8 +3,8 @@
  * candidate is one HTML document (inline scripts and styles). Task files are JSON Lines of
  * such lines, or a `.json` file holding one.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { isTaskFileOf, readTaskLines } from '../task-lines.js';
 import { parsePlan, type PlanCase } from './plan.js';
 
 export interface GameTask {
@@ -41,32 +41,7 @@ export function gameTaskOf(value: unknown, where: string): GameTask {
   return { id: line.data.task_id, prompt: line.data.prompt, plan, reference: line.data.reference };
 }
 
-export function readGameTasks(file: string): GameTask[] {
-  const text = readFileSync(file, 'utf8');
-  if (file.endsWith('.json')) return [gameTaskOf(JSON.parse(text), file)];
-  return text
-    .split('\n')
-    .map((line, i) => [line, i] as const)
-    .filter(([line]) => line.trim())
-    .map(([line, i]) => {
-      let value: unknown;
-      try {
-        value = JSON.parse(line);
-      } catch {
-        throw new Error(`${file}:${i + 1}: not JSON; a games task file has one JSON object per line`);
-      }
-      return gameTaskOf(value, `${file}:${i + 1}`);
-    });
-}
+export const readGameTasks = (file: string): GameTask[] => readTaskLines(file, 'games', gameTaskOf);
 
 /** A task file whose first line is a games task. */
-export function isGameTaskFile(file: string): boolean {
-  if (!/\.jsonl?$/.test(file) || !existsSync(file)) return false;
-  const text = readFileSync(file, 'utf8');
-  const first = file.endsWith('.json') ? text : text.split('\n').find((line) => line.trim());
-  try {
-    return first !== undefined && (JSON.parse(first) as { domain?: unknown }).domain === 'games';
-  } catch {
-    return false;
-  }
-}
+export const isGameTaskFile = (file: string): boolean => isTaskFileOf(file, 'games');
