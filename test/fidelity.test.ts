@@ -27,8 +27,8 @@ async function audit(relative: string, judge: Harness = harness) {
  * References pass. One whose own run ran out of time (Mbpp/255 builds 957 MB of output, which
  * a heavily loaded machine may not finish within its limit) has no verdict: the test says so
  * and does not count it as a failure. A reference that timed out against its own baseline
- * while the other worker was busy is judged once more alone: passing then, it lost to the
- * machine's load, not to the harness. Anything else that is not a pass fails the test.
+ * while the other worker was busy is judged once more alone (and with more slack if the machine
+ * is that loaded): passing then, it lost to the machine's load, not to the harness. Anything else that is not a pass fails the test.
  */
 async function assertReferencesPass(
   t: TestContext,
@@ -43,11 +43,22 @@ async function assertReferencesPass(
   );
   for (const e of outOfTime) t.diagnostic(`${e.task_id}: no verdict, not a failure: ${e.first_failure?.message}`);
   let passAlone = 0;
-  for (const e of report.disagreements.filter((d) => d.kind === 'reference' && d.status === 'timeout')) {
-    const task = dataset.tasks.find((x) => x.id === e.task_id)!;
-    if ((await judge.judge(task, task.reference!)).status !== 'pass') continue;
-    passAlone++;
-    t.diagnostic(`${e.task_id}: timed out beside other work (${e.first_failure?.message}), passes alone`);
+  const timedOut = report.disagreements.filter((d) => d.kind === 'reference' && d.status === 'timeout');
+  // Alone, then — when the machine is loaded enough that even that runs out of time — on a
+  // harness with four times the slack (its own baseline measured now): what this test checks
+  // is that the reference's answers are judged right, not how fast a shared machine is.
+  const patient = timedOut.length ? new Harness({ workers: 1, time: { factor: 16 } }) : undefined;
+  try {
+    for (const e of timedOut) {
+      const task = dataset.tasks.find((x) => x.id === e.task_id)!;
+      const alone = await judge.judge(task, task.reference!);
+      const passed = alone.status === 'pass' || (await patient!.judge(task, task.reference!)).status === 'pass';
+      if (!passed) continue;
+      passAlone++;
+      t.diagnostic(`${e.task_id}: timed out beside other work (${e.first_failure?.message}), passes alone`);
+    }
+  } finally {
+    await patient?.close();
   }
   assert.equal(report.references.total, total);
   assert.equal(report.references.passed + outOfTime.length + passAlone, total, describe(report.disagreements));

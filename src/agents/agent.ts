@@ -49,6 +49,16 @@ export interface AgentRun {
   readonly subAgents?: boolean;
   /** The graph memory the loop fills from tool results and turns out of the context (default: a new one; false: none). */
   readonly memory?: MemoryGraph | false;
+  /** Who the agent is and how it works (default: an engineer on a repository); the task is then sent as it is. */
+  readonly system?: string;
+  /** The model calls to ask through, shared with a strategy that runs the agent (default: the agent's own). */
+  readonly calls?: ModelCalls;
+  /**
+   * Rewrites the conversation before a turn (FormAct's edit-triggered compression: after an
+   * accepted edit, the current document and a line per past edit take the place of the turns
+   * before); undefined keeps it. What it returns still goes through the token budget.
+   */
+  readonly rewriteContext?: (history: readonly ChatMessage[]) => ChatMessage[] | undefined;
 }
 
 export interface AgentOutcome {
@@ -72,7 +82,7 @@ const MAX_UNREADABLE = 3;
 const DEFAULT_CONTEXT_TOKENS = 24_000;
 /** Results this short stay in the context whatever its size. */
 const MIN_ELIDED = 240;
-const estimateTokens = (messages: readonly ChatMessage[]) =>
+export const estimateTokens = (messages: readonly ChatMessage[]) =>
   Math.ceil(messages.reduce((n, m) => n + m.content.length + JSON.stringify(m.toolCalls ?? '').length, 0) / 4);
 
 const SYSTEM = `You are a careful software engineer working on a repository through tools.
@@ -86,6 +96,7 @@ const finishTool = {
 } satisfies ToolDefinition;
 
 export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
+  if (run.calls) return agentLoop(run, run.calls);
   const calls = new ModelCalls(run.model, run.budget, run.trace, {
     ...(run.seed !== undefined ? { seed: run.seed } : {}),
     ...(run.signal ? { signal: run.signal } : {}),
@@ -129,8 +140,8 @@ async function agentLoop(run: AgentRun & { readonly role?: string }, calls: Mode
     ]);
   let definitions = definitionsNow();
   const base = run.role
-    ? `${SYSTEM}\n\nYour role: ${run.role}\nYou are a sub-agent: call finish with your answer, which goes back to the agent that asked.`
-    : SYSTEM;
+    ? `${run.system ?? SYSTEM}\n\nYour role: ${run.role}\nYou are a sub-agent: call finish with your answer, which goes back to the agent that asked.`
+    : (run.system ?? SYSTEM);
   const systemNow = () => (native ? base : `${base}\n\n${describeToolsForJson(definitions)}`);
   const history: ChatMessage[] = [{ role: 'user', content: taskMessage(run) }];
   const maxTurns = run.maxTurns ?? DEFAULT_MAX_TURNS;
@@ -155,6 +166,8 @@ async function agentLoop(run: AgentRun & { readonly role?: string }, calls: Mode
   };
   for (let turn = 1; turn <= maxTurns; turn++) {
     const label = `${run.label ? `${run.label} ` : ''}turn ${turn}`;
+    const rewritten = run.rewriteContext?.(history);
+    if (rewritten) history.splice(0, history.length, ...rewritten);
     compact(history, contextTokens, (summary) => memory?.turn(summary));
     definitions = definitionsNow();
     let completion: Completion | undefined;
@@ -244,7 +257,7 @@ async function agentLoop(run: AgentRun & { readonly role?: string }, calls: Mode
 }
 
 function taskMessage(run: AgentRun & { readonly role?: string }): string {
-  if (run.role) return `Task:\n${run.task}`;
+  if (run.role || run.system) return `Task:\n${run.task}`;
   const tests = run.testCommand
     ? `The repository's tests run with \`${run.testCommand}\` (the run_tests tool).`
     : 'No test command was found; use run to check your work.';

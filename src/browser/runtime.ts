@@ -3,13 +3,14 @@
  * runtime, launched on first use and again if it dies, and a fresh context per artifact, closed
  * after it. The artifact is served at one made-up origin from memory; every other request —
  * subresources, fetches, WebSockets, a navigation away, a popup — is refused and reported, and
- * the proxy goes nowhere, so nothing reaches the network. Timers and `requestAnimationFrame`
+ * the proxy goes nowhere, so nothing reaches the network — except the files the caller serves
+ * beside the artifact (`assets`: a document's images, fonts, style sheets). Timers and `requestAnimationFrame`
  * run on a virtual clock that starts at 0 and moves only when the judge advances it, so a plan
  * plays the same way on a busy machine. Each step has a time limit (a page that loops forever
  * misses it), the renderer's heap is capped (a page that allocates without end crashes, and is
  * said to), and page errors and console errors are captured.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { launchChromium } from './chromium.js';
 
 /** Where an artifact is served: a name that resolves nowhere, so nothing else can be at it. */
@@ -29,6 +30,18 @@ export interface BrowserLimits {
 export const CLOCK_START = Date.UTC(2026, 0, 1);
 
 export const DEFAULT_BROWSER_LIMITS: BrowserLimits = { stepMs: 5_000, artifactMs: 30_000, heapMb: 256 };
+
+/**
+ * Files served beside the artifact, by their path under the origin (`images/logo.png` is
+ * `http://artifact.invalid/images/logo.png`). The same shape as the docs domain's `Assets`,
+ * defined here so that the browser knows no domain.
+ */
+export type ArtifactAssets = ReadonlyMap<string, { readonly contentType: string; readonly body: Uint8Array }>;
+
+export interface JudgeOptions {
+  /** Served when the page asks for them (not misconduct); every other request is still refused. */
+  readonly assets?: ArtifactAssets | undefined;
+}
 
 /** What a page did that an artifact must not: each one a reason the artifact failed. */
 export interface Misconduct {
@@ -122,6 +135,7 @@ export class BrowserRuntime {
   async judge<T>(
     html: string,
     work: (session: BrowserSession) => Promise<T>,
+    options: JudgeOptions = {},
   ): Promise<{ value: T } | { abort: Abort }> {
     const launched = this.launch();
     launched.active++;
@@ -182,7 +196,7 @@ export class BrowserRuntime {
       crashed = false;
       const fresh = await browser.newContext({ serviceWorkers: 'block', acceptDownloads: false });
       context = fresh;
-      await this.confine(fresh, html, misconduct);
+      await this.confine(fresh, html, misconduct, options.assets);
       page = await fresh.newPage();
       fresh.on('page', (popup) => {
         misconduct.push({
@@ -237,12 +251,24 @@ export class BrowserRuntime {
     }
   }
 
-  /** Serves the artifact at its origin and refuses everything else, saying what was refused. */
-  private async confine(context: BrowserContext, html: string, misconduct: Misconduct[]): Promise<void> {
+  /**
+   * Serves the artifact at its origin, and its assets there to the page's own requests (not as
+   * the top page: a navigation away stays one), and refuses everything else, saying what was
+   * refused.
+   */
+  private async confine(
+    context: BrowserContext,
+    html: string,
+    misconduct: Misconduct[],
+    assets: ArtifactAssets | undefined,
+  ): Promise<void> {
     await context.route('**/*', async (route) => {
       const request = route.request();
       if (request.url() === ARTIFACT_URL && request.isNavigationRequest() && request.frame().parentFrame() === null)
         return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html });
+      const asset = assets?.get(assetPath(request.url()) ?? '');
+      if (asset && !topNavigation(request))
+        return route.fulfill({ status: 200, contentType: asset.contentType, body: Buffer.from(asset.body) });
       misconduct.push(
         request.isNavigationRequest()
           ? { kind: 'navigation', detail: `navigated to ${clip(request.url())}` }
@@ -269,5 +295,27 @@ export class BrowserRuntime {
 const CRASH_GRACE_MS = 1_000;
 const crashMessage = (mb: number) =>
   `the page crashed (it ran out of memory: the limit is ${mb} MB of JavaScript heap)`;
+/**
+ * A navigation of a top-level page: the artifact's, or a popup's (whose frame playwright cannot
+ * give before it exists, and says so by throwing).
+ */
+function topNavigation(request: Request): boolean {
+  if (!request.isNavigationRequest()) return false;
+  try {
+    return request.frame().parentFrame() === null;
+  } catch {
+    return true;
+  }
+}
+
+/** The path of an asset `url` asks for (`images/a b.png`), or undefined when it is not at the artifact's origin. */
+function assetPath(url: string): string | undefined {
+  if (!url.startsWith(`${ARTIFACT_ORIGIN}/`)) return undefined;
+  try {
+    return decodeURIComponent(new URL(url).pathname).replace(/^\/+/, '');
+  } catch {
+    return undefined;
+  }
+}
 const clip = (text: string) => (text.length > 200 ? `${text.slice(0, 199)}…` : text);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

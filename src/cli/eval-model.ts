@@ -11,7 +11,7 @@ import { formatSamples, formatSummary } from '../bench/report.js';
 import { parseBudget, type Budget } from '../core/budget.js';
 import type { Store, RunUsage } from '../store/index.js';
 import {
-  ANY_DOMAIN_STRATEGIES,
+  strategyMisfit,
   solveTask,
   type Identified,
   type StrategyOptions,
@@ -47,11 +47,10 @@ export async function runModelEval(flags: ModelEvalFlags): Promise<void> {
   const options = await strategyOptions(flags);
   const seed = chooseSeed(flags.seed);
   const domain = await modelEvalDomain(flags, seed);
-  if (domain.domain !== 'code' && !ANY_DOMAIN_STRATEGIES.includes(flags.strategy)) {
+  const misfit = strategyMisfit(flags.strategy, domain.domain, `a ${domain.domain} dataset`);
+  if (misfit) {
     await domain.close();
-    throw new Error(
-      `--strategy ${flags.strategy} writes functions; a ${domain.domain} dataset is solved with --strategy ${ANY_DOMAIN_STRATEGIES.join(', ')}`,
-    );
+    throw new Error(misfit);
   }
   process.stderr.write(
     `crucible: ${flags.strategy} with ${flags.model} on ${domain.tasks.length} tasks of ${domain.dataset}, budget ${flags.budget} per task, seed ${seed} (replay with --seed ${seed} --offline)\n`,

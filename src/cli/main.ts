@@ -163,6 +163,19 @@ export function createCli(): Command {
   registerReportCommand(program);
   registerAgentCommand(program);
   registerSkeletonsCommands(program);
+  program
+    .command('review')
+    .description(
+      'render an HTML document printed (A4, Letter) and on a screen in chromium, and list its formatting issues: overflow, overlap, broken images, low contrast, tables too wide, orphan headings, parse errors, heading order (exit 1 on an error)',
+    )
+    .argument('[file]', 'the HTML document')
+    .option('--json <file>', 'also write {"issues": [...], "pages": {...}} to this file')
+    .option('--media <list>', 'where to judge it: a4, letter, screen, comma-separated (default: all three)')
+    .option(
+      '--assets <dir>',
+      'serve the files under this folder beside the document, at their relative paths (images, fonts, style sheets); nothing else is fetched',
+    )
+    .action(async (file: string | undefined, flags) => (await import('./review-command.js')).runReview(file, flags));
 
   return program;
 }

@@ -21,6 +21,13 @@ import {
 } from '../domains/sql/index.js';
 import { codeSubject, prepareCodeChecks, verifyProgram, type Identified, type Subject } from '../strategies/index.js';
 import { sqlSubject } from '../strategies/sql-subject.js';
+import { gamesSubject } from '../strategies/games-subject.js';
+import { docsSubject } from '../strategies/docs-subject.js';
+import { BrowserRuntime } from '../browser/runtime.js';
+import { CHROMIUM } from '../browser/chromium.js';
+import { caseSuite, gamesPack, isGameTaskFile, LOAD_SUITE, readGameTasks } from '../domains/games/index.js';
+import { CONTENT_SUITE, docsPack, isDocTaskFile, readDocTasks } from '../domains/docs/index.js';
+import type { Checks, Report } from '../domains/types.js';
 import { suiteSize } from '../verify/harness.js';
 import type { ModelEvalFlags } from './eval-model-options.js';
 import { harnessFromFlags, sqlRunnerFromFlags } from './harness-from-flags.js';
@@ -51,7 +58,10 @@ export interface ModelEvalDomain<T extends Identified = Identified> {
 export async function modelEvalDomain(flags: ModelEvalFlags, seed: number): Promise<ModelEvalDomain> {
   const sql =
     flags.dataset !== undefined && (await import('../domains/sql/read-tasks.js')).isSqlTaskFile(flags.dataset);
-  return sql ? sqlDomain(flags, flags.dataset!, seed) : codeDomain(flags, seed);
+  if (sql) return sqlDomain(flags, flags.dataset!, seed);
+  if (flags.dataset !== undefined && isGameTaskFile(flags.dataset)) return gamesDomain(flags, flags.dataset, seed);
+  if (flags.dataset !== undefined && isDocTaskFile(flags.dataset)) return docsDomain(flags, flags.dataset);
+  return codeDomain(flags, seed);
 }
 
 async function codeDomain(flags: ModelEvalFlags, seed: number): Promise<ModelEvalDomain> {
@@ -81,6 +91,73 @@ async function codeDomain(flags: ModelEvalFlags, seed: number): Promise<ModelEva
       toSampleResult({ taskId: t.id, index: 0, program }, await verifyProgram(harness, taskChecks(task(t)), program)),
     suites: async (t) => task(t).suites.map((s) => ({ name: s.name, total: suiteSize(s) })),
     close: () => harness.close(),
+  };
+}
+
+/** Games: written by the solver against the plan's visible cases, scored on every case (hidden ones too). */
+function gamesDomain(flags: ModelEvalFlags, file: string, seed: number): ModelEvalDomain {
+  const tasks = readGameTasks(file).slice(0, flags.limit ?? Infinity);
+  const planless = tasks.filter((t) => t.plan === undefined).map((t) => t.id);
+  if (planless.length)
+    throw new Error(
+      `${file}: ${planless.slice(0, 3).join(', ')}${planless.length > 3 ? ` and ${planless.length - 3} more` : ''} have no plan, so nothing scores them; give each task a "plan" (crucible solve writes one with the model)`,
+    );
+  const runtime = new BrowserRuntime();
+  const pack = gamesPack(runtime);
+  return browserDomain('games', file, tasks, runtime, {
+    subject: async (t) =>
+      gamesSubject(runtime, t, await pack.prepare(t, { audience: flags.oracle ? 'scorer' : 'solver', seed })),
+    scorer: (t) => pack.prepare(t, { audience: 'scorer', seed }),
+    verify: (checks, html) => pack.verify(checks, html),
+    suites: (checks) => [LOAD_SUITE, ...checks.cases.map(caseSuite)].map((name) => ({ name, total: 1 })),
+  });
+}
+
+/** Documents: the reviewer and the task's content assertions, the same for the solver and the score. */
+function docsDomain(flags: ModelEvalFlags, file: string): ModelEvalDomain {
+  const tasks = readDocTasks(file).slice(0, flags.limit ?? Infinity);
+  const runtime = new BrowserRuntime();
+  const pack = docsPack(runtime);
+  return browserDomain('docs', file, tasks, runtime, {
+    subject: async (t) => docsSubject(runtime, t, await pack.prepare(t, { audience: 'solver', seed: 0 })),
+    scorer: (t) => pack.prepare(t, { audience: 'scorer', seed: 0 }),
+    verify: (checks, html) => pack.verify(checks, html),
+    suites: (checks) =>
+      [...checks.publicSuites].map((name) => ({ name, total: name === CONTENT_SUITE ? checks.expect.length : 1 })),
+  });
+}
+
+/** A domain judged in the browser: the scorer's checks prepared once per task, each suite one check. */
+function browserDomain<T extends Identified, C extends Checks<T>>(
+  domain: string,
+  file: string,
+  tasks: readonly T[],
+  runtime: BrowserRuntime,
+  how: {
+    subject(task: T): Promise<Subject>;
+    scorer(task: T): Promise<C>;
+    verify(checks: C, html: string): Promise<Report>;
+    suites(checks: C): readonly ScoredSuite[];
+  },
+): ModelEvalDomain {
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+  const task = (id: Identified): T => byId.get(id.id)!;
+  const scoring = new Map<string, Promise<C>>();
+  const scorerChecks = (t: T) => {
+    let checks = scoring.get(t.id);
+    if (!checks) scoring.set(t.id, (checks = how.scorer(t)));
+    return checks;
+  };
+  return {
+    domain,
+    dataset: file,
+    tasks,
+    judge: { settings: { browser: CHROMIUM, ...runtime.limits } },
+    subject: (t) => how.subject(task(t)),
+    score: async (t, html) =>
+      toSqlSampleResult({ taskId: t.id, index: 0, program: html }, await how.verify(await scorerChecks(task(t)), html)),
+    suites: async (t) => how.suites(await scorerChecks(task(t))),
+    close: () => runtime.close(),
   };
 }
 

@@ -1,12 +1,12 @@
-/** `crucible solve`: one task (a function, an SQL query, or a game), one model, one strategy, one budget → a verified answer or "abstained: why". */
+/** `crucible solve`: one task (a function, an SQL query, a game or a document), one model, one strategy, one budget → a verified answer or "abstained: why". */
 import { writeFile } from 'node:fs/promises';
 import { parseBudget } from '../core/budget.js';
 import { storedRunDocument } from '../report/stored-run.js';
 import { writeHtmlReport, writeReport } from '../report/write.js';
 import { Store } from '../store/index.js';
 import {
-  ANY_DOMAIN_STRATEGIES,
   codeSubject,
+  strategyMisfit,
   prepareCodeChecks,
   solveTask,
   type StrategyResult,
@@ -14,6 +14,8 @@ import {
 } from '../strategies/index.js';
 import { sqlSubject } from '../strategies/sql-subject.js';
 import { gamesSubject } from '../strategies/games-subject.js';
+import { docsSubject } from '../strategies/docs-subject.js';
+import { docsPack, type DocTask } from '../domains/docs/index.js';
 import { BrowserRuntime } from '../browser/runtime.js';
 import { gamesPack, type GameTask } from '../domains/games/index.js';
 import { writePlan } from '../domains/games/write-plan.js';
@@ -25,25 +27,34 @@ import { chooseSeed } from '../core/seed.js';
 import { harnessFromFlags, sqlRunnerFromFlags } from './harness-from-flags.js';
 import { openModel, strategyOptions } from './strategy-flags.js';
 import type { SolveFlags, StrategyFlags } from './solve-options.js';
-import { readGameTaskSource, readSqlTaskSource, readTaskSource, type TaskSource } from './task-source.js';
+import {
+  readDocTaskSource,
+  readGameTaskSource,
+  readSqlTaskSource,
+  readTaskSource,
+  type TaskSource,
+} from './task-source.js';
 
 export async function runSolve(flags: SolveFlags): Promise<void> {
   const budget = parseBudget(flags.budget);
   const sql = readSqlTaskSource(flags.task);
   const game = sql ? undefined : readGameTaskSource(flags.task);
-  if ((sql || game) && !ANY_DOMAIN_STRATEGIES.includes(flags.strategy))
-    throw new Error(
-      `--strategy ${flags.strategy} writes functions; ${sql ? 'an SQL' : 'a games'} task is solved with --strategy ${ANY_DOMAIN_STRATEGIES.join(', ')}`,
-    );
-  const source = sql || game ? undefined : await readTaskSource(flags.task);
-  const label = sql?.label ?? game?.label ?? source!.label;
+  const doc = sql || game ? undefined : readDocTaskSource(flags.task);
+  const misfit = strategyMisfit(
+    flags.strategy,
+    sql ? 'sql' : game ? 'games' : doc ? 'docs' : 'code',
+    `${sql ? 'an SQL' : game ? 'a games' : doc ? 'a docs' : 'a function'} task`,
+  );
+  if (misfit) throw new Error(misfit);
+  const source = sql || game || doc ? undefined : await readTaskSource(flags.task);
+  const label = sql?.label ?? game?.label ?? doc?.label ?? source!.label;
   const options = await strategyOptions(flags);
   const seed = chooseSeed(flags.seed);
   process.stderr.write(
-    `crucible: ${flags.strategy} on ${(sql ?? game ?? source)!.task.id} with ${flags.model}, seed ${seed} (replay with --seed ${seed}${flags.offline ? '' : ' --offline'})\n`,
+    `crucible: ${flags.strategy} on ${(sql ?? game ?? doc ?? source)!.task.id} with ${flags.model}, seed ${seed} (replay with --seed ${seed}${flags.offline ? '' : ' --offline'})\n`,
   );
   const model = await openModel(flags);
-  const runtime = sql ? sqlRunnerFromFlags(flags) : game ? new BrowserRuntime() : harnessFromFlags(flags);
+  const runtime = sql ? sqlRunnerFromFlags(flags) : game || doc ? new BrowserRuntime() : harnessFromFlags(flags);
   const store = new Store(flags.db);
   const interrupt = new AbortController();
   const onSigint = () => interrupt.abort();
@@ -53,7 +64,9 @@ export async function runSolve(flags: SolveFlags): Promise<void> {
       runtime instanceof SqlRunner
         ? await sqlTarget(runtime, sql!.task, flags, seed)
         : runtime instanceof BrowserRuntime
-          ? await gamesTarget(runtime, game!.task, flags, seed, model)
+          ? doc
+            ? await docsTarget(runtime, doc.task)
+            : await gamesTarget(runtime, game!.task, flags, seed, model)
           : await codeTarget(runtime, source!, flags, seed);
     process.stderr.write(`crucible: checks: ${subject.checks!.description}\n`);
     const { result, runId } = await solveTask({
@@ -96,6 +109,12 @@ export async function runSolve(flags: SolveFlags): Promise<void> {
     store.close();
     await Promise.all([runtime.close(), model.close()]);
   }
+}
+
+/** A document to write, judged by the reviewer on the task's media and its content assertions. */
+async function docsTarget(runtime: BrowserRuntime, task: DocTask): Promise<Subject> {
+  const checks = await docsPack(runtime).prepare(task, { audience: 'solver', seed: 0 });
+  return docsSubject(runtime, task, checks);
 }
 
 /** A function to write, checked on the task file's tests, the prompt's examples and generated inputs. */

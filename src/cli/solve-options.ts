@@ -28,6 +28,8 @@ export interface StrategyFlags {
   readonly seed?: number;
   readonly candidates?: number;
   readonly attempts?: number;
+  readonly severity?: 'error' | 'warning';
+  readonly templates?: string;
   readonly rollouts?: number;
   readonly threshold?: string;
   readonly library?: string;
@@ -53,7 +55,14 @@ export function withStrategyOptions(command: Command, settings: { oracleDefault:
     command.option('--seed <n>', 'seed for model sampling and generated inputs (printed; replays a run)', seedNumber);
   return command
     .option('--candidates <n>', 'sample, best-of-n: programs sampled (default 4)', positiveInt)
-    .option('--attempts <n>', 'repair: most attempts (default 5)', positiveInt)
+    .option('--attempts <n>', 'repair: most attempts (default 5); formact: most review rounds (default 3)', positiveInt)
+    .addOption(
+      new Option(
+        '--severity <level>',
+        'formact: the least severe review issue that sends the document back (default error)',
+      ).choices(['error', 'warning']),
+    )
+    .option('--templates <dir>', 'formact: a folder of HTML templates to retrieve from (default: the shipped ones)')
     .option('--rollouts <n>', 'advermcts: solver rollouts (default 16)', positiveInt)
     .option('--threshold <file>', 'best-of-n: a threshold from crucible calibrate; abstain below it')
     .option(

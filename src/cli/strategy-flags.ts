@@ -1,4 +1,5 @@
 /** What solve and eval --model make of the strategy flags they share: the model, and the strategy's options. */
+import { TemplateLibrary } from '../domains/docs/templates.js';
 import { createModel } from '../models/index.js';
 import type { StrategyOptions } from '../strategies/index.js';
 import type { StrategyFlags } from './solve-options.js';
@@ -12,7 +13,17 @@ export async function strategyOptions(flags: StrategyFlags): Promise<StrategyOpt
     ...(flags.modelTests === false ? { modelTests: false } : {}),
     ...(flags.threshold ? { threshold: await readThreshold(flags.threshold) } : {}),
     ...(flags.library ? { library: flags.library } : {}),
+    ...(flags.severity ? { severity: flags.severity } : {}),
+    ...(flags.templates ? { templates: await templatesFrom(flags.templates) } : {}),
   };
+}
+
+async function templatesFrom(dir: string): Promise<TemplateLibrary> {
+  const library = await TemplateLibrary.fromFolder(dir).catch((error: Error) => {
+    throw new Error(`--templates ${dir}: not a folder Crucible can read (${error.message})`);
+  });
+  if (library.templates.length === 0) throw new Error(`--templates ${dir}: no .html file in it`);
+  return library;
 }
 
 export function openModel(flags: StrategyFlags) {

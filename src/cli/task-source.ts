@@ -12,6 +12,7 @@ import { loadDataset, type Dataset } from '../bench/datasets/index.js';
 import { LANGUAGES, type ScriptSuite, type Task } from '../core/task.js';
 import type { PromptExample } from '../verify/generate/examples.js';
 import { isGameTaskFile, readGameTasks, type GameTask } from '../domains/games/task.js';
+import { isDocTaskFile, readDocTasks, type DocTask } from '../domains/docs/task.js';
 import { isSqlTaskFile, readSqlTasks, type SqlTask } from '../domains/sql/index.js';
 
 export interface TaskSource {
@@ -55,6 +56,11 @@ export function readSqlTaskSource(spec: string): SqlTaskSource | undefined {
 /** The games task `--task` names (a games task file, or `FILE:TASK_ID`), or undefined. */
 export function readGameTaskSource(spec: string): { readonly task: GameTask; readonly label: string } | undefined {
   return readDomainTaskSource(spec, 'games', isGameTaskFile, readGameTasks);
+}
+
+/** The docs task `--task` names (a docs task file, or `FILE:TASK_ID`), or undefined. */
+export function readDocTaskSource(spec: string): { readonly task: DocTask; readonly label: string } | undefined {
+  return readDomainTaskSource(spec, 'docs', isDocTaskFile, readDocTasks);
 }
 
 /** A task of a domain's task files: the file's one task, or `FILE:TASK_ID`; undefined when `spec` names no such file. */

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 
 /** What `--strategy` takes; src/strategies/registry.ts maps each to its code (and the compiler checks the two agree). */
-export const STRATEGY_NAMES = ['sample', 'best-of-n', 'repair', 'advermcts', 'dccd', 'graft'] as const;
+export const STRATEGY_NAMES = ['sample', 'best-of-n', 'repair', 'advermcts', 'dccd', 'graft', 'formact'] as const;
 export type StrategyName = (typeof STRATEGY_NAMES)[number];
 
 /** The run store (`--db`). */

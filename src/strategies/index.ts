@@ -8,7 +8,15 @@ export type {
   StrategyUsage,
   Trace,
 } from './types.js';
-export { ANY_DOMAIN_STRATEGIES, STRATEGIES, STRATEGY_NAMES, isStrategyName, type StrategyName } from './registry.js';
+export {
+  ANY_DOMAIN_STRATEGIES,
+  STRATEGIES,
+  strategiesFor,
+  strategyMisfit,
+  STRATEGY_NAMES,
+  isStrategyName,
+  type StrategyName,
+} from './registry.js';
 export { solveTask, type SolveOptions, type SolveOutcome, type SolveTarget } from './run.js';
 export { codeOnly, codeSubject, isCodeSubject, type CodeSubject, type Identified, type Subject } from './subject.js';
 export { memoryTrace, storeTrace, type MemoryTrace } from './trace.js';

@@ -51,6 +51,11 @@ export class Session<T extends Identified = Identified, C extends Checks<T> = Ch
     });
   }
 
+  /** The model calls, for an agent a strategy runs (formact's editing agent) to ask through. */
+  get modelCalls(): ModelCalls {
+    return this.calls;
+  }
+
   get tracker() {
     return this.calls.tracker;
   }

@@ -6,6 +6,7 @@ import type { Budget } from '../core/budget.js';
 import type { NewTraceEvent } from '../core/trace.js';
 import type { Verdict } from '../core/verdict.js';
 import type { Model } from '../models/index.js';
+import type { TemplateLibrary } from '../domains/docs/templates.js';
 import type { Threshold } from '../select/abstain.js';
 import type { Subject } from './subject.js';
 
@@ -39,6 +40,10 @@ export interface StrategyOptions {
   readonly library?: string;
   /** graft: leave out skeletons whose source this says (a benchmark's leave-one-out). */
   readonly excludeSkeleton?: (source: string) => boolean;
+  /** formact: the least severe issue that sends the document back to the editing agent (default error). */
+  readonly severity?: 'error' | 'warning';
+  /** formact: the template library the editing agent retrieves from (default: the shipped templates). */
+  readonly templates?: TemplateLibrary;
   readonly temperature?: number;
   /** Most tokens per completion (default: the endpoint's). */
   readonly maxTokens?: number;
