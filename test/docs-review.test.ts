@@ -188,7 +188,7 @@ test('what looks like overflow and is not: scrolling code, an ellipsis, screen-r
   assert.deepEqual(where(review.issues), []);
 });
 
-test('overlap: a paragraph pulled over the one before by a negative margin; a box placed over text; a faint watermark is not one', async () => {
+test('overlap: a paragraph pulled over the one before by a negative margin; a box placed over text, or over its own paragraph; a faint watermark is not one', async () => {
   const pulled = await reviewDocument(
     runtime,
     doc(
@@ -208,6 +208,19 @@ test('overlap: a paragraph pulled over the one before by a negative margin; a bo
     { media: ['a4'] },
   );
   assert.deepEqual(where(placed.issues), ['overlap a4 p1 div.badge']);
+
+  // Inside a paragraph: a note placed out of the flow over its first words is one; a raised footnote mark or a link is not.
+  const inside = await reviewDocument(
+    runtime,
+    doc(
+      `<p id="noted"><span class="note">Approved.</span>${PARA.slice(3, -4)}</p>
+       <p>A footnote<sup class="raised">1</sup>, <a href="#x">a link</a> and <span class="nudged">nudged</span> words.</p>`,
+      '.note { position: absolute; font-weight: bold; } .raised { position: relative; top: -0.5em; } .nudged { position: relative; top: -2px; }',
+    ),
+    { media: ['a4'] },
+  );
+  assert.deepEqual(where(inside.issues), ['overlap a4 p1 span.note']);
+  assert.match(inside.issues[0]!.message, /overlaps the text of #noted/);
 });
 
 test('broken images: a remote source and a file that is not an asset are broken, an asset and a data: URI are not', async () => {

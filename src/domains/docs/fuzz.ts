@@ -1325,9 +1325,17 @@ const parseError: FaultVariant[] = [
   {
     name: 'unclosed-section',
     description:
-      "the end tag of a <section> (else an <article>, <aside> or <div>) removed: it runs on to its parent's end",
+      "the end tag of a <section> (else an <article>, <aside> or <div>) that is the last thing in its parent removed: the browser closes it at the parent's end, where it ended anyway",
     inject(doc, random) {
-      const withEnd = (names: string[]) => doc.all(...names).filter((el) => el.sourceCodeLocation?.endTag);
+      // Last in its parent (nothing but white space after its end tag, before the parent's):
+      // left open, it holds nothing more than it did, and the page renders as it did.
+      const lastInParent = (el: Element) => {
+        const end = el.sourceCodeLocation?.endTag;
+        const parent = parentElement(el);
+        const parentEnd = parent?.sourceCodeLocation?.endTag;
+        return end && parentEnd && doc.html.slice(end.endOffset, parentEnd.startOffset).trim() === '';
+      };
+      const withEnd = (names: string[]) => doc.all(...names).filter(lastInParent);
       const candidates = withEnd(['section']).length ? withEnd(['section']) : withEnd(['article', 'aside', 'div']);
       const el = pick(random, candidates);
       if (!el) return undefined;

@@ -1019,6 +1019,11 @@ export function checkPage(config: PageCheckConfig): PageCheckResult {
     displacedCache.set(el, result);
     return result;
   };
+  /** The box placed out of the flow at or above `inner`, below `outer`, if any. */
+  const placedWithin = (inner: Element, outer: Element): Element | null => {
+    for (let at: Element | null = inner; at && at !== outer; at = at.parentElement) if (outOfFlow(at)) return at;
+    return null;
+  };
   const candidates = texts
     .filter((t) => !t.atom && !claimed.has(t) && !overlay(t.el))
     .map((t) => ({ t, r: intersect(t.rect, clipOf(t.el)) }))
@@ -1030,24 +1035,32 @@ export function checkPage(config: PageCheckConfig): PageCheckResult {
     for (let j = i + 1; j < candidates.length; j++) {
       const b = candidates[j]!;
       if (b.r.top >= a.r.bottom) break;
-      if (a.t.el === b.t.el || a.t.el.contains(b.t.el) || b.t.el.contains(a.t.el)) continue;
+      if (a.t.el === b.t.el) continue;
+      const outer = a.t.el.contains(b.t.el) ? a : b.t.el.contains(a.t.el) ? b : null;
+      // Text inside text (a link in a paragraph) sits in its lines; only a box placed out of the
+      // flow inside it can be drawn over its words.
+      const placed = outer && placedWithin(outer === a ? b.t.el : a.t.el, outer.t.el);
+      if (outer && !placed) continue;
       const x = intersect(a.r, b.r);
       const w = width(x);
       const h = height(x);
       if (w <= OVERLAP_SIDE || h <= OVERLAP_SIDE || w * h <= OVERLAP_AREA) continue;
-      const da = displaced(a.t.el);
-      const db = displaced(b.t.el);
-      const aMoved = da !== null && !da.contains(b.t.el);
-      const bMoved = db !== null && !db.contains(a.t.el);
       let culprit: Element;
       let other: Element;
-      if (aMoved && !bMoved) [culprit, other] = [da!, b.t.el];
-      else if (bMoved && !aMoved) [culprit, other] = [db!, a.t.el];
+      if (outer && placed) [culprit, other] = [placed, outer.t.el];
       else {
-        const later = orderOf(a.t.el) > orderOf(b.t.el) ? a : b;
-        const earlier = later === a ? b : a;
-        const moved = later === a ? (aMoved ? da : null) : bMoved ? db : null;
-        [culprit, other] = [moved ?? later.t.el, earlier.t.el];
+        const da = displaced(a.t.el);
+        const db = displaced(b.t.el);
+        const aMoved = da !== null && !da.contains(b.t.el);
+        const bMoved = db !== null && !db.contains(a.t.el);
+        if (aMoved && !bMoved) [culprit, other] = [da!, b.t.el];
+        else if (bMoved && !aMoved) [culprit, other] = [db!, a.t.el];
+        else {
+          const later = orderOf(a.t.el) > orderOf(b.t.el) ? a : b;
+          const earlier = later === a ? b : a;
+          const moved = later === a ? (aMoved ? da : null) : bMoved ? db : null;
+          [culprit, other] = [moved ?? later.t.el, earlier.t.el];
+        }
       }
       const known = overlaps.get(culprit);
       if (!known || known.area < w * h)

@@ -9,7 +9,7 @@
  * — the sheet less the document's own `@page` margins, or 15 mm (A4) / 0.6 in (Letter) when it
  * sets none — with print styles, and cut into pages of the content height (page-checks.ts says
  * why and how closely that follows chromium's own paginator). The screen is a 1280 × 800 window.
- * The sheet is the medium's whatever `@page { size }` says: a document is judged on the paper it
+ * The sheet is the medium's, whatever `@page { size }` says: a document is judged on the paper it
  * will be printed on.
  *
  * What is judged where: parse errors from the source (parse.ts); broken images, heading order
@@ -31,7 +31,6 @@ import {
   readPageMargins,
   runContrast,
   settlePage,
-  type Finding,
   type PageCheckResult,
   type UndecidedContrast,
 } from './page-checks.js';
@@ -212,23 +211,44 @@ async function measure(
 /** At most this many elements axe could not judge are looked at in pixels (each is a screenshot). */
 const MAX_UNDECIDED = 30;
 
+/** The largest part of the page taken in one screenshot, px² (a tall document is taken in parts). */
+const MAX_SHOT_AREA = 1280 * 4000;
+
 /**
- * The undecided elements whose text is too faint on the background their pixels show: one
- * screenshot of the whole page; each element's background the most common colour in its box
- * (text covers less of a box than its background does), the text's colour composited over it.
+ * The undecided elements whose text is too faint on the background their pixels show: a
+ * screenshot of the part of the page they are in (or one each, when they are far apart); each
+ * element's background the most common colour in its box (text covers less of a box than its
+ * background does), the text's colour composited over it.
  */
 async function faintFromPixels(session: BrowserSession, undecided: readonly UndecidedContrast[]) {
   const faint: Array<{ target: string[]; data: Record<string, unknown> }> = [];
   if (undecided.length === 0) return faint;
-  const shot = await session.step(() =>
-    session.page
-      .screenshot({ fullPage: true, animations: 'disabled', caret: 'hide', scale: 'css', timeout: 3_000 })
-      .catch(() => undefined),
-  );
-  const image = shot && decodePng(shot);
-  if (!image) return faint;
+  type Box = UndecidedContrast['box'];
+  const shoot = async (clip: Box) => {
+    const shot = await session.step(() =>
+      session.page
+        .screenshot({ fullPage: true, clip, animations: 'disabled', caret: 'hide', scale: 'css', timeout: 3_000 })
+        .catch(() => undefined),
+    );
+    const image = shot && decodePng(shot);
+    return image && { image, clip };
+  };
+  const union = (boxes: readonly Box[]): Box => {
+    const x = Math.max(0, Math.floor(Math.min(...boxes.map((b) => b.x))));
+    const y = Math.max(0, Math.floor(Math.min(...boxes.map((b) => b.y))));
+    return {
+      x,
+      y,
+      width: Math.ceil(Math.max(...boxes.map((b) => b.x + b.width))) - x,
+      height: Math.ceil(Math.max(...boxes.map((b) => b.y + b.height))) - y,
+    };
+  };
+  const all = union(undecided.map((u) => u.box));
+  const shared = all.width * all.height <= MAX_SHOT_AREA ? await shoot(all) : undefined;
   for (const u of undecided) {
-    const bg = commonColour(image, u.box);
+    const taken = shared ?? (await shoot(union([{ ...u.box, height: Math.min(u.box.height, 1000) }])));
+    if (!taken) continue;
+    const bg = commonColour(taken.image, { ...u.box, x: u.box.x - taken.clip.x, y: u.box.y - taken.clip.y });
     if (!bg) continue;
     const [r, g, b, a] = u.fg;
     const fg: [number, number, number] = [r * a + bg[0] * (1 - a), g * a + bg[1] * (1 - a), b * a + bg[2] * (1 - a)];
@@ -347,5 +367,3 @@ export function decodePng(png: Uint8Array): { width: number; height: number; rgb
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-export type { Finding };
