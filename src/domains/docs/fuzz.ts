@@ -22,6 +22,7 @@
 import { selectAll as cssSelectAll } from 'css-select';
 import type { AnyNode, Document, Element } from 'domhandler';
 import { type DocIssue, type IssueType, type Medium, MEDIA } from './issues.js';
+import { seededRandom, type Random } from '../../verify/generate/mutate.js';
 import { PX_PER_IN, PX_PER_MM } from './media.js';
 import {
   elementRange,
@@ -58,7 +59,6 @@ export interface FaultVariant {
 }
 
 /** A uniform number in [0, 1), deterministic for a seed. */
-export type Random = () => number;
 
 /**
  * The fault of `type` injected into `html`, deterministically for `seed`; undefined when no
@@ -73,7 +73,7 @@ export function injectFault(html: string, type: IssueType, seed: number): Inject
   const first = s + (hash(html) % variants.length);
   for (let k = 0; k < variants.length; k++) {
     const variant = variants[(first + k) % variants.length]!;
-    const injected = variant.inject(doc, mulberry32(hash(`${type}:${variant.name}:${s}`)));
+    const injected = variant.inject(doc, seededRandom(hash(`${type}:${variant.name}:${s}`)));
     if (injected) return injected;
   }
   return undefined;
@@ -108,18 +108,6 @@ function sourceDoc(html: string): SourceDoc {
   recent.set(html, doc);
   while (recent.size > 4) recent.delete(recent.keys().next().value!);
   return doc;
-}
-
-/** mulberry32: a small, fast, seedable generator. */
-export function mulberry32(seed: number): Random {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function hash(text: string): number {
