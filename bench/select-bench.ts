@@ -12,7 +12,9 @@
  * Environment: BENCH_LIMIT (tasks), BENCH_INPUTS (generated inputs per task, default 100),
  * BENCH_SEED (default 1), BENCH_SPLITS (random calibration/test splits, default 200),
  * BENCH_CACHE (a folder: the ground truth, differential flags and selection evidence are
- * kept there and reused, so the scoring can be studied without running everything again).
+ * kept there and reused, so the scoring can be studied without running everything again),
+ * BENCH_PART=differential (stop after the bugs-beyond-the-base-tests table), BENCH_PLAIN=0 (leave
+ * out the plain-HumanEval row).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -101,7 +103,8 @@ log(`ground truth done in ${((performance.now() - started) / 1000).toFixed(0)} s
 async function differentialOn(judged: readonly Task[]): Promise<{ flagged: string[]; generated: number }> {
   const flagged: string[] = [];
   let generated = 0;
-  for (const task of judged) {
+  for (const [n, task] of judged.entries()) {
+    if (n % 20 === 0) log(`differential: ${n}/${judged.length} tasks`);
     const augmentation = await augmentTask(harness, task, { seed, count: inputs });
     generated += augmentation.kept;
     const onlyGenerated: Task = {
@@ -122,7 +125,10 @@ async function differentialOn(judged: readonly Task[]): Promise<{ flagged: strin
 }
 const differential = await cached('differential', () => differentialOn(tasks));
 // The same on plain HumanEval, which states no contracts: generated inputs are kept only where they look like the examples.
-const plainTasks = mbpp ? [] : (await loadDataset(HUMANEVAL)).tasks.filter((t) => tasks.some((u) => u.id === t.id));
+const plainTasks =
+  mbpp || process.env.BENCH_PLAIN === '0'
+    ? []
+    : (await loadDataset(HUMANEVAL)).tasks.filter((t) => tasks.some((u) => u.id === t.id));
 const differentialPlain = await cached('differential-plain', () => differentialOn(plainTasks));
 const flaggedByDiff = new Set([...truth.keys()].filter((c) => differential.flagged.includes(`${c.taskId}#${c.index}`)));
 const generatedTotal = differential.generated;
@@ -133,9 +139,11 @@ for (const task of tasks) {
 }
 log('differential done');
 
+const onlyDifferential = process.env.BENCH_PART === 'differential';
 // 1b and 2. Selection (no reference, no hidden tests).
-const evidence = await cached('evidence', async () => {
+const evidence = await cached(onlyDifferential ? 'no-evidence' : 'evidence', async () => {
   const found: SelectionEvidence[] = [];
+  if (onlyDifferential) return found;
   for (const task of tasks) {
     const candidates = byTask.get(task.id) ?? [];
     if (candidates.length) found.push(await gatherEvidence(codePack(harness), task, candidates, { seed, inputs }));
@@ -173,16 +181,32 @@ console.log(
 console.log(
   `| Crucible, generated inputs + reference (differential) | ${(generatedTotal / tasks.length).toFixed(0)} | ${beyond.filter((c) => flaggedByDiff.has(c)).length}/${beyond.length} (${pct(beyond.filter((c) => flaggedByDiff.has(c)).length, beyond.length)}) | ${correct.filter((c) => flaggedByDiff.has(c)).length}/${correct.length} (${pct(correct.filter((c) => flaggedByDiff.has(c)).length, correct.length)}) |`,
 );
-if (!mbpp) {
+if (plainTasks.length) {
   const plainFlags = new Set(differentialPlain.flagged);
   const flaggedPlain = (list: Candidate[]) => list.filter((c) => plainFlags.has(`${c.taskId}#${c.index}`)).length;
   console.log(
     `| Crucible, the same on plain HumanEval (no contracts: inputs like the prompt's examples) | ${(differentialPlain.generated / tasks.length).toFixed(0)} | ${flaggedPlain(beyond)}/${beyond.length} (${pct(flaggedPlain(beyond), beyond.length)}) | ${flaggedPlain(correct)}/${correct.length} (${pct(flaggedPlain(correct), correct.length)}) |`,
   );
 }
-console.log(
-  `| Crucible, no reference (suspects: prompt examples, properties, clear-majority disagreement) | ${inputs + 50} | ${noRef(beyond)}/${beyond.length} (${pct(noRef(beyond), beyond.length)}) | ${noRef(correct)}/${correct.length} (${pct(noRef(correct), correct.length)}) |`,
-);
+if (!onlyDifferential)
+  console.log(
+    `| Crucible, no reference (suspects: prompt examples, properties, clear-majority disagreement) | ${inputs + 50} | ${noRef(beyond)}/${beyond.length} (${pct(noRef(beyond), beyond.length)}) | ${noRef(correct)}/${correct.length} (${pct(noRef(correct), correct.length)}) |`,
+  );
+
+const missed = beyond.filter((c) => !flaggedByDiff.has(c));
+const rightFlagged = correct.filter((c) => flaggedByDiff.has(c));
+console.log(`\nmissed, by task: ${countBy(missed.map((c) => c.taskId))}`);
+console.log(`right but flagged: ${rightFlagged.map((c) => `${c.taskId}#${c.index}`).join(' ') || 'none'}`);
+if (onlyDifferential) {
+  console.log(`total time ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  process.exit(0);
+}
+
+function countBy(ids: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
+  return [...counts].map(([id, n]) => `${id.replace(/^[A-Za-z]+\//, '')}×${n}`).join(' ') || 'none';
+}
 
 // 2. Selection accuracy.
 let picked = 0;

@@ -1,3 +1,4 @@
+import { formatCoverage, type CoverageReport } from './audit-coverage.js';
 import pMap from 'p-map';
 import type { Task } from '../core/task.js';
 import type { Failure, Status } from '../core/verdict.js';
@@ -33,6 +34,8 @@ export interface AuditReport {
   readonly disagreements: readonly AuditEntry[];
   /** With --mutants: how many mutants of each reference the task's tests kill. */
   readonly mutation?: MutationReport;
+  /** With --coverage: how much of each reference each suite, and generated inputs, reach. */
+  readonly coverage?: CoverageReport;
 }
 
 /**
@@ -150,5 +153,6 @@ export function formatAudit(name: string, report: AuditReport): string {
     }
   }
   if (report.mutation) lines.push('', ...formatMutationReport(report.mutation));
+  if (report.coverage) lines.push('', formatCoverage(report.coverage));
   return lines.join('\n');
 }

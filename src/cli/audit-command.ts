@@ -1,6 +1,8 @@
 import { reportNoVerdicts } from './no-verdict.js';
 import { auditDataset, auditMutants, failingReferences, formatAudit, type AuditReport } from '../bench/audit.js';
+import { auditCoverage } from '../bench/audit-coverage.js';
 import { builtinDataset } from '../bench/builtin/index.js';
+import { chooseSeed } from '../core/seed.js';
 import { loadDataset } from '../bench/datasets/index.js';
 import { DEFAULT_MUTANTS_PER_TASK } from '../verify/mutation.js';
 import type { Task } from '../core/task.js';
@@ -16,6 +18,9 @@ export interface AuditFlags extends HarnessFlags, RecordFlags {
   readonly json?: string;
   /** `--mutants` alone is true (the default count); `--mutants 50` is 50. */
   readonly mutants?: boolean | number;
+  /** `--coverage` alone is true (100 generated inputs beside the task's suites); `--coverage 50` is 50. */
+  readonly coverage?: boolean | number;
+  readonly seed?: number;
   /** Only the first N tasks. */
   readonly limit?: number;
 }
@@ -70,6 +75,22 @@ async function audit(
         mutantProgress.stop();
       }
     }
+    if (flags.coverage) {
+      const seed = chooseSeed(flags.seed);
+      const inputs = flags.coverage === true ? 100 : flags.coverage;
+      process.stderr.write(
+        `crucible: coverage beside ${inputs} generated inputs, seed ${seed} (replay with --seed ${seed})\n`,
+      );
+      const coverageProgress = createProgress('coverage');
+      try {
+        const coverage = await auditCoverage(harness, dataset.tasks, { seed, inputs }, (done, total) =>
+          coverageProgress.update(done, total),
+        );
+        report = { ...report, coverage };
+      } finally {
+        coverageProgress.stop();
+      }
+    }
   } finally {
     await harness.close();
   }
@@ -79,11 +100,12 @@ async function audit(
   const document = { dataset: dataset.name, ...report };
   await writeJsonDocument(flags.json, document, 'audit');
   // The run list shows the rates and counts; the lists per program and per task stay in the document.
-  const { disagreements, mutation, ...rates } = report;
+  const { disagreements, mutation, coverage, ...rates } = report;
   const headline: Record<string, unknown> = { ...rates, disagreements: disagreements.length };
   if (mutation) {
     const { tasks: _perTask, ...totals } = mutation;
     headline.mutation = totals;
   }
+  if (coverage) headline.coverage = coverage.totals;
   return { interrupted: false, document, headline };
 }

@@ -61,6 +61,11 @@ export function createCli(): Command {
           'generated inputs per task with --augment (default 100; SQL tasks: generated databases, default 12)',
           positiveInt,
         )
+        .option(
+          '--augment-mutants <n>',
+          'with --augment: run n mutants of each reference and keep first the inputs that kill them (slower; default off)',
+          positiveInt,
+        )
         .option('--seed <n>', 'seed for generated inputs (printed on every run; replays it)', seedNumber),
     ),
   )
@@ -121,6 +126,12 @@ export function createCli(): Command {
         "also score each task's tests by the mutants of its reference they kill (n per task, default 30; judges up to n more programs per task: about 30 s for the built-in suite, 2 min for HumanEval, 7 min for HumanEval+ on 2 cores)",
         positiveInt,
       )
+      .option(
+        '--coverage [n]',
+        "also measure how much of each reference (lines, decision outcomes) each of the task's suites reaches, beside n generated inputs (default 100; Python tasks)",
+        positiveInt,
+      )
+      .option('--seed <n>', 'seed for the generated inputs of --coverage (printed; replays it)', seedNumber)
       .addOption(storeOption())
       .addOption(noRecordOption()),
   ).action(async (flags) => (await import('./audit-command.js')).runAudit(flags));

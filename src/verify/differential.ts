@@ -9,9 +9,18 @@ import type { Failure, Verdict } from '../core/verdict.js';
 import { skipValue } from '../core/raw-json.js';
 import { encodeArgs } from './generate/encode.js';
 import { exampleArgumentTexts, findPromptExamples } from './generate/examples.js';
-import { generateInputs, inputSpace, type InputSpace } from './generate/inputs.js';
+import {
+  generateInputs,
+  INPUT_SOURCES,
+  inputSpace,
+  type InputSource,
+  type InputSpace,
+  type SourceShares,
+} from './generate/inputs.js';
+import { coverageFigures, coverageMap, COVERAGE_UNSUPPORTED, referenceArcs, type CoverageFigures } from './coverage.js';
+import { chooseInputs, KEPT_REASONS, mutantKills, type KeptReason } from './guided-selection.js';
 import type { Harness } from './harness.js';
-import { expectedJsonOf, ioTemplate, judgeOn, observe } from './probe.js';
+import { expectedJsonOf, ioTemplate, judgeOn, observe, type Observation } from './probe.js';
 import { inputValidity } from './valid-inputs.js';
 import { shrinkFailingInput } from './shrink.js';
 import { callLimit } from './time-limits.js';
@@ -24,6 +33,27 @@ export interface AugmentOptions {
   readonly count: number;
   /** Seconds the reference may take on one generated input before the input is dropped. */
   readonly referenceLimit?: number;
+  /** The share of each source of candidates (generate/inputs.ts DEFAULT_SHARES). */
+  readonly shares?: SourceShares;
+  /** Keep first the inputs that reach new arcs of the reference (Python; default true). */
+  readonly coverage?: boolean;
+  /** Run this many mutants of the reference and keep the inputs that kill them (default 0: off). */
+  readonly mutants?: number;
+}
+
+/** What decided the kept inputs, for the report and for replaying them. */
+export interface GenerationRecord {
+  readonly seed: number;
+  readonly budget: number;
+  /** Candidates made, per source, before the reference judged them. */
+  readonly candidates: Readonly<Record<InputSource, number>>;
+  /** Kept inputs per reason (coverage and mutant-killing first, then their sources). */
+  readonly kept: Readonly<Record<KeptReason, number>>;
+  /** The reference's line and decision coverage by the kept inputs (Python), or why it is not known. */
+  readonly coverage?: CoverageFigures;
+  readonly coverageSkipped?: string;
+  /** Mutants run for mutant-killing selection, and how many of them the kept inputs kill. */
+  readonly mutants?: { readonly run: number; readonly killed: number };
 }
 
 export interface Augmentation {
@@ -36,6 +66,8 @@ export interface Augmentation {
   readonly rejected: number;
   /** The generated inputs kept, as wire values and as JSON text. */
   readonly inputs?: { readonly args: readonly unknown[][]; readonly texts: readonly string[] };
+  /** How they were chosen: seed, budget, sources, coverage. */
+  readonly record?: GenerationRecord;
   /** The task states no domain: the inputs were kept only where they resemble its examples (in words). */
   readonly inferredDomain?: string;
   /** Which inputs are valid (generated ones and their shrunk forms): valid-inputs.ts. */
@@ -101,32 +133,137 @@ export async function augmentTask(harness: Harness, task: Task, options: Augment
     return none('no signature or examples to generate inputs from');
   if ('unknown' in validity) return none(validity.unknown);
   const { inferredDomain } = validity;
-  // Ask for more than needed: the contract or the reference rejects some.
-  const generated = generateInputs(space, {
-    seed: options.seed,
-    count: Math.ceil(options.count * 2.5),
-    accept: accepts,
-  });
+  // Ask for more than needed: the contract or the reference rejects some, and selection wants a choice.
+  const limit = options.referenceLimit ?? 2;
+  const generated = { args: [] as unknown[][], texts: [] as string[], sources: [] as InputSource[] };
+  const observed: Observation[] = [];
+  for (let round = 0; round < GENERATION_ROUNDS; round++) {
+    const answered = observed.flatMap((o, i) => (o.kind === 'value' ? [generated.args[i]!] : []));
+    if (round > 0 && (answered.length >= options.count || answered.length === 0)) break;
+    // Later rounds mutate the inputs the reference answered, as EvalPlus grows its pool from valid inputs.
+    const from = round === 0 ? space : { ...space, examples: [...space.examples, ...answered.slice(-50)] };
+    const made = generateInputs(from, {
+      seed: options.seed + round * 7919,
+      count: Math.ceil(options.count * 2.5),
+      accept: accepts,
+      ...(options.shares ? { shares: options.shares } : {}),
+    });
+    const tried = new Set(generated.texts);
+    const fresh = made.texts.flatMap((text, i) => (tried.has(text) ? [] : [i]));
+    if (fresh.length === 0) break;
+    generated.args.push(...fresh.map((i) => made.args[i]!));
+    generated.texts.push(...fresh.map((i) => made.texts[i]!));
+    generated.sources.push(...fresh.map((i) => made.sources[i]!));
+    observed.push(
+      ...(await observeInTwoParts(
+        harness,
+        task,
+        reference,
+        fresh.map((i) => made.texts[i]!),
+        limit,
+      )),
+    );
+  }
   if (generated.texts.length === 0) return none("no generated input met the task's precondition");
-  const observed = await observe(harness, task, reference, generated.texts, {
-    limit: options.referenceLimit ?? 2,
-    maxTimeouts: 5,
-  });
-  const keptAt = generated.texts.flatMap((_, i) => (observed[i]?.kind === 'value' ? [i] : [])).slice(0, options.count);
-  const kept = keptAt.map((i) => generated.texts[i]!);
   if (observed.every((o) => o.kind === 'unknown'))
     return none(`the reference could not be run: ${(observed[0] as { why?: string })?.why ?? 'no inputs'}`, true);
+  const valid = generated.texts.flatMap((_, i) => (observed[i]?.kind === 'value' ? [i] : []));
+  const validTexts = valid.map((i) => generated.texts[i]!);
+  const measure = options.coverage !== false && task.language === 'python';
+  const arcs = measure ? await referenceArcs(harness, task, reference, validTexts, limit) : undefined;
+  const killing =
+    options.mutants && valid.length > options.count
+      ? await mutantKills(
+          harness,
+          task,
+          validTexts,
+          valid.map((i) => observed[i]!),
+          { max: options.mutants, seed: options.seed },
+        )
+      : undefined;
+  const chosen = chooseInputs(
+    valid.map((i) => generated.sources[i]!),
+    options.count,
+    arcs,
+    killing?.kills,
+  );
+  const keptAt = chosen.indices.map((j) => valid[j]!);
+  const kept = keptAt.map((i) => generated.texts[i]!);
+  const map = measure && kept.length ? await coverageMap(harness, task, reference) : undefined;
+  const record: GenerationRecord = {
+    seed: options.seed,
+    budget: options.count,
+    candidates: countOf(INPUT_SOURCES, generated.sources),
+    kept: countOf(KEPT_REASONS, chosen.reasons),
+    ...(map && arcs
+      ? {
+          coverage: coverageFigures(
+            map,
+            chosen.indices.map((j) => arcs[j]),
+          ),
+        }
+      : {}),
+    ...(!map ? { coverageSkipped: measure ? 'the reference could not be traced' : COVERAGE_UNSUPPORTED } : {}),
+    ...(killing
+      ? {
+          mutants: {
+            run: killing.mutants,
+            killed: new Set(chosen.indices.flatMap((j) => killing.kills[j] ?? [])).size,
+          },
+        }
+      : {}),
+  };
   const suite: IoSuite = { ...ioTemplate(task), name: GENERATED_SUITE, inputsJson: `[${kept.join(',')}]` };
   return {
     task,
     augmented: { ...task, suites: [...task.suites, suite] },
     space,
     kept: kept.length,
-    rejected: generated.texts.length - kept.length,
+    rejected: generated.texts.length - valid.length,
     ...(inferredDomain !== undefined ? { inferredDomain } : {}),
     accepts,
     inputs: { args: keptAt.map((i) => generated.args[i]!), texts: kept },
+    record,
   };
+}
+
+/** Rounds of generation at most while the reference has answered fewer inputs than the budget. */
+const GENERATION_ROUNDS = 3;
+/** An input this long, or holding a number this long, is large: it may cost the reference a whole time limit. */
+const LARGE_TEXT = 400;
+const LONG_NUMBER = /\d{7}/;
+
+/**
+ * The reference on the ordinary inputs, then on the large ones: a run of timeouts on large
+ * inputs (a factorial of 2^31) stops only the large part, never the ordinary inputs after it.
+ */
+async function observeInTwoParts(
+  harness: Harness,
+  task: Task,
+  reference: string,
+  texts: readonly string[],
+  limit: number,
+): Promise<Observation[]> {
+  const large = (text: string) => text.length > LARGE_TEXT || LONG_NUMBER.test(text);
+  const ordinary = texts.flatMap((t, i) => (large(t) ? [] : [i]));
+  const big = texts.flatMap((t, i) => (large(t) ? [i] : []));
+  const result: Observation[] = new Array(texts.length);
+  for (const part of [ordinary, big]) {
+    if (part.length === 0) continue;
+    const seen = await observe(
+      harness,
+      task,
+      reference,
+      part.map((i) => texts[i]!),
+      { limit, maxTimeouts: part === big ? 2 : 5 },
+    );
+    part.forEach((at, j) => (result[at] = seen[j]!));
+  }
+  return result;
+}
+
+function countOf<K extends string>(keys: readonly K[], items: readonly K[]): Record<K, number> {
+  return Object.fromEntries(keys.map((k) => [k, items.filter((x) => x === k).length])) as Record<K, number>;
 }
 
 export interface Counterexample extends Failure {

@@ -7,7 +7,13 @@
  * and, for a scorer, the task's hidden suites after all of those.
  */
 import type { Property, Suite, Task } from '../../core/task.js';
-import { augmentTask, GENERATED_SUITE, NO_REFERENCE, type Augmentation } from '../../verify/differential.js';
+import {
+  augmentTask,
+  GENERATED_SUITE,
+  NO_REFERENCE,
+  type Augmentation,
+  type GenerationRecord,
+} from '../../verify/differential.js';
 import {
   exampleArgumentTexts,
   findPromptCallArguments,
@@ -30,6 +36,8 @@ export interface CodePrepareOptions extends PrepareOptions {
   readonly publicTests?: readonly Suite[];
   /** Where generated inputs start from besides the examples (a request's hidden tests' inputs). */
   readonly seedInputs?: readonly PromptExample[];
+  /** Mutants of the reference to run so that kept inputs kill them (0: none, the default). */
+  readonly mutants?: number;
 }
 
 export interface CodeChecks extends Checks<Task> {
@@ -85,7 +93,11 @@ export async function prepareCodeChecks(
   const seeds = generationSeeds(task, scorer, [...examples, ...(options.seedInputs ?? [])]);
   const made =
     oracle && count > 0
-      ? await augmentTask(harness, { ...visible, suites: seeds }, { seed: options.seed, count })
+      ? await augmentTask(
+          harness,
+          { ...visible, suites: seeds },
+          { seed: options.seed, count, ...(options.mutants ? { mutants: options.mutants } : {}) },
+        )
       : undefined;
   const generated = made?.augmented.suites.filter((s) => s.name === GENERATED_SUITE) ?? [];
   // Visible suites first, then (for a scorer) the task's hidden ones, then generated inputs:
@@ -151,6 +163,8 @@ function withPromptCalls(task: Task, examples: readonly PromptExample[]): Prompt
 export interface GeneratedSummary {
   readonly kept: number;
   readonly rejected: number;
+  /** Seed, budget, sources and coverage of the kept inputs. */
+  readonly record?: GenerationRecord;
   readonly inferredDomain?: string;
   readonly skipped?: string;
 }
@@ -169,6 +183,7 @@ export function generatedSummary(checks: CodeChecks): GeneratedSummary {
   return {
     kept: made?.kept ?? 0,
     rejected: made?.rejected ?? 0,
+    ...(made?.record ? { record: made.record } : {}),
     ...(made?.inferredDomain !== undefined ? { inferredDomain: made.inferredDomain } : {}),
     ...(skipped !== undefined ? { skipped } : {}),
   };

@@ -22,7 +22,11 @@ const task: Task = {
 function conforms(value: unknown, type: ValueType): boolean {
   switch (type.kind) {
     case 'int':
-      return Number.isInteger(value);
+      // Integers past 2^53 are wire-tagged, their digits kept exactly.
+      return (
+        Number.isInteger(value) ||
+        (typeof value === 'object' && value !== null && (value as { $t?: string }).$t === 'int')
+      );
     case 'float':
       return typeof value === 'number';
     case 'str':

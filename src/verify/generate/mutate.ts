@@ -27,6 +27,20 @@ export interface MutationContext {
   /** Characters and pieces of text seen in the examples. */
   readonly alphabet: string;
   readonly fragments: readonly string[];
+  /**
+   * Boundary and special values for a scalar of a type (given the value being changed):
+   * a mutation sometimes jumps to one, and a list sometimes grows by one.
+   */
+  readonly special?: (type: ValueType, value: unknown) => readonly unknown[];
+}
+
+const SCALAR_KINDS = new Set(['int', 'float', 'str', 'bool', 'none', 'union', 'any']);
+
+/** A special value for `type` from the context, or undefined (no provider, a container type, none to offer). */
+function specialOf(type: ValueType, value: unknown, context: MutationContext): unknown {
+  if (!context.special || !SCALAR_KINDS.has(type.kind)) return undefined;
+  const values = context.special(type, value);
+  return values.length ? pick(context.random, values) : undefined;
 }
 
 /** One argument list changed in one place. */
@@ -38,6 +52,10 @@ export function mutateArgs(args: readonly unknown[], types: readonly ValueType[]
 
 export function mutateValue(value: unknown, type: ValueType, context: MutationContext): unknown {
   const { random } = context;
+  if (context.special && random() < 0.2) {
+    const special = specialOf(type, value, context);
+    if (special !== undefined) return special;
+  }
   if (typeof value === 'boolean') return !value;
   if (typeof value === 'number') return mutateNumber(value, type.kind === 'float' || !Number.isInteger(value), random);
   if (typeof value === 'string') return mutateString(value, context);
@@ -143,9 +161,17 @@ function mutateList(
     case 4:
       return copy.length > 1 ? copy.slice(0, at) : []; // truncate
     default:
-      // Grow: a changed copy of an existing element, so its type stays right.
-      if (copy.length === 0) return copy;
-      copy.splice(index(random, copy.length + 1), 0, mutateValue(copy[index(random, copy.length)], itemType, context));
+      // Grow: a special value of the item type, or a changed copy of an existing element, so its type stays right.
+      if (copy.length === 0) {
+        const special = specialOf(itemType, undefined, context);
+        return special === undefined ? copy : [special];
+      }
+      copy.splice(
+        index(random, copy.length + 1),
+        0,
+        (random() < 0.5 ? specialOf(itemType, copy[0], context) : undefined) ??
+          mutateValue(copy[index(random, copy.length)], itemType, context),
+      );
       return copy;
   }
 }

@@ -1,0 +1,165 @@
+/**
+ * How much of a task's reference a set of inputs reaches: the lines it runs and the
+ * outcomes of its decisions (if/elif/while/for), measured in the sandbox by running the
+ * reference with a line tracer (coverage_probe.py), never a candidate. Generation keeps
+ * the inputs that reach new arcs (coverage-guided selection), and `audit --coverage`
+ * reports the figures per task. Python references only: JavaScript's would need V8's
+ * inspector inside the sandboxed worker, which its module surface does not open.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Task } from '../core/task.js';
+import { decodeWire } from '../core/wire-values.js';
+import type { Harness } from './harness.js';
+import { observe, type Observation } from './probe.js';
+
+const PROBE = readFileSync(fileURLToPath(new URL('./coverage_probe.py', import.meta.url)), 'utf8');
+
+/** An arc from one line to the next in one call (a function's entry and exit are its first line, negated). */
+export type Arc = readonly [number, number];
+
+export interface CoverageMap {
+  /** The lines a call of the reference's functions can run. */
+  readonly lines: readonly number[];
+  /** Decisions as [line of the decision, first line of its body]: taken when that arc is seen, not taken on any other arc from it. */
+  readonly branches: readonly Arc[];
+}
+
+export interface CoverageFigures {
+  readonly lines: { readonly covered: number; readonly total: number };
+  readonly branches: { readonly covered: number; readonly total: number };
+}
+
+export const COVERAGE_UNSUPPORTED = 'coverage is measured for Python references only';
+
+/** The reference with the probe appended (its own lines keep their numbers). */
+function probed(task: Task, reference: string): string {
+  const lastLine = reference.split('\n').length;
+  return `${reference}\n${PROBE.replaceAll('__LAST_LINE__', String(lastLine))
+    .replaceAll('__ENTRY__', JSON.stringify(task.entryPoint))
+    .replaceAll('__SOURCE__', JSON.stringify(reference))}`;
+}
+
+function probeTask(task: Task, entry: string, keepAdapter: boolean): Task {
+  return {
+    ...task,
+    suites: task.suites.map((s) =>
+      s.kind === 'io'
+        ? {
+            kind: 'io' as const,
+            name: s.name,
+            entry,
+            inputsJson: s.inputsJson,
+            ...(keepAdapter && s.inputAdapter !== undefined ? { inputAdapter: s.inputAdapter } : {}),
+          }
+        : s,
+    ),
+  };
+}
+
+/**
+ * The arcs the reference takes on each input (JSON argument lists); undefined where it
+ * raised, timed out or could not be run. `limit`: seconds per input, traced.
+ */
+export async function referenceArcs(
+  harness: Harness,
+  task: Task,
+  reference: string,
+  texts: readonly string[],
+  limit: number,
+): Promise<(readonly Arc[] | undefined)[]> {
+  if (task.language !== 'python' || texts.length === 0) return texts.map(() => undefined);
+  const withIo = task.suites.some((s) => s.kind === 'io')
+    ? task
+    : { ...task, suites: [{ kind: 'io' as const, name: 'probe', entry: task.entryPoint, inputsJson: '[]' }] };
+  const observed = await observe(
+    harness,
+    probeTask(withIo, '__crucible_arcs__', true),
+    probed(task, reference),
+    texts,
+    {
+      limit,
+      maxTimeouts: 3,
+    },
+  );
+  return observed.map(arcsOf);
+}
+
+function arcsOf(o: Observation): readonly Arc[] | undefined {
+  if (o.kind !== 'value') return undefined;
+  try {
+    const value = JSON.parse(o.json) as unknown;
+    return Array.isArray(value) ? (value as Arc[]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The reference's coverable lines and decisions, read in the sandbox; undefined when it cannot be read. */
+export async function coverageMap(harness: Harness, task: Task, reference: string): Promise<CoverageMap | undefined> {
+  if (task.language !== 'python') return undefined;
+  const bare: Task = {
+    ...task,
+    suites: [{ kind: 'io', name: 'map', entry: '__crucible_coverage_map__', inputsJson: '[]' }],
+  };
+  const [o] = await observe(harness, bare, probed(task, reference), ['[]'], { limit: 10 });
+  if (o?.kind !== 'value') return undefined;
+  try {
+    const decoded = decodeWire(JSON.parse(o.json) as unknown);
+    const map = (decoded instanceof Map ? Object.fromEntries(decoded) : decoded) as {
+      lines?: unknown;
+      branches?: unknown;
+    };
+    return Array.isArray(map.lines) && Array.isArray(map.branches)
+      ? { lines: map.lines as number[], branches: map.branches as Arc[] }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Line and decision-outcome coverage of a set of inputs' arcs. */
+export function coverageFigures(
+  map: CoverageMap,
+  arcsPerInput: readonly (readonly Arc[] | undefined)[],
+): CoverageFigures {
+  const ran = new Set<number>();
+  const from = new Map<number, Set<number>>();
+  for (const arcs of arcsPerInput)
+    for (const [a, b] of arcs ?? []) {
+      ran.add(b);
+      if (!from.has(a)) from.set(a, new Set());
+      from.get(a)!.add(b);
+    }
+  let outcomes = 0;
+  for (const [line, body] of map.branches) {
+    const next = from.get(line);
+    if (next?.has(body)) outcomes++;
+    if (next && [...next].some((n) => n !== body)) outcomes++;
+  }
+  return {
+    lines: { covered: map.lines.filter((l) => ran.has(l)).length, total: map.lines.length },
+    branches: { covered: outcomes, total: map.branches.length * 2 },
+  };
+}
+
+/**
+ * Coverage-guided selection: in the given order, the inputs that reach an arc no earlier
+ * kept input reached, at most `budget` of them (indices into `arcsPerInput`).
+ */
+export function newArcInputs(arcsPerInput: readonly (readonly Arc[] | undefined)[], budget: number): number[] {
+  const seen = new Set<string>();
+  const kept: number[] = [];
+  arcsPerInput.forEach((arcs, i) => {
+    if (kept.length >= budget || !arcs) return;
+    const fresh = arcs.filter(([a, b]) => !seen.has(`${a}>${b}`));
+    if (fresh.length === 0) return;
+    for (const [a, b] of fresh) seen.add(`${a}>${b}`);
+    kept.push(i);
+  });
+  return kept;
+}
+
+export function percent(part: { readonly covered: number; readonly total: number }): string {
+  return part.total === 0 ? '-' : `${((100 * part.covered) / part.total).toFixed(0)}%`;
+}
