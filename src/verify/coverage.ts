@@ -40,20 +40,21 @@ function probed(task: Task, reference: string): string {
     .replaceAll('__SOURCE__', JSON.stringify(reference))}`;
 }
 
+/** The task with one io suite calling `entry` (the first io suite's input shapes kept when asked), as observe reads it. */
 function probeTask(task: Task, entry: string, keepAdapter: boolean): Task {
+  const io = task.suites.find((s) => s.kind === 'io');
+  const adapter = keepAdapter && io?.kind === 'io' ? io.inputAdapter : undefined;
   return {
     ...task,
-    suites: task.suites.map((s) =>
-      s.kind === 'io'
-        ? {
-            kind: 'io' as const,
-            name: s.name,
-            entry,
-            inputsJson: s.inputsJson,
-            ...(keepAdapter && s.inputAdapter !== undefined ? { inputAdapter: s.inputAdapter } : {}),
-          }
-        : s,
-    ),
+    suites: [
+      {
+        kind: 'io',
+        name: 'probe',
+        entry,
+        inputsJson: '[]',
+        ...(adapter !== undefined ? { inputAdapter: adapter } : {}),
+      },
+    ],
   };
 }
 
@@ -69,19 +70,10 @@ export async function referenceArcs(
   limit: number,
 ): Promise<(readonly Arc[] | undefined)[]> {
   if (task.language !== 'python' || texts.length === 0) return texts.map(() => undefined);
-  const withIo = task.suites.some((s) => s.kind === 'io')
-    ? task
-    : { ...task, suites: [{ kind: 'io' as const, name: 'probe', entry: task.entryPoint, inputsJson: '[]' }] };
-  const observed = await observe(
-    harness,
-    probeTask(withIo, '__crucible_arcs__', true),
-    probed(task, reference),
-    texts,
-    {
-      limit,
-      maxTimeouts: 3,
-    },
-  );
+  const observed = await observe(harness, probeTask(task, '__crucible_arcs__', true), probed(task, reference), texts, {
+    limit,
+    maxTimeouts: 3,
+  });
   return observed.map(arcsOf);
 }
 
@@ -98,11 +90,15 @@ function arcsOf(o: Observation): readonly Arc[] | undefined {
 /** The reference's coverable lines and decisions, read in the sandbox; undefined when it cannot be read. */
 export async function coverageMap(harness: Harness, task: Task, reference: string): Promise<CoverageMap | undefined> {
   if (task.language !== 'python') return undefined;
-  const bare: Task = {
-    ...task,
-    suites: [{ kind: 'io', name: 'map', entry: '__crucible_coverage_map__', inputsJson: '[]' }],
-  };
-  const [o] = await observe(harness, bare, probed(task, reference), ['[]'], { limit: 10 });
+  const [o] = await observe(
+    harness,
+    probeTask(task, '__crucible_coverage_map__', false),
+    probed(task, reference),
+    ['[]'],
+    {
+      limit: 10,
+    },
+  );
   if (o?.kind !== 'value') return undefined;
   try {
     const decoded = decodeWire(JSON.parse(o.json) as unknown);

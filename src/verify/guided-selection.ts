@@ -115,10 +115,3 @@ function close(a: unknown, b: unknown): boolean {
   }
   return a === b;
 }
-
-/** How many kept inputs each reason accounts for, as shares of the whole. */
-export function reasonShares(reasons: readonly KeptReason[]): Record<KeptReason, number> {
-  return Object.fromEntries(
-    KEPT_REASONS.map((r) => [r, reasons.length ? reasons.filter((x) => x === r).length / reasons.length : 0]),
-  ) as Record<KeptReason, number>;
-}

@@ -8,7 +8,7 @@
  * its neighbours. Which of them are valid is for the task's precondition (or the reference's
  * contract) to say: nothing here filters.
  */
-import type { Random } from './mutate.js';
+import { shuffle, unique, type Random } from './mutate.js';
 import type { ValueType } from './types.js';
 
 /** Numbers and strings the task's own text names: comparison operands first. */
@@ -230,7 +230,7 @@ export function specialValues(
         type.kind === 'set' ? type.item : type.kind === 'tuple' ? (type.rest ?? { kind: 'any' }) : { kind: 'any' };
       return specialValues({ kind: 'list', item }, inner, constants, random).map((v) => ({
         $t: type.kind,
-        v: type.kind === 'set' ? uniqueItems(v as unknown[]) : v,
+        v: type.kind === 'set' ? unique(v as unknown[]) : v,
       }));
     }
     case 'dict': {
@@ -311,11 +311,6 @@ function isTagged(value: unknown, tag: string): value is { $t: string; v: unknow
   );
 }
 
-function uniqueItems(items: readonly unknown[]): unknown[] {
-  const seen = new Set<string>();
-  return items.filter((i) => !seen.has(JSON.stringify(i)) && Boolean(seen.add(JSON.stringify(i))));
-}
-
 function typeOfValue(value: unknown): ValueType {
   if (typeof value === 'number') return { kind: Number.isInteger(value) ? 'int' : 'float' };
   if (typeof value === 'string') return { kind: 'str' };
@@ -372,10 +367,5 @@ export function boundaryArguments(
 
 /** The first few (the task's own constants, the simplest values) stay first; the rest are shuffled. */
 function shuffled<T>(items: readonly T[], random: Random, keep = 6): T[] {
-  const copy = items.slice(keep);
-  for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
-  }
-  return [...items.slice(0, keep), ...copy];
+  return [...items.slice(0, keep), ...shuffle(items.slice(keep), random)];
 }

@@ -19,6 +19,15 @@ export function seededRandom(seed: number): Random {
   };
 }
 
+/** Fisher–Yates in place, drawing from `random`. */
+export function shuffle<T>(items: T[], random: Random): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+  return items;
+}
+
 const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 const index = (random: Random, length: number) => Math.floor(random() * length);
 
@@ -202,7 +211,8 @@ function mutateEntries(
   }
 }
 
-function unique(items: readonly unknown[]): unknown[] {
+/** The items without repeats (by JSON text), first occurrences in order. */
+export function unique(items: readonly unknown[]): unknown[] {
   const seen = new Set<string>();
   return items.filter((i) => {
     const key = JSON.stringify(i);
