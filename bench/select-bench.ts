@@ -33,6 +33,7 @@ import {
 import { augmentTask, GENERATED_SUITE, splitJsonArray } from '../src/verify/differential.js';
 import { seededRandom } from '../src/verify/generate/mutate.js';
 import { Harness } from '../src/verify/harness.js';
+import { settleTimeouts } from '../src/verify/slow-inputs.js';
 
 const DATASETS = join(import.meta.dirname, '..', '..', 'shared', 'datasets');
 // BENCH_DATASET=mbpp measures on MBPP+ (the labelled MBPP solutions) instead: data the scoring was not tuned on.
@@ -100,8 +101,17 @@ const truth = new Map<Candidate, Truth>(
 log(`ground truth done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 
 // 1a. Differential: generated inputs from the base inputs and the signature, judged against the contracted reference.
-async function differentialOn(judged: readonly Task[]): Promise<{ flagged: string[]; generated: number }> {
+interface Flag {
+  readonly status: string;
+  /** The generated input the flag was raised on, cut to 200 characters. */
+  readonly input: string;
+}
+async function differentialOn(
+  judged: readonly Task[],
+): Promise<{ flagged: string[]; flags: Record<string, Flag>; slow: Record<string, number>; generated: number }> {
   const flagged: string[] = [];
+  const flags: Record<string, Flag> = {};
+  const slowSet: Record<string, number> = {};
   let generated = 0;
   for (const [n, task] of judged.entries()) {
     if (n % 20 === 0) log(`differential: ${n}/${judged.length} tasks`);
@@ -116,12 +126,25 @@ async function differentialOn(judged: readonly Task[]): Promise<{ flagged: strin
       (byTask.get(task.id) ?? [])
         .filter((c) => truth.get(c)?.base)
         .map(async (c) => {
-          const v = await harness.judge(onlyGenerated, c.program);
-          if (v.status !== 'pass' && v.status !== 'no-verdict') flagged.push(`${c.taskId}#${c.index}`);
+          // Judged as eval judges it: a timeout a hundredth of the input does not repeat is set aside as slow.
+          const judged = await harness.judge(onlyGenerated, c.program);
+          const generatedVerdict = judged.suites[0]!;
+          const settled =
+            generatedVerdict.status === 'timeout'
+              ? await settleTimeouts(harness, augmentation, c.program, generatedVerdict)
+              : generatedVerdict;
+          if (settled.slow) slowSet[`${c.taskId}#${c.index}`] = settled.slow.length;
+          const v = { status: settled.status, suites: [settled] };
+          if (v.status === 'pass' || v.status === 'no-verdict') return;
+          flagged.push(`${c.taskId}#${c.index}`);
+          const suite = v.suites.find((s) => s.status !== 'pass');
+          const texts = augmentation.inputs?.texts ?? [];
+          const input = suite?.failedAt !== undefined ? (texts[suite.failedAt] ?? '') : '';
+          flags[`${c.taskId}#${c.index}`] = { status: v.status, input: input.slice(0, 200) };
         }),
     );
   }
-  return { flagged, generated };
+  return { flagged, flags, slow: slowSet, generated };
 }
 const differential = await cached('differential', () => differentialOn(tasks));
 // The same on plain HumanEval, which states no contracts: generated inputs are kept only where they look like the examples.
@@ -197,6 +220,19 @@ const missed = beyond.filter((c) => !flaggedByDiff.has(c));
 const rightFlagged = correct.filter((c) => flaggedByDiff.has(c));
 console.log(`\nmissed, by task: ${countBy(missed.map((c) => c.taskId))}`);
 console.log(`right but flagged: ${rightFlagged.map((c) => `${c.taskId}#${c.index}`).join(' ') || 'none'}`);
+const statusOf = (c: Candidate) => differential.flags?.[`${c.taskId}#${c.index}`]?.status ?? 'unknown';
+console.log(`flags by status, bugs: ${countBy(beyond.filter((c) => flaggedByDiff.has(c)).map(statusOf))}`);
+console.log(`flags by status, right: ${countBy(rightFlagged.map(statusOf))}`);
+const slowOf = (list: Candidate[]) => list.filter((c) => differential.slow?.[`${c.taskId}#${c.index}`]).length;
+console.log(
+  `slow (a timeout set aside, not a flag): ${slowOf(beyond)} of the plus-only bugs, ${slowOf(correct)} of the right solutions`,
+);
+for (const c of rightFlagged) {
+  const flag = differential.flags?.[`${c.taskId}#${c.index}`];
+  if (flag) log(`right flagged ${c.taskId}#${c.index} ${flag.status} on ${flag.input}`);
+}
+for (const c of beyond.filter((c) => statusOf(c) === 'timeout'))
+  log(`bug flagged by a timeout ${c.taskId}#${c.index} on ${differential.flags?.[`${c.taskId}#${c.index}`]?.input}`);
 if (onlyDifferential) {
   console.log(`total time ${((performance.now() - started) / 1000).toFixed(0)} s`);
   process.exit(0);

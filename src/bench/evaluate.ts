@@ -41,6 +41,14 @@ export interface SuiteResult {
   /** io suites: the position of the input where the first failure happened. */
   readonly failed_at?: number;
   readonly first_failure?: Failure | null;
+  /** Generated inputs the sample ran out of time on but answered right at a hundredth of their size: set aside, not failed. */
+  readonly slow?: readonly {
+    readonly input: string;
+    readonly smaller: string;
+    readonly limit_seconds: number;
+    readonly reference_seconds: number;
+    readonly set_aside: number;
+  }[];
 }
 
 export interface Summary {
@@ -101,6 +109,17 @@ export function toSampleResult(candidate: Candidate, report: CodeReport): Sample
       total: suite.total,
       ...(suite.inline ? { inline: true } : {}),
       ...(suite.failedAt !== undefined ? { failed_at: suite.failedAt } : {}),
+      ...(suite.slow
+        ? {
+            slow: suite.slow.map((s) => ({
+              input: s.input,
+              smaller: s.smaller,
+              limit_seconds: s.limitSeconds,
+              reference_seconds: s.referenceSeconds,
+              set_aside: s.setAside,
+            })),
+          }
+        : {}),
     };
   return {
     task_id: candidate.taskId,

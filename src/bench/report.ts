@@ -61,8 +61,14 @@ export function formatSamples(results: readonly SampleResult[]): string {
         );
       if (r.type_check_not_done) details.push(`type check not done: ${clip(r.type_check_not_done)}`);
       const line = `${name}  ${r.status.padEnd(12)}${details.length ? ` ${details.join(' | ')}` : ''}`.trimEnd();
+      // A slow generated input is not a failure, but whoever reads the results should know of it.
+      const slow = Object.values(r.suites).flatMap((s) => s.slow ?? []);
+      const slowLines = slow.map(
+        (s) =>
+          `\n${' '.repeat(width + 2)}slow, set aside: out of time on ${clip(s.input)} (limit ${s.limit_seconds.toFixed(1)} s, the reference ${s.reference_seconds.toFixed(3)} s), right on ${clip(s.smaller)}`,
+      );
       const c = r.counterexample;
-      if (!c) return line;
+      if (!c) return line + slowLines.join('');
       if ('database' in c) {
         const rows = Object.values(c.database).reduce((n, list) => n + list.length, 0);
         const smallestDb = [
@@ -70,14 +76,14 @@ export function formatSamples(results: readonly SampleResult[]): string {
           `expected ${clip(oneLine(c.expected))}`,
           `got ${clip(oneLine(c.actual))}`,
         ];
-        return `${line}\n${' '.repeat(width + 2)}${smallestDb.join(' | ')}`;
+        return `${line}${slowLines.join('')}\n${' '.repeat(width + 2)}${smallestDb.join(' | ')}`;
       }
       const smallest = [
         `smallest failing generated input ${clip(c.input ?? c.shrunk)}`,
         c.expected !== null ? `expected ${clip(c.expected)}` : '',
         c.actual !== null ? `got ${clip(c.actual)}` : c.message.split('\n')[0]!.slice(0, 80),
       ];
-      return `${line}\n${' '.repeat(width + 2)}${smallest.filter(Boolean).join(' | ')}`;
+      return `${line}${slowLines.join('')}\n${' '.repeat(width + 2)}${smallest.filter(Boolean).join(' | ')}`;
     })
     .join('\n');
 }

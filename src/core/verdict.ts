@@ -20,6 +20,21 @@ export interface SuiteVerdict {
   readonly inline?: boolean;
   /** io suites: the position (from 0) of the input where the first failure happened. */
   readonly failedAt?: number;
+  /** Generated inputs the program ran out of time on but answered right at a hundredth of their size (verify/slow-inputs.ts): reported, not failed. */
+  readonly slow?: readonly SlowInput[];
+}
+
+/** A generated input set aside as slow rather than failed. */
+export interface SlowInput {
+  /** The generated input the program ran out of time on (JSON text of the argument list). */
+  readonly input: string;
+  /** The same input cut to a hundredth, which the program answered right. */
+  readonly smaller: string;
+  /** The program's time limit on the input, and the reference's time on it, in seconds. */
+  readonly limitSeconds: number;
+  readonly referenceSeconds: number;
+  /** Other generated inputs at least as large, set aside with it unjudged. */
+  readonly setAside: number;
 }
 
 export interface Verdict {

@@ -99,3 +99,21 @@ test('every prefix of the generated inputs keeps the sources in their shares, an
   });
   assert.ok(onlyBoundary.sources.every((s) => s === 'boundary'));
 });
+
+test('a list seen only empty, with no hint for its items, stays empty: its items would be guesses', () => {
+  const untyped: Task = { ...task, prompt: 'def g(num):\n    """\n    >>> g("AB")\n    1\n    """\n', entryPoint: 'g' };
+  const space = inputSpace(untyped, ['["AB"]', '["1077E"]', '[[]]']);
+  const made = generateInputs(space, { seed: 4, count: 200 });
+  const lists = made.args.filter(([num]) => Array.isArray(num));
+  assert.deepEqual(space.types, [
+    { kind: 'union', options: [{ kind: 'str' }, { kind: 'list', item: { kind: 'any' } }] },
+  ]);
+  assert.ok(
+    lists.every(([num]) => (num as unknown[]).length === 0),
+    JSON.stringify(lists.find(([num]) => (num as unknown[]).length)),
+  );
+  assert.ok(
+    made.args.some(([num]) => typeof num === 'string' && num.length > 0),
+    'strings still vary',
+  );
+});

@@ -213,6 +213,8 @@ export function specialValues(
       return [null];
     case 'list': {
       const lists = seen.filter((v): v is unknown[] => Array.isArray(v));
+      // Only empty lists were seen and no hint names the items: anything put in them would be a guess.
+      if (type.item.kind === 'any' && lists.every((l) => l.length === 0)) return [[]];
       const items = specialValues(type.item, lists.flat(), constants, random);
       // Each special item alone, among the example's items, and as the whole list's elements.
       const withItems = spread(items, 24).flatMap((item, i) => {

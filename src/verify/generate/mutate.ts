@@ -172,6 +172,7 @@ function mutateList(
     default:
       // Grow: a special value of the item type, or a changed copy of an existing element, so its type stays right.
       if (copy.length === 0) {
+        if (itemType.kind === 'any') return copy; // nothing shows what its items would be
         const special = specialOf(itemType, undefined, context);
         return special === undefined ? copy : [special];
       }

@@ -1,0 +1,109 @@
+/**
+ * `npm run bench:strength`: how strong the generated suite is beside the datasets' own
+ * inputs. For every HumanEval+ (or MBPP+) task, the base inputs, the plus inputs and the
+ * generated inputs (`eval --augment`'s, same seed and budget) are each used alone:
+ *   - mutation score: mutants of the reference (`audit --mutants`) each suite kills;
+ *     "killable" counts only the mutants some suite kills, since a mutant no suite kills
+ *     may be equivalent to the reference;
+ *   - coverage: the reference's lines and decision outcomes each suite reaches (`audit --coverage`).
+ * Environment: BENCH_DATASET=mbpp, BENCH_LIMIT (tasks), BENCH_INPUTS (generated inputs per
+ * task, default 100), BENCH_MUTANTS (per task, default 20), BENCH_SEED (default 1).
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { auditCoverage } from '../src/bench/audit-coverage.js';
+import { loadDataset } from '../src/bench/datasets/index.js';
+import { percent } from '../src/verify/coverage.js';
+import { codePack } from '../src/domains/code/index.js';
+import type { Task } from '../src/core/task.js';
+import { augmentTask, GENERATED_SUITE } from '../src/verify/differential.js';
+import { Harness } from '../src/verify/harness.js';
+import { generateMutants } from '../src/verify/mutation.js';
+import { scoreMutants } from '../src/verify/mutants/score.js';
+
+const DATASETS = join(import.meta.dirname, '..', '..', 'shared', 'datasets');
+const mbpp = process.env.BENCH_DATASET === 'mbpp';
+const file = join(DATASETS, 'evalplus', mbpp ? 'MbppPlus-v0.2.0.jsonl.gz' : 'HumanEvalPlus-v0.1.10.jsonl.gz');
+const limit = Number(process.env.BENCH_LIMIT ?? (mbpp ? 378 : 164));
+const inputs = Number(process.env.BENCH_INPUTS ?? 100);
+const max = Number(process.env.BENCH_MUTANTS ?? 20);
+const seed = Number(process.env.BENCH_SEED ?? 1);
+if (!existsSync(file)) {
+  console.error(`bench:strength needs ${file}`);
+  process.exit(1);
+}
+const log = (text: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${text}\n`);
+const started = performance.now();
+const tasks = (await loadDataset(file)).tasks.slice(0, limit);
+const harness = new Harness();
+log(`${tasks.length} tasks, ${inputs} generated inputs and up to ${max} mutants per task, seed ${seed}`);
+
+// Each task three times, with one suite only: the mutants are judged on each alone.
+const SUITES = ['base', 'plus', GENERATED_SUITE] as const;
+const alone: Record<(typeof SUITES)[number], Map<string, Task>> = {
+  base: new Map(),
+  plus: new Map(),
+  generated: new Map(),
+};
+let generatedInputs = 0;
+for (const [n, task] of tasks.entries()) {
+  if (n % 20 === 0) log(`generating: ${n}/${tasks.length} tasks`);
+  const made = await augmentTask(harness, task, { seed, count: inputs });
+  generatedInputs += made.kept;
+  for (const name of SUITES) {
+    const suites = made.augmented.suites.filter((s) => s.name === name);
+    if (suites.length) alone[name].set(task.id, { ...task, suites });
+  }
+}
+const mutants = await generateMutants(tasks, { max, seed });
+const killedBy = new Map<string, Set<string>>();
+const scores: Record<string, { judged: number; killed: number }> = {};
+for (const name of SUITES) {
+  // A task without this suite (nothing generated) keeps no mutant for any suite: the same mutants are compared.
+  const entries = mutants.flatMap((entry) =>
+    SUITES.every((s) => alone[s].has(entry.task.id)) ? [{ ...entry, task: alone[name].get(entry.task.id)! }] : [],
+  );
+  log(`judging ${entries.reduce((k, e) => k + e.mutants.length, 0)} mutants on the ${name} inputs`);
+  const report = await scoreMutants(codePack(harness), entries, { max, seed });
+  scores[name] = report.mutants;
+  for (const [i, task] of report.tasks.entries()) {
+    const survivors = new Set(task.survivors.map((s) => s.program));
+    for (const mutant of entries[i]!.mutants)
+      if (!survivors.has(mutant.program)) {
+        const key = `${task.task_id}\n${mutant.program}`;
+        killedBy.set(key, (killedBy.get(key) ?? new Set()).add(name));
+      }
+  }
+}
+const killable = killedBy.size;
+log('coverage');
+const coverage = await auditCoverage(harness, tasks, { seed, inputs });
+await harness.close();
+
+const plusInputs = tasks.reduce((k, t) => {
+  const plus = t.suites.find((s) => s.name === 'plus');
+  return k + (plus && plus.kind === 'io' ? JSON.parse(plus.inputsJson).length : 0);
+}, 0);
+const baseInputs = tasks.reduce((k, t) => {
+  const base = t.suites.find((s) => s.name === 'base');
+  return k + (base && base.kind === 'io' ? JSON.parse(base.inputsJson).length : 0);
+}, 0);
+const perTask = { base: baseInputs, plus: plusInputs, generated: generatedInputs };
+const pct = (n: number, d: number) => (d === 0 ? '-' : `${((100 * n) / d).toFixed(1)}%`);
+console.log(
+  `\n## Suite strength: ${tasks.length} ${mbpp ? 'MBPP+' : 'HumanEval+'} tasks, seed ${seed}, up to ${max} mutants of each reference\n`,
+);
+console.log('| inputs | per task | mutants killed | of the killable | reference lines | decision outcomes |');
+console.log('|---|---|---|---|---|---|');
+for (const name of SUITES) {
+  const s = scores[name]!;
+  const killedHere = [...killedBy.values()].filter((by) => by.has(name)).length;
+  const c = coverage.totals[name];
+  console.log(
+    `| ${name} | ${(perTask[name] / tasks.length).toFixed(0)} | ${s.killed}/${s.judged} (${pct(s.killed, s.judged)}) | ${killedHere}/${killable} (${pct(killedHere, killable)}) | ${c ? percent(c.lines) : '-'} | ${c ? percent(c.branches) : '-'} |`,
+  );
+}
+const onlyPlus = [...killedBy.values()].filter((by) => by.has('plus') && !by.has(GENERATED_SUITE)).length;
+const onlyGenerated = [...killedBy.values()].filter((by) => by.has(GENERATED_SUITE) && !by.has('plus')).length;
+console.log(`\nkilled by the plus inputs only: ${onlyPlus}; by the generated inputs only: ${onlyGenerated}`);
+console.log(`total ${((performance.now() - started) / 1000).toFixed(0)} s`);
