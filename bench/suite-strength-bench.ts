@@ -5,7 +5,8 @@
  *   - mutation score: mutants of the reference (`audit --mutants`) each suite kills;
  *     "killable" counts only the mutants some suite kills, since a mutant no suite kills
  *     may be equivalent to the reference;
- *   - coverage: the reference's lines and decision outcomes each suite reaches (`audit --coverage`).
+ *   - coverage: the reference's lines and decision outcomes each suite reaches (`audit --coverage`);
+ *   - the mutants base + plus (eval) and base + generated (eval --augment) kill together.
  * Environment: BENCH_DATASET=mbpp, BENCH_LIMIT (tasks), BENCH_INPUTS (generated inputs per
  * task, default 100), BENCH_MUTANTS (per task, default 20), BENCH_SEED (default 1).
  */
@@ -106,4 +107,9 @@ for (const name of SUITES) {
 const onlyPlus = [...killedBy.values()].filter((by) => by.has('plus') && !by.has(GENERATED_SUITE)).length;
 const onlyGenerated = [...killedBy.values()].filter((by) => by.has(GENERATED_SUITE) && !by.has('plus')).length;
 console.log(`\nkilled by the plus inputs only: ${onlyPlus}; by the generated inputs only: ${onlyGenerated}`);
+// eval judges the base inputs with the plus ones, and eval --augment with the generated ones.
+const together = (a: string, b: string) => [...killedBy.values()].filter((by) => by.has(a) || by.has(b)).length;
+console.log(
+  `killed by base + plus (eval): ${together('base', 'plus')}/${killable} (${pct(together('base', 'plus'), killable)}); by base + generated (eval --augment): ${together('base', GENERATED_SUITE)}/${killable} (${pct(together('base', GENERATED_SUITE), killable)})`,
+);
 console.log(`total ${((performance.now() - started) / 1000).toFixed(0)} s`);
