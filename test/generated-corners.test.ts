@@ -135,6 +135,52 @@ test("the reference's lines and decision outcomes are measured in the sandbox, i
   assert.deepEqual(newArcInputs([...arcs, arcs[1]], 10), [0, 1, 2, 3], 'a repeat reaches nothing new');
 });
 
+const BRANCHY_JS =
+  'function f(xs, k) {\n  let total = 0;\n  for (const x of xs) {\n    if (x > k) total += x;\n    else if (x === k) total -= 1;\n  }\n  return total;\n}\n';
+
+function scriptTask(language: 'javascript' | 'typescript', reference: string): Task {
+  return {
+    id: `corner/${language}`,
+    language,
+    prompt: '',
+    entryPoint: 'f',
+    completionPrefix: '',
+    reference,
+    knownWrong: [],
+    suites: [{ kind: 'io', name: 'base', entry: 'f', inputsJson: '[[[1, 5], 2]]' }],
+    source: 'test',
+  };
+}
+
+for (const [language, reference] of [
+  ['javascript', BRANCHY_JS],
+  ['typescript', BRANCHY_JS.replace('f(xs, k)', 'f(xs: number[], k: number): number')],
+] as const)
+  test(`a ${language} reference's statements and branch outcomes are counted in the sandbox, input by input`, async () => {
+    const task = scriptTask(language, reference);
+    const map = await coverageMap(harness, task, reference);
+    assert.ok(map, 'the reference is instrumented');
+    assert.equal(map.branches.length, 2, 'if and else-if');
+    const arcs = await referenceArcs(harness, task, reference, ['[[], 1]', '[[5], 1]', '[[1], 1]', '[[0], 1]'], 2);
+    assert.ok(arcs.every((a) => a !== undefined));
+    const empty = coverageFigures(map, arcs.slice(0, 1));
+    const all = coverageFigures(map, arcs);
+    assert.ok(empty.lines.covered < all.lines.covered);
+    assert.equal(all.lines.covered, all.lines.total, 'every statement is reached');
+    assert.equal(all.branches.covered, all.branches.total, 'every outcome is reached');
+    assert.deepEqual(newArcInputs(arcs, 10), [0, 1, 2, 3], 'each input reaches something new');
+    const made = await augmentTask(harness, task, { seed: 11, count: 40 });
+    assert.ok(made.record?.kept.coverage && made.record.kept.coverage >= 2, JSON.stringify(made.record));
+    assert.deepEqual(made.record.coverage?.branches, { covered: 4, total: 4 });
+  });
+
+test('a reference too deep for the instrumenter loses its coverage, and the next reference is counted right', async () => {
+  const deep = `function f(x) {\n  return ${'['.repeat(20000)}x${']'.repeat(20000)};\n}\n`;
+  assert.equal(await coverageMap(harness, scriptTask('javascript', deep), deep), undefined);
+  const map = await coverageMap(harness, scriptTask('javascript', BRANCHY_JS), BRANCHY_JS);
+  assert.equal(map?.branches.length, 2);
+});
+
 test('a reference that loops on one input loses only that input, and the next is traced right', async () => {
   const looping = pythonTask('g', '(n: int) -> int', '    while n == 3:\n        pass\n    return n\n', '[[1]]');
   const arcs = await referenceArcs(harness, looping, looping.reference!, ['[3]', '[4]'], 0.5);

@@ -5,14 +5,7 @@
  * cannot catch a bug there; the weakest tasks are listed.
  */
 import type { IoSuite, Task } from '../core/task.js';
-import {
-  COVERAGE_UNSUPPORTED,
-  coverageFigures,
-  coverageMap,
-  percent,
-  referenceArcs,
-  type CoverageFigures,
-} from '../verify/coverage.js';
+import { coverageFigures, coverageMap, percent, referenceArcs, type CoverageFigures } from '../verify/coverage.js';
 import { augmentTask, GENERATED_SUITE, splitJsonArray } from '../verify/differential.js';
 import type { Harness } from '../verify/harness.js';
 
@@ -60,7 +53,6 @@ async function taskCoverage(
   options: { readonly seed: number; readonly inputs: number },
 ): Promise<TaskCoverage> {
   const skip = (skipped: string): TaskCoverage => ({ task_id: task.id, suites: {}, skipped });
-  if (task.language !== 'python') return skip(COVERAGE_UNSUPPORTED);
   if (task.reference === undefined) return skip('the task has no reference');
   const map = await coverageMap(harness, task, task.reference);
   if (!map) return skip('the reference could not be read');

@@ -128,7 +128,7 @@ export function createCli(): Command {
       )
       .option(
         '--coverage [n]',
-        "also measure how much of each reference (lines, decision outcomes) each of the task's suites reaches, beside n generated inputs (default 100; Python tasks)",
+        "also measure how much of each reference (lines, decision outcomes) each of the task's suites reaches, beside n generated inputs (default 100)",
         positiveInt,
       )
       .option('--seed <n>', 'seed for the generated inputs of --coverage (printed; replays it)', seedNumber)

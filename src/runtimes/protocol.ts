@@ -322,13 +322,22 @@ export const PG_TEMPLATE: Channel<never, { op: 'template'; data: string }> = {
 export type CompilerRequest =
   | Ping
   | { readonly op: 'transpile'; readonly source: string; readonly fileName: string }
-  | { readonly op: 'check'; readonly program: string; readonly extra?: string };
+  | { readonly op: 'check'; readonly program: string; readonly extra?: string }
+  | { readonly op: 'instrument'; readonly source: string; readonly typescript: boolean };
 
 const errors = z.array(z.string());
 const compilerReplies = {
   pong,
   transpiled: z.object({ op: z.literal('transpiled'), code: z.string(), errors }),
   checked: z.object({ op: z.literal('checked'), errors }),
+  /** A reference made to count its statements and branch outcomes (instrument.ts). */
+  instrumented: z.object({
+    op: z.literal('instrumented'),
+    code: z.string(),
+    statementLines: numbers,
+    branchOutcomes: numbers,
+    errors,
+  }),
   /** The compiler threw (a stack overflow on deep nesting), or the request was not one it knows. */
   failed: z.object({ op: z.literal('failed'), message: z.string() }),
 };

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { isMessage, LineProcess } from './line-process.js';
 import { COMPILER, type CompilerReply, type CompilerRequest } from './protocol.js';
 import { isNodeOutOfMemory } from './worker-process.js';
+import type { Instrumented } from './instrument.js';
 import type { Transpiled } from './typescript.js';
 
 /**
@@ -29,8 +30,11 @@ export interface CompilerStopped {
 
 export type TranspileOutcome = Transpiled | CompilerStopped;
 export type CheckOutcome = { readonly errors: readonly string[] } | CompilerStopped;
+export type InstrumentOutcome = Instrumented | CompilerStopped;
 
-export function compilerStopped(outcome: TranspileOutcome | CheckOutcome): outcome is CompilerStopped {
+export function compilerStopped(
+  outcome: TranspileOutcome | CheckOutcome | InstrumentOutcome,
+): outcome is CompilerStopped {
   return 'stopped' in outcome;
 }
 
@@ -106,8 +110,21 @@ export class TypeScriptService {
     return compilerStopped(reply) ? reply : { errors: reply.errors };
   }
 
+  /** A reference made to count what it runs (instrument.ts), within the transpile deadline. */
+  async instrument(source: string, typescript: boolean): Promise<InstrumentOutcome> {
+    const reply = await this.ask(
+      { op: 'instrument', source, typescript },
+      'instrumented',
+      this.limits.transpileSeconds,
+      'instrumenting',
+    );
+    if (compilerStopped(reply)) return reply;
+    const { op: _op, ...instrumented } = reply;
+    return instrumented;
+  }
+
   /** The compiler's reply to `request` if it is the `answer` wanted; else why there is none (the process is then replaced). */
-  private async ask<Op extends 'transpiled' | 'checked'>(
+  private async ask<Op extends 'transpiled' | 'checked' | 'instrumented'>(
     request: CompilerRequest,
     answer: Op,
     seconds: number,

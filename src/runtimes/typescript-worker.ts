@@ -6,6 +6,7 @@
  */
 import { createInterface } from 'node:readline';
 import type { CompilerReply, CompilerRequest } from './protocol.js';
+import { instrumentForCoverage } from './instrument.js';
 import { transpile, typeCheck } from './typescript.js';
 
 /** `request` is Crucible's own line (typescript-service.ts), parsed but not checked. */
@@ -22,6 +23,10 @@ function answer(request: CompilerRequest): CompilerReply {
         op: 'checked',
         errors: typeCheck(String(request.program), typeof request.extra === 'string' ? request.extra : undefined),
       };
+    case 'instrument': {
+      const { errors, ...instrumented } = instrumentForCoverage(String(request.source), request.typescript === true);
+      return { op: 'instrumented', ...instrumented, errors: [...errors] };
+    }
     default:
       return { op: 'failed', message: `unknown op ${String((request as { op: unknown }).op)}` };
   }

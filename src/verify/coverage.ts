@@ -1,15 +1,18 @@
 /**
  * How much of a task's reference a set of inputs reaches: the lines it runs and the
- * outcomes of its decisions (if/elif/while/for), measured in the sandbox by running the
- * reference with a line tracer (coverage_probe.py), never a candidate. Generation keeps
- * the inputs that reach new arcs (coverage-guided selection), and `audit --coverage`
- * reports the figures per task. Python references only: JavaScript's would need V8's
- * inspector inside the sandboxed worker, which its module surface does not open.
+ * outcomes of its decisions, measured in the sandbox by running the reference, never a
+ * candidate. Python's with a line tracer (coverage_probe.py): arcs from line to line, and
+ * if/elif/while/for as decisions. JavaScript's and TypeScript's with counters written into the
+ * source (runtimes/instrument.ts): a statement run is an arc [0, its line], an outcome taken
+ * of branch j an arc [-1 - j, -1 - outcome]. Generation keeps the inputs that reach new arcs
+ * (coverage-guided selection), and `audit --coverage` reports the figures per task.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Task } from '../core/task.js';
+import type { Language, Task } from '../core/task.js';
 import { decodeWire } from '../core/wire-values.js';
+import { COVERAGE_PATH, COVERAGE_VARIABLE, type Instrumented } from '../runtimes/instrument.js';
+import { compilerStopped } from '../runtimes/typescript-service.js';
 import type { Harness } from './harness.js';
 import { observe, type Observation } from './probe.js';
 
@@ -21,7 +24,10 @@ export type Arc = readonly [number, number];
 export interface CoverageMap {
   /** The lines a call of the reference's functions can run. */
   readonly lines: readonly number[];
-  /** Decisions as [line of the decision, first line of its body]: taken when that arc is seen, not taken on any other arc from it. */
+  /**
+   * Decisions as [line of the decision, first line of its body]: taken when that arc is seen, not
+   * taken on any other arc from it. (JavaScript: [-1 - branch, -1], its first outcome or any other.)
+   */
   readonly branches: readonly Arc[];
 }
 
@@ -30,7 +36,36 @@ export interface CoverageFigures {
   readonly branches: { readonly covered: number; readonly total: number };
 }
 
-export const COVERAGE_UNSUPPORTED = 'coverage is measured for Python references only';
+const JS_IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+/**
+ * Appended to an instrumented JavaScript reference: zero the counters, call the entry, and
+ * read back the statements and branch outcomes that ran, as arcs.
+ */
+function jsProbe(entry: string, statementLines: readonly number[]): string {
+  const counters = `globalThis[${JSON.stringify(COVERAGE_VARIABLE)}][${JSON.stringify(COVERAGE_PATH)}]`;
+  return `
+function __crucible_arcs__(...args) {
+  const lines = ${JSON.stringify(statementLines)};
+  const counts = ${counters};
+  for (const k of Object.keys(counts.s)) counts.s[k] = 0;
+  for (const k of Object.keys(counts.b)) counts.b[k].fill(0);
+  ${entry}(...args);
+  const arcs = new Map();
+  for (const k of Object.keys(counts.s)) if (counts.s[k] > 0) arcs.set('s' + lines[k], [0, lines[k]]);
+  for (const k of Object.keys(counts.b))
+    counts.b[k].forEach((n, outcome) => { if (n > 0) arcs.set(k + '.' + outcome, [-1 - Number(k), -1 - outcome]); });
+  return [...arcs.values()];
+}
+`;
+}
+
+/** The reference counting what it runs, or undefined when it cannot be instrumented (it does not parse, or the entry is no plain name). */
+async function instrumented(harness: Harness, task: Task, reference: string): Promise<Instrumented | undefined> {
+  if (task.language === 'python' || !JS_IDENTIFIER.test(task.entryPoint)) return undefined;
+  const made = await harness.instrument(reference, task.language);
+  return compilerStopped(made) || made.errors.length ? undefined : made;
+}
 
 /** The reference with the probe appended (its own lines keep their numbers). */
 function probed(task: Task, reference: string): string {
@@ -69,7 +104,15 @@ export async function referenceArcs(
   texts: readonly string[],
   limit: number,
 ): Promise<(readonly Arc[] | undefined)[]> {
-  if (task.language !== 'python' || texts.length === 0) return texts.map(() => undefined);
+  if (texts.length === 0) return [];
+  if (task.language !== 'python') {
+    const counting = await instrumented(harness, task, reference);
+    if (!counting) return texts.map(() => undefined);
+    // The instrumented code is JavaScript already (a TypeScript reference was transpiled).
+    const probeJs = { ...probeTask(task, '__crucible_arcs__', false), language: 'javascript' as Language };
+    const program = counting.code + jsProbe(task.entryPoint, counting.statementLines);
+    return (await observe(harness, probeJs, program, texts, { limit, maxTimeouts: 3 })).map(arcsOf);
+  }
   const observed = await observe(harness, probeTask(task, '__crucible_arcs__', true), probed(task, reference), texts, {
     limit,
     maxTimeouts: 3,
@@ -89,7 +132,14 @@ function arcsOf(o: Observation): readonly Arc[] | undefined {
 
 /** The reference's coverable lines and decisions, read in the sandbox; undefined when it cannot be read. */
 export async function coverageMap(harness: Harness, task: Task, reference: string): Promise<CoverageMap | undefined> {
-  if (task.language !== 'python') return undefined;
+  if (task.language !== 'python') {
+    const counting = await instrumented(harness, task, reference);
+    if (!counting) return undefined;
+    return {
+      lines: [...new Set(counting.statementLines)].sort((a, b) => a - b),
+      branches: counting.branchOutcomes.map((_, j) => [-1 - j, -1] as const),
+    };
+  }
   const [o] = await observe(
     harness,
     probeTask(task, '__crucible_coverage_map__', false),

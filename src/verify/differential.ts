@@ -17,7 +17,7 @@ import {
   type InputSpace,
   type SourceShares,
 } from './generate/inputs.js';
-import { coverageFigures, coverageMap, COVERAGE_UNSUPPORTED, referenceArcs, type CoverageFigures } from './coverage.js';
+import { coverageFigures, coverageMap, referenceArcs, type CoverageFigures } from './coverage.js';
 import { chooseInputs, KEPT_REASONS, mutantKills, type KeptReason } from './guided-selection.js';
 import type { Harness } from './harness.js';
 import { expectedJsonOf, ioTemplate, judgeOn, observe, type Observation } from './probe.js';
@@ -35,7 +35,7 @@ export interface AugmentOptions {
   readonly referenceLimit?: number;
   /** The share of each source of candidates (generate/inputs.ts DEFAULT_SHARES). */
   readonly shares?: SourceShares;
-  /** Keep first the inputs that reach new arcs of the reference (Python; default true). */
+  /** Keep first the inputs that reach new arcs of the reference (default true). */
   readonly coverage?: boolean;
   /** Run this many mutants of the reference and keep the inputs that kill them (default 0: off). */
   readonly mutants?: number;
@@ -49,7 +49,7 @@ export interface GenerationRecord {
   readonly candidates: Readonly<Record<InputSource, number>>;
   /** Kept inputs per reason (coverage and mutant-killing first, then their sources). */
   readonly kept: Readonly<Record<KeptReason, number>>;
-  /** The reference's line and decision coverage by the kept inputs (Python), or why it is not known. */
+  /** The reference's line and decision coverage by the kept inputs, or why it is not known. */
   readonly coverage?: CoverageFigures;
   readonly coverageSkipped?: string;
   /** Mutants run for mutant-killing selection, and how many of them the kept inputs kill. */
@@ -169,7 +169,7 @@ export async function augmentTask(harness: Harness, task: Task, options: Augment
     return none(`the reference could not be run: ${(observed[0] as { why?: string })?.why ?? 'no inputs'}`, true);
   const valid = generated.texts.flatMap((_, i) => (observed[i]?.kind === 'value' ? [i] : []));
   const validTexts = valid.map((i) => generated.texts[i]!);
-  const measure = options.coverage !== false && task.language === 'python';
+  const measure = options.coverage !== false;
   const arcs = measure ? await referenceArcs(harness, task, reference, validTexts, limit) : undefined;
   const killing =
     options.mutants && valid.length > options.count
@@ -203,7 +203,7 @@ export async function augmentTask(harness: Harness, task: Task, options: Augment
           ),
         }
       : {}),
-    ...(!map ? { coverageSkipped: measure ? 'the reference could not be traced' : COVERAGE_UNSUPPORTED } : {}),
+    ...(!map ? { coverageSkipped: measure ? 'the reference could not be traced' : 'coverage was turned off' } : {}),
     ...(killing
       ? {
           mutants: {

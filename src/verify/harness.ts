@@ -7,6 +7,7 @@ import { JAVASCRIPT_DEFAULT_HEAP } from '../runtimes/recipes.js';
 import {
   compilerStopped,
   type CompilerLimits,
+  type InstrumentOutcome,
   TypeScriptService,
   typescriptService,
 } from '../runtimes/typescript-service.js';
@@ -251,6 +252,11 @@ export class Harness {
       timeMs: performance.now() - started,
       ...(loadFailure !== undefined ? { loadFailure } : {}),
     };
+  }
+
+  /** A JavaScript or TypeScript reference made to count what it runs, in the compiler's process (runtimes/instrument.ts). */
+  instrument(source: string, language: 'javascript' | 'typescript'): Promise<InstrumentOutcome> {
+    return this.compiler.instrument(source, language === 'typescript');
   }
 
   runtime(language: Language): Runtime {
