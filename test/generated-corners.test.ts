@@ -153,7 +153,8 @@ function scriptTask(language: 'javascript' | 'typescript', reference: string): T
 }
 
 for (const [language, reference] of [
-  ['javascript', BRANCHY_JS],
+  // HumanEvalPack's style: the function is a top-level const, a statement that ran at load, not in a call.
+  ['javascript', BRANCHY_JS.replace('function f(xs, k) {', 'const f = (xs, k) => {')],
   ['typescript', BRANCHY_JS.replace('f(xs, k)', 'f(xs: number[], k: number): number')],
 ] as const)
   test(`a ${language} reference's statements and branch outcomes are counted in the sandbox, input by input`, async () => {

@@ -11,6 +11,15 @@
 import { createInstrumenter } from 'istanbul-lib-instrument';
 import { transpile } from './typescript.js';
 
+interface Position {
+  readonly line: number;
+  readonly column: number;
+}
+interface Range {
+  readonly start: Position;
+  readonly end: Position;
+}
+
 /** Where the instrumented program keeps its counters: globalThis[COVERAGE_VARIABLE][COVERAGE_PATH]. */
 export const COVERAGE_VARIABLE = '__crucible_coverage__';
 export const COVERAGE_PATH = 'reference.js';
@@ -18,7 +27,7 @@ export const COVERAGE_PATH = 'reference.js';
 export interface Instrumented {
   /** JavaScript (TypeScript is transpiled first) that counts into COVERAGE_VARIABLE. */
   readonly code: string;
-  /** The first line of each statement, by the instrumenter's statement id. */
+  /** The first line of each statement in a function, by the instrumenter's statement id (0: a top-level statement). */
   readonly statementLines: readonly number[];
   /** How many outcomes each branch has (an if's two, a switch's cases), by branch id. */
   readonly branchOutcomes: readonly number[];
@@ -51,9 +60,13 @@ export function instrumentForCoverage(source: string, typescript: boolean): Inst
     return none([String(error instanceof Error ? error.message : error).slice(0, 500)]);
   }
   const map = instrumenter.lastFileCoverage();
+  // Only what a call can run: the top-level statements ran when the program loaded.
+  const functions = Object.values(map.fnMap).map((f) => f.loc);
+  const before = (a: Position, b: Position) => a.line < b.line || (a.line === b.line && a.column <= b.column);
+  const inAFunction = (s: Range) => functions.some((f) => before(f.start, s.start) && before(s.end, f.end));
   return {
     code,
-    statementLines: Object.values(map.statementMap).map((s) => s.start.line),
+    statementLines: Object.values(map.statementMap).map((s) => (inAFunction(s) ? s.start.line : 0)),
     branchOutcomes: Object.values(map.branchMap).map((b) => b.locations.length),
     errors: [],
   };

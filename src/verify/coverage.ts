@@ -52,7 +52,7 @@ function __crucible_arcs__(...args) {
   for (const k of Object.keys(counts.b)) counts.b[k].fill(0);
   ${entry}(...args);
   const arcs = new Map();
-  for (const k of Object.keys(counts.s)) if (counts.s[k] > 0) arcs.set('s' + lines[k], [0, lines[k]]);
+  for (const k of Object.keys(counts.s)) if (counts.s[k] > 0 && lines[k] > 0) arcs.set('s' + lines[k], [0, lines[k]]);
   for (const k of Object.keys(counts.b))
     counts.b[k].forEach((n, outcome) => { if (n > 0) arcs.set(k + '.' + outcome, [-1 - Number(k), -1 - outcome]); });
   return [...arcs.values()];
@@ -136,7 +136,7 @@ export async function coverageMap(harness: Harness, task: Task, reference: strin
     const counting = await instrumented(harness, task, reference);
     if (!counting) return undefined;
     return {
-      lines: [...new Set(counting.statementLines)].sort((a, b) => a - b),
+      lines: [...new Set(counting.statementLines)].filter((line) => line > 0).sort((a, b) => a - b),
       branches: counting.branchOutcomes.map((_, j) => [-1 - j, -1] as const),
     };
   }
