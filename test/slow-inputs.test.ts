@@ -9,7 +9,7 @@ import type { Task } from '../src/core/task.js';
 import { prepareCodeChecks, verifyProgram } from '../src/domains/code/index.js';
 import { GENERATED_SUITE } from '../src/verify/differential.js';
 import { Harness } from '../src/verify/harness.js';
-import { cutToAHundredth, sizeOf } from '../src/verify/slow-inputs.js';
+import { cutBy, cutToAHundredth, settleTimeouts, sizeOf } from '../src/verify/slow-inputs.js';
 
 test('a hundredth of an input: large integers, strings and containers are cut, small ones kept', () => {
   assert.deepEqual(cutToAHundredth([65534, 7]), [655, 7]);
@@ -21,6 +21,7 @@ test('a hundredth of an input: large integers, strings and containers are cut, s
   ]);
   assert.deepEqual(cutToAHundredth([{ $t: 'tuple', v: [500, 2] }]), [{ $t: 'tuple', v: [5, 2] }]);
   assert.equal(cutToAHundredth([5, 'abc', [1, 2, 99]]), undefined, 'nothing is large');
+  assert.deepEqual(cutBy([655, 7, 'x'.repeat(25)], 10), [65, 7, 'xxx'], 'a tenth');
   assert.equal(sizeOf([3, [1, 2, 400], 'ab']), 400);
   assert.equal(sizeOf([{ $t: 'int', v: '-900719925474099300' }]), 900719925474099300);
 });
@@ -84,4 +85,50 @@ test('a right but slower program is set aside as slow on large generated inputs,
     (await verifyProgram(harness, checks, 'def triangular(n):\n    return sum(range(n + 1))\n')).passed,
     true,
   );
+});
+
+// Right, but cubic: a hundredth of n = 65534 still runs out of time, a tenth of that does not.
+const CUBIC =
+  'def triangular(n):\n    return sum(1 for i in range(n + 1) for _ in range(i) for _ in range(n)) // n if n else 0\n';
+
+test('a cubic program is set aside on a tenth of the hundredth; a loop that ends only on small inputs still fails', async () => {
+  const checks = await prepareCodeChecks(harness, task, { audience: 'scorer', seed: 3 });
+  // The generated suite made to hold n = 65534 first: its hundredth, 655, is still too large for a cube.
+  const settleOn = async (texts: string[], program: string) => {
+    const augmentation = { ...checks.augmentation!, inputs: { args: texts.map((t) => JSON.parse(t)), texts } };
+    const generated: Task = {
+      ...task,
+      suites: [{ kind: 'io', name: GENERATED_SUITE, entry: 'triangular', inputsJson: `[${texts.join(',')}]` }],
+    };
+    return settleTimeouts(harness, augmentation, program, (await harness.judge(generated, program)).suites[0]!);
+  };
+  const settle = (program: string) => settleOn(['[65534]', '[40]', '[7]'], program);
+
+  const cubic = await settle(CUBIC);
+  assert.equal(cubic.status, 'pass', JSON.stringify(cubic));
+  assert.deepEqual(
+    cubic.slow?.map((s) => [s.input, s.smaller]),
+    [['[65534]', '[65]']],
+  );
+  assert.equal(cubic.passed, 2, 'the smaller inputs are judged');
+
+  // Quick below 30 and endless from there: on 6 it answers in microseconds, far too fast for
+  // any polynomial to need more than the time limit on 65. The timeout stands.
+  const steep = await settle('def triangular(n):\n    while n >= 30:\n        pass\n    return n * (n + 1) // 2\n');
+  assert.equal(steep.status, 'timeout');
+  assert.equal(steep.slow, undefined);
+  // Cubic and wrong on 65: the cut's wrong answer keeps the timeout.
+  const wrong = await settle(CUBIC.replace('// n if n', '// n + (n == 65) if n'));
+  assert.equal(wrong.status, 'timeout');
+  // Quadratic, and wrong (at once) from 2000 to 10000: the cube says n = 5000 is past its
+  // limit from the cut's time, but it is judged before it is set aside, and fails.
+  const quick = 'def triangular(n):\n    if 2000 <= n < 10000:\n        return 0\n';
+  const largeWrong = await settleOn(['[65534]', '[5000]', '[7]'], QUADRATIC.replace('def triangular(n):\n', quick));
+  assert.equal(largeWrong.status, 'fail', JSON.stringify(largeWrong));
+  assert.deepEqual(
+    largeWrong.slow?.map((s) => s.smaller),
+    ['[655]'],
+  );
+  // The next program is judged right.
+  assert.equal((await settle('def triangular(n):\n    return sum(range(n + 1))\n')).status, 'pass');
 });

@@ -20,7 +20,7 @@ export interface SuiteVerdict {
   readonly inline?: boolean;
   /** io suites: the position (from 0) of the input where the first failure happened. */
   readonly failedAt?: number;
-  /** Generated inputs the program ran out of time on but answered right at a hundredth of their size (verify/slow-inputs.ts): reported, not failed. */
+  /** Generated inputs the program ran out of time on but answered right cut to a hundredth of their size or less (verify/slow-inputs.ts): reported, not failed. */
   readonly slow?: readonly SlowInput[];
 }
 
@@ -28,7 +28,7 @@ export interface SuiteVerdict {
 export interface SlowInput {
   /** The generated input the program ran out of time on (JSON text of the argument list). */
   readonly input: string;
-  /** The same input cut to a hundredth, which the program answered right. */
+  /** The same input cut to a hundredth (or tenths of that, when the hundredth ran out of time too), which the program answered right. */
   readonly smaller: string;
   /** The program's time limit on the input, and the reference's time on it, in seconds. */
   readonly limitSeconds: number;

@@ -11,6 +11,7 @@ import type { Task } from '../../core/task.js';
 import { argumentsArbitrary, DEFAULT_ARBITRARY_OPTIONS, type ArbitraryOptions } from './arbitraries.js';
 import { boundaryArguments, specialValues, taskConstants, type TaskConstants } from './boundary.js';
 import { encodeArgs } from './encode.js';
+import { exampleRelations } from './example-relations.js';
 import { mutateArgs, seededRandom, type MutationContext } from './mutate.js';
 import {
   ANY,
@@ -117,7 +118,10 @@ export function generateInputs(space: InputSpace, options: GenerateOptions): Gen
     mutation: { args: [], texts: [] },
     arbitrary: { args: [], texts: [] },
   };
-  const keep = (candidate: unknown[], source: InputSource): boolean => {
+  // Relations every example keeps between its arguments: a candidate that breaks one is mended, not lost.
+  const relations = exampleRelations(space.examples);
+  const keep = (proposed: unknown[], source: InputSource): boolean => {
+    const candidate = relations ? relations.restore(proposed) : proposed;
     const text = encodeArgs(candidate, space.types);
     if (text.length > maxChars || seen.has(text)) return false;
     seen.add(text);
