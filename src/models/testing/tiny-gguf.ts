@@ -6,6 +6,7 @@
  * weights. Recipe: ../shared/research/anchors-generation.md §3.4.
  */
 import { writeFileSync } from 'node:fs';
+import { seededRandom } from '../../verify/generate/mutate.js';
 
 const N_EMBD = 32;
 const N_FF = 64;
@@ -97,18 +98,6 @@ function writeValue(w: Writer, v: MetadataValue) {
   }
 }
 
-/** A small deterministic PRNG (mulberry32) so the same seed writes the same file. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export interface TinyGgufOptions {
   /** Seeds the weights (default 1). */
   readonly seed?: number;
@@ -189,7 +178,8 @@ export function writeTinyGguf(path: string, options: TinyGgufOptions = {}): numb
     );
   }
 
-  const next = random(options.seed ?? 1);
+  // The same seed writes the same file.
+  const next = seededRandom(options.seed ?? 1);
   const data = new Writer();
   const offsets: number[] = [];
   for (const tensor of tensors) {
