@@ -112,7 +112,8 @@ const hostile: Array<[string, string, string, RegExp]> = [
       '<img src="http://192.0.2.1/x.png"><script>fetch("http://127.0.0.1:8080/")</script></body>',
     ),
     'error',
-    // Whichever of the two requests the browser sends first is the one reported.
+    // Whichever of the two requests the browser sends first is the one reported, not the
+    // "Failed to fetch" the page then throws.
     /requested http:\/\/(192\.0\.2\.1\/x\.png|127\.0\.0\.1:8080\/)/,
   ],
   [

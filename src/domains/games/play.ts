@@ -38,10 +38,8 @@ export async function playCase(
   const errorsBefore = session.pageErrors.length;
   const conductBefore = session.misconduct.length;
   await session.load();
+  // Conduct first: a refused request is often the cause of the page's error (verify.ts).
   const misbehaved = (at: number): CaseOutcome | undefined => {
-    const error = session.pageErrors[errorsBefore];
-    if (error !== undefined)
-      return { status: 'error', failedStep: at, message: `uncaught error in the page: ${error}` };
     const conduct = session.misconduct[conductBefore];
     if (conduct !== undefined)
       return {
@@ -49,6 +47,9 @@ export async function playCase(
         failedStep: at,
         message: `the page ${conduct.detail} (games are judged offline, alone: inline every script and style)`,
       };
+    const error = session.pageErrors[errorsBefore];
+    if (error !== undefined)
+      return { status: 'error', failedStep: at, message: `uncaught error in the page: ${error}` };
     return undefined;
   };
   const atLoad = misbehaved(-1);

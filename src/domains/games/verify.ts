@@ -80,16 +80,19 @@ async function play(
 ): Promise<Played> {
   await session.load();
   const syntax = session.pageErrors.find((e) => e.startsWith('SyntaxError'));
-  const atLoad = session.pageErrors[0] ?? session.misconduct[0]?.detail;
-  if (atLoad !== undefined)
+  // A refused request is named before the page's errors: it is often their cause (a fetch
+  // refused rejects as "Failed to fetch"), and it is recorded before the page learns of it.
+  const conduct = session.misconduct[0]?.detail;
+  const error = session.pageErrors[0];
+  if (conduct !== undefined || error !== undefined)
     return {
       parses: syntax === undefined,
       load: {
         status: 'error',
         message:
-          session.pageErrors[0] !== undefined
-            ? `uncaught error while loading: ${atLoad}`
-            : `while loading, the page ${atLoad} (games are judged offline: inline every script and style)`,
+          conduct !== undefined
+            ? `while loading, the page ${conduct} (games are judged offline: inline every script and style)`
+            : `uncaught error while loading: ${error}`,
       },
       cases: [],
     };
