@@ -16,24 +16,21 @@
 /** A key as text: in Python, True and 1 are one key. */
 const keyText = (key: unknown) => (typeof key === 'boolean' ? String(Number(key)) : JSON.stringify(key));
 
-/** A dict's entries, as text, from its wire value (tagged or a plain object); undefined when it is no dict. */
-function dictEntries(value: unknown): (readonly [string, string])[] | undefined {
+/** A dict's entries from its wire value (tagged or a plain object); undefined when it is no dict. */
+function dictPairs(value: unknown): readonly (readonly [unknown, unknown])[] | undefined {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
   const tagged = value as { $t?: string; v?: unknown };
-  const pairs =
-    tagged.$t === undefined
-      ? Object.entries(value)
-      : (tagged.$t === 'dict' || tagged.$t === 'map' || tagged.$t === 'object') && Array.isArray(tagged.v)
-        ? (tagged.v as [unknown, unknown][])
-        : undefined;
-  return pairs?.map(([k, v]) => [keyText(k), JSON.stringify(v)] as const);
+  if (tagged.$t === undefined) return Object.entries(value);
+  const isDict = tagged.$t === 'dict' || tagged.$t === 'map' || tagged.$t === 'object';
+  return isDict && Array.isArray(tagged.v) ? (tagged.v as [unknown, unknown][]) : undefined;
 }
 
 /** Whether no key that two of the dictionaries among `args` share is given two values. */
 function sharedKeysAgree(args: readonly unknown[]): boolean {
   const seen = new Map<string, string>();
-  for (const entries of args.map(dictEntries)) {
-    for (const [key, value] of entries ?? []) {
+  for (const pairs of args.map(dictPairs)) {
+    for (const [k, v] of pairs ?? []) {
+      const [key, value] = [keyText(k), JSON.stringify(v)];
       const before = seen.get(key);
       if (before !== undefined && before !== value) return false;
       seen.set(key, value);
@@ -52,10 +49,10 @@ function firstValuesShared(args: readonly unknown[]): unknown[] {
       return [k, first.get(key)] as const;
     });
   return args.map((arg) => {
-    if (!dictEntries(arg)) return arg;
-    const tagged = arg as { $t?: string; v?: readonly [unknown, unknown][] };
-    if (tagged.$t !== undefined) return { $t: tagged.$t, v: restore(tagged.v!) };
-    return Object.fromEntries(restore(Object.entries(arg as object)));
+    const pairs = dictPairs(arg);
+    if (!pairs) return arg;
+    const tagged = arg as { $t?: string };
+    return tagged.$t !== undefined ? { $t: tagged.$t, v: restore(pairs) } : Object.fromEntries(restore(pairs));
   });
 }
 
@@ -71,7 +68,6 @@ export interface ExampleRelations {
 
 /** The relations every example (wire-valued argument lists) keeps, or undefined when they keep none. */
 export function exampleRelations(examples: readonly (readonly unknown[])[]): ExampleRelations | undefined {
-  const kept =
-    examples.some((args) => args.filter((a) => dictEntries(a)).length >= 2) && examples.every(sharedKeysAgree);
+  const kept = examples.some((args) => args.filter((a) => dictPairs(a)).length >= 2) && examples.every(sharedKeysAgree);
   return kept ? { hold: sharedKeysAgree, restore: firstValuesShared } : undefined;
 }
