@@ -22,6 +22,7 @@ import { loadDataset } from '../src/bench/datasets/index.js';
 import { codePack } from '../src/domains/code/index.js';
 import { loadLabelledSamples } from '../src/bench/samples.js';
 import type { Candidate, IoSuite, Task } from '../src/core/task.js';
+import type { SuiteVerdict } from '../src/core/verdict.js';
 import { calibrateThreshold } from '../src/select/abstain.js';
 import {
   CONFIDENCE_SCORE,
@@ -30,7 +31,8 @@ import {
   type SelectionEvidence,
   type TaskSelection,
 } from '../src/select/select.js';
-import { augmentTask, GENERATED_SUITE, splitJsonArray } from '../src/verify/differential.js';
+import { augmentTask, GENERATED_SUITE, splitJsonArray, type Augmentation } from '../src/verify/differential.js';
+import { findDisputedInputs, withoutInputs, type DisputedInput } from '../src/verify/disputed-inputs.js';
 import { seededRandom } from '../src/verify/generate/mutate.js';
 import { Harness } from '../src/verify/harness.js';
 import { settleTimeouts } from '../src/verify/slow-inputs.js';
@@ -106,45 +108,70 @@ interface Flag {
   /** The generated input the flag was raised on, cut to 200 characters. */
   readonly input: string;
 }
-async function differentialOn(
-  judged: readonly Task[],
-): Promise<{ flagged: string[]; flags: Record<string, Flag>; slow: Record<string, number>; generated: number }> {
+async function differentialOn(judged: readonly Task[]): Promise<{
+  flagged: string[];
+  flags: Record<string, Flag>;
+  slow: Record<string, number>;
+  generated: number;
+  disputed: Record<string, DisputedInput[]>;
+}> {
   const flagged: string[] = [];
   const flags: Record<string, Flag> = {};
   const slowSet: Record<string, number> = {};
+  const disputedBy: Record<string, DisputedInput[]> = {};
   let generated = 0;
   for (const [n, task] of judged.entries()) {
     if (n % 20 === 0) log(`differential: ${n}/${judged.length} tasks`);
-    const augmentation = await augmentTask(harness, task, { seed, count: inputs });
-    generated += augmentation.kept;
-    const onlyGenerated: Task = {
-      ...augmentation.augmented,
-      suites: augmentation.augmented.suites.filter((s) => s.name === GENERATED_SUITE),
-    };
-    if (onlyGenerated.suites.length === 0) continue;
-    await Promise.all(
-      (byTask.get(task.id) ?? [])
-        .filter((c) => truth.get(c)?.base)
-        .map(async (c) => {
-          // Judged as eval judges it: a timeout a hundredth of the input does not repeat is set aside as slow.
-          const judged = await harness.judge(onlyGenerated, c.program);
-          const generatedVerdict = judged.suites[0]!;
+    const made = await augmentTask(harness, task, { seed, count: inputs });
+    generated += made.kept;
+    const pool = (byTask.get(task.id) ?? []).filter((c) => truth.get(c)?.base);
+    /** Judged as eval judges it: a timeout a hundredth of the input does not repeat is set aside as slow. */
+    const judgeAll = (augmentation: Augmentation, on: readonly Candidate[]) => {
+      const onlyGenerated: Task = {
+        ...augmentation.augmented,
+        suites: augmentation.augmented.suites.filter((s) => s.name === GENERATED_SUITE),
+      };
+      if (onlyGenerated.suites.length === 0) return Promise.resolve(new Map<Candidate, SuiteVerdict>());
+      return Promise.all(
+        on.map(async (c) => {
+          const generatedVerdict = (await harness.judge(onlyGenerated, c.program)).suites[0]!;
           const settled =
             generatedVerdict.status === 'timeout'
               ? await settleTimeouts(harness, augmentation, c.program, generatedVerdict)
               : generatedVerdict;
-          if (settled.slow) slowSet[`${c.taskId}#${c.index}`] = settled.slow.length;
-          const v = { status: settled.status, suites: [settled] };
-          if (v.status === 'pass' || v.status === 'no-verdict') return;
-          flagged.push(`${c.taskId}#${c.index}`);
-          const suite = v.suites.find((s) => s.status !== 'pass');
-          const texts = augmentation.inputs?.texts ?? [];
-          const input = suite?.failedAt !== undefined ? (texts[suite.failedAt] ?? '') : '';
-          flags[`${c.taskId}#${c.index}`] = { status: v.status, input: input.slice(0, 200) };
+          return [c, settled] as const;
         }),
+      ).then((pairs) => new Map(pairs));
+    };
+    let augmentation = made;
+    const verdicts = await judgeAll(augmentation, pool);
+    // As eval does: inputs most samples answer otherwise at a degenerate corner are set aside, and the samples that failed are judged again.
+    const disputed = await findDisputedInputs(
+      harness,
+      augmentation,
+      pool.map((c) => ({ program: c.program, generated: verdicts.get(c) })),
     );
+    if (disputed.length) {
+      disputedBy[task.id] = disputed;
+      augmentation = withoutInputs(augmentation, new Set(disputed.map((d) => d.input)));
+      const again = await judgeAll(
+        augmentation,
+        pool.filter((c) => verdicts.get(c)?.status !== 'pass'),
+      );
+      for (const [c, v] of again) verdicts.set(c, v);
+    }
+    for (const c of pool) {
+      const settled = verdicts.get(c);
+      if (!settled) continue;
+      if (settled.slow) slowSet[`${c.taskId}#${c.index}`] = settled.slow.length;
+      if (settled.status === 'pass' || settled.status === 'no-verdict') continue;
+      flagged.push(`${c.taskId}#${c.index}`);
+      const texts = augmentation.inputs?.texts ?? [];
+      const input = settled.failedAt !== undefined ? (texts[settled.failedAt] ?? '') : '';
+      flags[`${c.taskId}#${c.index}`] = { status: settled.status, input: input.slice(0, 200) };
+    }
   }
-  return { flagged, flags, slow: slowSet, generated };
+  return { flagged, flags, slow: slowSet, generated, disputed: disputedBy };
 }
 const differential = await cached('differential', () => differentialOn(tasks));
 // The same on plain HumanEval, which states no contracts: generated inputs are kept only where they look like the examples.
@@ -227,6 +254,15 @@ const slowOf = (list: Candidate[]) => list.filter((c) => differential.slow?.[`${
 console.log(
   `slow (a timeout set aside, not a flag): ${slowOf(beyond)} of the plus-only bugs, ${slowOf(correct)} of the right solutions`,
 );
+const disputes = Object.entries(differential.disputed ?? {});
+console.log(
+  `disputed inputs (set aside: most samples answer otherwise at a degenerate corner): ${disputes.reduce((n, [, d]) => n + d.length, 0)} over ${disputes.length} tasks`,
+);
+for (const [id, list] of disputes)
+  for (const d of list)
+    log(
+      `disputed ${id} on ${d.input.slice(0, 80)}: the reference ${d.reference.slice(0, 40)}, ${d.agreeing}/${d.of} samples ${d.samples.slice(0, 40)}`,
+    );
 for (const c of rightFlagged) {
   const flag = differential.flags?.[`${c.taskId}#${c.index}`];
   if (flag) log(`right flagged ${c.taskId}#${c.index} ${flag.status} on ${flag.input}`);

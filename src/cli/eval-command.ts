@@ -1,6 +1,7 @@
 import { reportNoVerdicts } from './no-verdict.js';
 import { writeFile } from 'node:fs/promises';
 import { evalDocument } from '../bench/eval-document.js';
+import { settleDisputedInputs, type SettledDisputes } from '../bench/disputes.js';
 import { evaluateCandidates, summarize, type SampleResult } from '../bench/evaluate.js';
 import { compareWithLabels, formatAgreement, type Label } from '../bench/labels.js';
 import { formatFirstFailures, formatSamples, formatSummary } from '../bench/report.js';
@@ -58,6 +59,7 @@ async function judgeSamples(flags: EvalFlags, inputs: Inputs): Promise<CommandRe
   // Ctrl-C once: stop starting samples, finish the running ones, report what was judged.
   const interrupt = interruptOnSigint('finishing the samples in flight');
   let results: SampleResult[];
+  let disputed: SettledDisputes['disputed'] = new Map();
   try {
     results = await evaluateCandidates(harness, checks, inputs.candidates, {
       concurrency: 4 * harness.workerCount,
@@ -65,6 +67,11 @@ async function judgeSamples(flags: EvalFlags, inputs: Inputs): Promise<CommandRe
       signal: interrupt.signal,
       shrink: augment !== undefined,
     });
+    // Generated inputs most samples answer otherwise at a degenerate corner are the reference's own choice: set aside.
+    if (augment && !interrupt.signal.aborted)
+      ({ results, disputed } = await settleDisputedInputs(harness, checks, inputs.candidates, results, {
+        shrink: true,
+      }));
   } finally {
     interrupt.dispose();
     progress.stop();
@@ -81,7 +88,7 @@ async function judgeSamples(flags: EvalFlags, inputs: Inputs): Promise<CommandRe
   else if (results.some((r) => r.status !== 'pass'))
     process.stdout.write(formatFirstFailures(results, FAILURES_PER_STATUS) + '\n\n');
   process.stdout.write(formatSummary(inputs.name, summary) + '\n');
-  if (augment) process.stdout.write(augment.footer + '\n');
+  if (augment) process.stdout.write(augment.footer + disputedFooter(disputed) + '\n');
   if (interrupted)
     process.stdout.write(`interrupted: ${results.length} of ${inputs.candidates.length} samples judged\n`);
   reportNoVerdicts(
@@ -111,7 +118,7 @@ async function judgeSamples(flags: EvalFlags, inputs: Inputs): Promise<CommandRe
       harness,
       sandbox: flags.sandbox,
       interrupted,
-      ...(augment ? { augment: augment.report } : {}),
+      ...(augment ? { augment: { ...augment.report, disputed: disputedReport(disputed) } } : {}),
       ...(agreement
         ? {
             labels: {
@@ -139,4 +146,26 @@ function judgedOnly(inputs: Inputs, results: readonly SampleResult[]): { candida
     candidates: kept.map((i) => inputs.candidates[i]!),
     ...(inputs.labels ? { labels: kept.map((i) => inputs.labels![i]!) } : {}),
   };
+}
+
+/** The footer's line on disputed inputs (none: nothing). */
+function disputedFooter(disputed: SettledDisputes['disputed']): string {
+  const all = [...disputed.values()].flat();
+  if (all.length === 0) return '';
+  const first = all[0]!;
+  return (
+    `\n  disputed: ${all.length} generated input${all.length === 1 ? '' : 's'} over ${disputed.size} task${disputed.size === 1 ? '' : 's'}, ` +
+    `set aside (most samples that pass the given tests answer otherwise at an empty, one-element or zero input; ` +
+    `e.g. ${first.input}: the reference ${first.reference}, ${first.agreeing} of ${first.of} samples ${first.samples})`
+  );
+}
+
+/** Disputed inputs per task for the JSON document. */
+function disputedReport(disputed: SettledDisputes['disputed']): Record<string, unknown> {
+  return Object.fromEntries(
+    [...disputed].map(([taskId, list]) => [
+      taskId,
+      list.map((d) => ({ input: d.input, reference: d.reference, samples: d.samples, agreeing: d.agreeing, of: d.of })),
+    ]),
+  );
 }

@@ -144,6 +144,49 @@ function Figures({ doc }) {
   </dl>`;
 }
 
+/**
+ * Generated inputs set aside because most samples answer them otherwise than the reference
+ * (`eval --augment`): a person should see what was not held against the samples, and why.
+ * @param {{ disputed: unknown }} props
+ */
+function Disputed({ disputed }) {
+  const byTask =
+    /** @type {Record<string, { input: string, reference: string, samples: string, agreeing: number, of: number }[]>} */ (
+      disputed && typeof disputed === 'object' ? disputed : {}
+    );
+  const rows = Object.entries(byTask).flatMap(([task, list]) => list.map((d) => ({ task, ...d })));
+  if (rows.length === 0) return null;
+  return html`<section class="card disputed" aria-labelledby="disputed-title" data-testid="disputed">
+    <h2 id="disputed-title">Disputed inputs</h2>
+    <p class="muted">
+      Set aside, not held against any sample: at an empty, one-element or zero input, most samples that pass the
+      given tests give one answer and the reference another.
+    </p>
+    <table class="plain">
+      <thead>
+        <tr>
+          <th scope="col">task</th>
+          <th scope="col">input</th>
+          <th scope="col">reference</th>
+          <th scope="col">samples</th>
+          <th scope="col" class="num">agreeing</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${rows.map(
+          (d) => html`<tr>
+            <th scope="row">${d.task}</th>
+            <td><code>${d.input}</code></td>
+            <td><code>${d.reference}</code></td>
+            <td><code>${d.samples}</code></td>
+            <td class="num">${d.agreeing} of ${d.of}</td>
+          </tr>`,
+        )}
+      </tbody>
+    </table>
+  </section>`;
+}
+
 /** @param {{ entry: ReportDocument }} props */
 function EvalView({ entry }) {
   const doc = /** @type {EvalDocument} */ (/** @type {unknown} */ (entry.document));
@@ -164,6 +207,7 @@ function EvalView({ entry }) {
         <${Figures} doc=${doc} />
       </div>
     </section>
+    <${Disputed} disputed=${doc.augment?.disputed} />
     <${SamplesExplorer} samples=${doc.samples} name=${entry.name} />
   </div>`;
 }

@@ -1,0 +1,142 @@
+/**
+ * Disputed inputs: a generated input on which the reference's answer is likely its own
+ * choice rather than the task's, so it is not held against any sample.
+ *
+ * Generated inputs reach the degenerate corners of a domain (the empty list, one element,
+ * the empty string, zero) that a prompt is most often silent about. There the reference
+ * answers as its code happens to fall: MBPP/70's "all tuples have equal length" says False
+ * for [], MBPP/591's swap of first and last turns [56] into [56, 56], MBPP/58's
+ * `(x ^ y) < 0` calls 0 and -2 opposite signs. When most of a task's samples that pass its
+ * given tests answer such an input with one same value that the reference does not give,
+ * the input is disputed: the samples and the reference read the prompt differently there,
+ * and the samples are not judged wrong for it. The input is reported, with both answers.
+ *
+ * Only degenerate inputs can be disputed, and only by a majority of at least three samples
+ * answering with a value (a crash where the reference answers is never a reading of the
+ * prompt). Measured on MBPP+ (378 tasks): the rule removes the 23 flags of right solutions
+ * on /70, /591 and /58 and no flag of a solution MBPP+ fails. Letting any generated input be
+ * disputed by a majority would lose half of those flags: the bugs beyond the base tests
+ * that MBPP+'s own inputs catch are mostly shared by the majority of samples.
+ */
+import type { IoSuite, Task } from '../core/task.js';
+import type { Status } from '../core/verdict.js';
+import { GENERATED_SUITE, contractedReference, type Augmentation } from './differential.js';
+import { encodeArgs } from './generate/encode.js';
+import type { Harness } from './harness.js';
+import { expectedJsonOf, judgeOn, observe } from './probe.js';
+import { callLimit } from './time-limits.js';
+
+/** Samples that must agree, at least, for an input to be disputed. */
+export const MIN_DISPUTING_SAMPLES = 3;
+
+export interface DisputedInput {
+  /** The generated input (JSON text of the argument list). */
+  readonly input: string;
+  /** The reference's answer and the samples' (JSON text). */
+  readonly reference: string;
+  readonly samples: string;
+  /** How many samples gave the samples' answer, of how many that pass the task's given tests. */
+  readonly agreeing: number;
+  readonly of: number;
+}
+
+/** A sample of the task, with its verdict on the generated suite (undefined: it failed an earlier suite). */
+export interface PoolSample {
+  readonly program: string;
+  readonly generated: { readonly status: Status } | undefined;
+}
+
+/**
+ * A top-level argument that is empty, of one element, or zero: the corners a prompt most
+ * often leaves open. Wire values: tagged tuples, sets, dicts and big ints, plain arrays,
+ * objects and scalars.
+ */
+export function isDegenerate(args: readonly unknown[]): boolean {
+  return args.some((arg) => {
+    if (typeof arg === 'number') return arg === 0;
+    if (typeof arg === 'string' || Array.isArray(arg)) return arg.length <= 1;
+    if (arg && typeof arg === 'object') {
+      const tagged = arg as { $t?: unknown; v?: unknown };
+      if (tagged.$t === 'int' || tagged.$t === 'float') return Number(tagged.v) === 0;
+      if (tagged.$t !== undefined) return Array.isArray(tagged.v) && tagged.v.length <= 1;
+      return Object.keys(arg).length <= 1;
+    }
+    return false;
+  });
+}
+
+/**
+ * The generated inputs the task's samples dispute. `pool`: every sample of the task; only
+ * those that passed the suites before the generated one (they have a generated verdict)
+ * count. Nothing is run unless a majority of them failed the generated suite.
+ */
+export async function findDisputedInputs(
+  harness: Harness,
+  augmentation: Augmentation,
+  pool: readonly PoolSample[],
+): Promise<DisputedInput[]> {
+  const { task, inputs } = augmentation;
+  const reference = contractedReference(task);
+  const counted = pool.filter((s) => s.generated !== undefined);
+  const failed = counted.filter((s) => s.generated!.status !== 'pass' && s.generated!.status !== 'no-verdict');
+  const majority = (k: number) => k >= MIN_DISPUTING_SAMPLES && 2 * k > counted.length;
+  if (!inputs || reference === undefined || !majority(failed.length)) return [];
+  const at = inputs.args.flatMap((args, i) => (isDegenerate(args) ? [i] : []));
+  if (at.length === 0) return [];
+  const texts = at.map((i) => inputs.texts[i]!);
+  const expected = await observe(harness, task, reference, texts, { limit: 2, maxTimeouts: 1 });
+  const limits = expected.map((o) => callLimit(harness.time, o.kind === 'value' ? o.seconds : undefined));
+  const answers = await Promise.all(
+    counted.map((s) => observe(harness, task, s.program, texts, { limit: limits, maxTimeouts: 1 })),
+  );
+  const disputed: DisputedInput[] = [];
+  for (const [j, text] of texts.entries()) {
+    const want = expected[j]!;
+    if (want.kind !== 'value') continue;
+    const groups = new Map<string, number[]>();
+    answers.forEach((a, s) => {
+      const answer = a[j]!;
+      if (answer.kind === 'value' && answer.json !== want.json)
+        groups.set(answer.json, [...(groups.get(answer.json) ?? []), s]);
+    });
+    const [json, who] = [...groups.entries()].reduce<[string, number[]] | [undefined, []]>(
+      (best, entry) => (entry[1].length > best[1].length ? entry : best),
+      [undefined, []],
+    );
+    if (json === undefined || !majority(who.length)) continue;
+    // Different text can still be the same answer by the task's comparison (1 and 1.0, a float within atol).
+    const judged = await judgeOn(harness, task, counted[who[0]!]!.program, {
+      name: 'dispute',
+      texts: [text],
+      expectedJson: expectedJsonOf(task, [want]),
+      limits: [limits[j]!],
+    });
+    if (judged.status !== 'fail') continue;
+    disputed.push({ input: text, reference: want.json, samples: json, agreeing: who.length, of: counted.length });
+  }
+  return disputed;
+}
+
+/**
+ * The augmentation without the given generated inputs: its task's generated suite, its
+ * inputs, and what shrinking may reach (a counterexample is never a disputed input).
+ */
+export function withoutInputs(augmentation: Augmentation, drop: ReadonlySet<string>): Augmentation {
+  const { inputs } = augmentation;
+  if (!inputs || drop.size === 0) return augmentation;
+  const keep = inputs.texts.flatMap((text, i) => (drop.has(text) ? [] : [i]));
+  const texts = keep.map((i) => inputs.texts[i]!);
+  const suites = augmentation.augmented.suites.flatMap((s) => {
+    if (s.name !== GENERATED_SUITE || s.kind !== 'io') return [s];
+    return texts.length ? [{ ...s, inputsJson: `[${texts.join(',')}]` } satisfies IoSuite] : [];
+  });
+  const augmented: Task = { ...augmentation.augmented, suites };
+  const { accepts, space } = augmentation;
+  return {
+    ...augmentation,
+    augmented,
+    kept: texts.length,
+    inputs: { args: keep.map((i) => inputs.args[i]!), texts },
+    accepts: (args) => accepts(args) && !drop.has(encodeArgs(args, space.types)),
+  };
+}
