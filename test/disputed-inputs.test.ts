@@ -144,6 +144,7 @@ test('degenerate inputs: an empty or one-element argument, or zero', () => {
   assert.equal(isDegenerate([[]]), true);
   assert.equal(isDegenerate([[56]]), true);
   assert.equal(isDegenerate(['', 3]), true);
+  assert.equal(isDegenerate(['a', 3]), false, 'a one-character string is an ordinary value');
   assert.equal(isDegenerate([0, -2]), true);
   assert.equal(isDegenerate([{ $t: 'tuple', v: [1] }]), true);
   assert.equal(isDegenerate([{ $t: 'dict', v: [] }]), true);

@@ -23,7 +23,7 @@ import type { Status } from '../core/verdict.js';
 import { GENERATED_SUITE, contractedReference, type Augmentation } from './differential.js';
 import { encodeArgs } from './generate/encode.js';
 import type { Harness } from './harness.js';
-import { expectedJsonOf, judgeOn, observe } from './probe.js';
+import { ioTemplate, observe } from './probe.js';
 import { callLimit } from './time-limits.js';
 
 /** Samples that must agree, at least, for an input to be disputed. */
@@ -47,14 +47,16 @@ export interface PoolSample {
 }
 
 /**
- * A top-level argument that is empty, of one element, or zero: the corners a prompt most
- * often leaves open. Wire values: tagged tuples, sets, dicts and big ints, plain arrays,
+ * A top-level argument that is empty (a string, a container), a container of one element,
+ * or zero: the corners a prompt most often leaves open. Wire values: tagged tuples, sets, dicts and big ints, plain arrays,
  * objects and scalars.
  */
 export function isDegenerate(args: readonly unknown[]): boolean {
   return args.some((arg) => {
     if (typeof arg === 'number') return arg === 0;
-    if (typeof arg === 'string' || Array.isArray(arg)) return arg.length <= 1;
+    // A one-character string is mostly an ordinary value (a separator, a letter to find), not a corner.
+    if (typeof arg === 'string') return arg.length === 0;
+    if (Array.isArray(arg)) return arg.length <= 1;
     if (arg && typeof arg === 'object') {
       const tagged = arg as { $t?: unknown; v?: unknown };
       if (tagged.$t === 'int' || tagged.$t === 'float') return Number(tagged.v) === 0;
@@ -104,13 +106,13 @@ export async function findDisputedInputs(
       [undefined, []],
     );
     if (json === undefined || !majority(who.length)) continue;
-    // Different text can still be the same answer by the task's comparison (1 and 1.0, a float within atol).
-    const judged = await judgeOn(harness, task, counted[who[0]!]!.program, {
-      name: 'dispute',
-      texts: [text],
-      expectedJson: expectedJsonOf(task, [want]),
-      limits: [limits[j]!],
-    });
+    // Judged as the generated suite is (the reference's recorded answer, the task's comparison and oracle):
+    // different text can still be the same answer (1 and 1.0, a float within atol, any value where only None fails).
+    const alone: Task = {
+      ...augmentation.augmented,
+      suites: [{ ...ioTemplate(task), name: 'dispute', inputsJson: `[${text}]` }],
+    };
+    const judged = await harness.judge(alone, counted[who[0]!]!.program);
     if (judged.status !== 'fail') continue;
     disputed.push({ input: text, reference: want.json, samples: json, agreeing: who.length, of: counted.length });
   }
