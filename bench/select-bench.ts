@@ -31,8 +31,8 @@ import {
   type SelectionEvidence,
   type TaskSelection,
 } from '../src/select/select.js';
-import { augmentTask, GENERATED_SUITE, splitJsonArray, type Augmentation } from '../src/verify/differential.js';
-import { findDisputedInputs, withoutInputs, type DisputedInput } from '../src/verify/disputed-inputs.js';
+import { augmentTask, GENERATED_SUITE, splitJsonArray } from '../src/verify/differential.js';
+import { findDisputedInputs, type DisputedInput } from '../src/verify/disputed-inputs.js';
 import { seededRandom } from '../src/verify/generate/mutate.js';
 import { Harness } from '../src/verify/harness.js';
 import { settleTimeouts } from '../src/verify/slow-inputs.js';
@@ -114,26 +114,30 @@ async function differentialOn(judged: readonly Task[]): Promise<{
   slow: Record<string, number>;
   generated: number;
   disputed: Record<string, DisputedInput[]>;
+  /** Samples that failed the generated suite only on disputed inputs (they stay flagged). */
+  cleared: string[];
 }> {
   const flagged: string[] = [];
   const flags: Record<string, Flag> = {};
   const slowSet: Record<string, number> = {};
   const disputedBy: Record<string, DisputedInput[]> = {};
+  const cleared: string[] = [];
   let generated = 0;
   for (const [n, task] of judged.entries()) {
     if (n % 20 === 0) log(`differential: ${n}/${judged.length} tasks`);
     const made = await augmentTask(harness, task, { seed, count: inputs });
     generated += made.kept;
     const pool = (byTask.get(task.id) ?? []).filter((c) => truth.get(c)?.base);
-    /** Judged as eval judges it: a timeout a hundredth of the input does not repeat is set aside as slow. */
-    const judgeAll = (augmentation: Augmentation, on: readonly Candidate[]) => {
-      const onlyGenerated: Task = {
-        ...augmentation.augmented,
-        suites: augmentation.augmented.suites.filter((s) => s.name === GENERATED_SUITE),
-      };
-      if (onlyGenerated.suites.length === 0) return Promise.resolve(new Map<Candidate, SuiteVerdict>());
-      return Promise.all(
-        on.map(async (c) => {
+    const augmentation = made;
+    const onlyGenerated: Task = {
+      ...augmentation.augmented,
+      suites: augmentation.augmented.suites.filter((s) => s.name === GENERATED_SUITE),
+    };
+    if (onlyGenerated.suites.length === 0) continue;
+    // Judged as eval judges it: a timeout a hundredth of the input does not repeat is set aside as slow.
+    const verdicts = new Map<Candidate, SuiteVerdict>(
+      await Promise.all(
+        pool.map(async (c) => {
           const generatedVerdict = (await harness.judge(onlyGenerated, c.program)).suites[0]!;
           const settled =
             generatedVerdict.status === 'timeout'
@@ -141,11 +145,10 @@ async function differentialOn(judged: readonly Task[]): Promise<{
               : generatedVerdict;
           return [c, settled] as const;
         }),
-      ).then((pairs) => new Map(pairs));
-    };
-    let augmentation = made;
-    const verdicts = await judgeAll(augmentation, pool);
-    // As eval does: inputs most samples answer otherwise at a degenerate corner are set aside, and the samples that failed are judged again.
+      ),
+    );
+    // As eval reports them: degenerate inputs most samples answer otherwise than the reference. They do not change a
+    // verdict; to measure what setting them aside would do, the samples that failed are judged again without them.
     const disputed = await findDisputedInputs(
       harness,
       augmentation,
@@ -153,12 +156,21 @@ async function differentialOn(judged: readonly Task[]): Promise<{
     );
     if (disputed.length) {
       disputedBy[task.id] = disputed;
-      augmentation = withoutInputs(augmentation, new Set(disputed.map((d) => d.input)));
-      const again = await judgeAll(
-        augmentation,
-        pool.filter((c) => verdicts.get(c)?.status !== 'pass'),
-      );
-      for (const [c, v] of again) verdicts.set(c, v);
+      const aside = new Set(disputed.map((d) => d.input));
+      const kept = (augmentation.inputs?.texts ?? []).filter((text) => !aside.has(text));
+      const withoutDisputed: Task = {
+        ...augmentation.augmented,
+        suites: augmentation.augmented.suites.flatMap((s) =>
+          s.name === GENERATED_SUITE && s.kind === 'io' && kept.length
+            ? [{ ...s, inputsJson: `[${kept.join(',')}]` }]
+            : [],
+        ),
+      };
+      // A timeout there is not settled again: it stays a flag.
+      const failing = pool.filter((c) => !['pass', 'no-verdict'].includes(verdicts.get(c)!.status));
+      for (const c of failing)
+        if (kept.length === 0 || (await harness.judge(withoutDisputed, c.program)).status === 'pass')
+          cleared.push(`${c.taskId}#${c.index}`);
     }
     for (const c of pool) {
       const settled = verdicts.get(c);
@@ -171,7 +183,7 @@ async function differentialOn(judged: readonly Task[]): Promise<{
       flags[`${c.taskId}#${c.index}`] = { status: settled.status, input: input.slice(0, 200) };
     }
   }
-  return { flagged, flags, slow: slowSet, generated, disputed: disputedBy };
+  return { flagged, flags, slow: slowSet, generated, disputed: disputedBy, cleared };
 }
 const differential = await cached('differential', () => differentialOn(tasks));
 // The same on plain HumanEval, which states no contracts: generated inputs are kept only where they look like the examples.
@@ -256,7 +268,12 @@ console.log(
 );
 const disputes = Object.entries(differential.disputed ?? {});
 console.log(
-  `disputed inputs (set aside: most samples answer otherwise at a degenerate corner): ${disputes.reduce((n, [, d]) => n + d.length, 0)} over ${disputes.length} tasks`,
+  `disputed inputs (most samples answer otherwise than the reference at a degenerate corner; reported, not set aside): ${disputes.reduce((n, [, d]) => n + d.length, 0)} over ${disputes.length} tasks`,
+);
+const cleared = new Set(differential.cleared ?? []);
+const clearedOf = (list: Candidate[]) => list.filter((c) => cleared.has(`${c.taskId}#${c.index}`));
+console.log(
+  `would be cleared if disputed inputs were set aside (failed only on them): ${clearedOf(beyond).length} of the plus-only bugs (${countBy(clearedOf(beyond).map((c) => c.taskId))}), ${clearedOf(correct).length} of the right solutions (${countBy(clearedOf(correct).map((c) => c.taskId))})`,
 );
 for (const [id, list] of disputes)
   for (const d of list)

@@ -1,12 +1,13 @@
 import { reportNoVerdicts } from './no-verdict.js';
 import { writeFile } from 'node:fs/promises';
 import { evalDocument } from '../bench/eval-document.js';
-import { settleDisputedInputs, type SettledDisputes } from '../bench/disputes.js';
+import { disputedInputsOfRun } from '../bench/disputes.js';
 import { evaluateCandidates, summarize, type SampleResult } from '../bench/evaluate.js';
 import { compareWithLabels, formatAgreement, type Label } from '../bench/labels.js';
 import { formatFirstFailures, formatSamples, formatSummary } from '../bench/report.js';
 import type { Candidate } from '../core/task.js';
 import { evalChecks, type AugmentFlags } from './augment.js';
+import type { DisputedInput } from '../verify/disputed-inputs.js';
 import type { ModelEvalFlags } from './eval-model-options.js';
 import { readInputs, type InputFlags, type Inputs } from './inputs.js';
 import { writeJsonDocument } from './json-document.js';
@@ -59,7 +60,7 @@ async function judgeSamples(flags: EvalFlags, inputs: Inputs): Promise<CommandRe
   // Ctrl-C once: stop starting samples, finish the running ones, report what was judged.
   const interrupt = interruptOnSigint('finishing the samples in flight');
   let results: SampleResult[];
-  let disputed: SettledDisputes['disputed'] = new Map();
+  let disputed = new Map<string, DisputedInput[]>();
   try {
     results = await evaluateCandidates(harness, checks, inputs.candidates, {
       concurrency: 4 * harness.workerCount,
@@ -67,11 +68,9 @@ async function judgeSamples(flags: EvalFlags, inputs: Inputs): Promise<CommandRe
       signal: interrupt.signal,
       shrink: augment !== undefined,
     });
-    // Generated inputs most samples answer otherwise at a degenerate corner are the reference's own choice: set aside.
+    // Degenerate generated inputs most samples answer otherwise than the reference: reported, for a person to decide.
     if (augment && !interrupt.signal.aborted)
-      ({ results, disputed } = await settleDisputedInputs(harness, checks, inputs.candidates, results, {
-        shrink: true,
-      }));
+      disputed = await disputedInputsOfRun(harness, checks, inputs.candidates, results);
   } finally {
     interrupt.dispose();
     progress.stop();
@@ -118,7 +117,7 @@ async function judgeSamples(flags: EvalFlags, inputs: Inputs): Promise<CommandRe
       harness,
       sandbox: flags.sandbox,
       interrupted,
-      ...(augment ? { augment: { ...augment.report, disputed: disputedReport(disputed) } } : {}),
+      ...(augment ? { augment: { ...augment.report, disputed: Object.fromEntries(disputed) } } : {}),
       ...(agreement
         ? {
             labels: {
@@ -149,23 +148,14 @@ function judgedOnly(inputs: Inputs, results: readonly SampleResult[]): { candida
 }
 
 /** The footer's line on disputed inputs (none: nothing). */
-function disputedFooter(disputed: SettledDisputes['disputed']): string {
+function disputedFooter(disputed: ReadonlyMap<string, readonly DisputedInput[]>): string {
   const all = [...disputed.values()].flat();
   if (all.length === 0) return '';
   const first = all[0]!;
   return (
-    `\n  disputed: ${all.length} generated input${all.length === 1 ? '' : 's'} over ${disputed.size} task${disputed.size === 1 ? '' : 's'}, ` +
-    `set aside (most samples that pass the given tests answer otherwise at an empty, one-element or zero input; ` +
-    `e.g. ${first.input}: the reference ${first.reference}, ${first.agreeing} of ${first.of} samples ${first.samples})`
-  );
-}
-
-/** Disputed inputs per task for the JSON document. */
-function disputedReport(disputed: SettledDisputes['disputed']): Record<string, unknown> {
-  return Object.fromEntries(
-    [...disputed].map(([taskId, list]) => [
-      taskId,
-      list.map((d) => ({ input: d.input, reference: d.reference, samples: d.samples, agreeing: d.agreeing, of: d.of })),
-    ]),
+    `\n  disputed: ${all.length} generated input${all.length === 1 ? '' : 's'} over ${disputed.size} task${disputed.size === 1 ? '' : 's'} ` +
+    `where most samples that pass the given tests answer an empty, one-element or zero input otherwise than the reference ` +
+    `(e.g. ${first.input}: the reference ${first.reference}, ${first.agreeing} of ${first.of} samples ${first.samples}); ` +
+    `judged by the reference: check whether it or the samples are right (JSON augment.disputed, the report)`
   );
 }

@@ -15,7 +15,6 @@ export {
   prepareCodeChecks,
   taskChecks,
   withModelTests,
-  withoutGeneratedInputs,
   type CodeChecks,
   type CodePrepareOptions,
   type GeneratedSummary,

@@ -145,8 +145,9 @@ function Figures({ doc }) {
 }
 
 /**
- * Generated inputs set aside because most samples answer them otherwise than the reference
- * (`eval --augment`): a person should see what was not held against the samples, and why.
+ * Generated inputs on which most samples and the reference disagree at a degenerate corner
+ * (`eval --augment`): judged by the reference, shown so that a person can tell whether the
+ * reference or the samples are right there.
  * @param {{ disputed: unknown }} props
  */
 function Disputed({ disputed }) {
@@ -159,8 +160,8 @@ function Disputed({ disputed }) {
   return html`<section class="card disputed" aria-labelledby="disputed-title" data-testid="disputed">
     <h2 id="disputed-title">Disputed inputs</h2>
     <p class="muted">
-      Set aside, not held against any sample: at an empty, one-element or zero input, most samples that pass the
-      given tests give one answer and the reference another.
+      At an empty, one-element or zero input, most samples that pass the given tests give one answer and the
+      reference another. The reference judged them; where the prompt is silent, it may be the one making a choice.
     </p>
     <table class="plain">
       <thead>
