@@ -13,7 +13,7 @@ import { after, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { launchChromium } from '../src/browser/chromium.js';
 import { isDegenerate } from '../src/verify/disputed-inputs.js';
-import { openPage, screenshot } from './browser-support.js';
+import { openPage, screenshot, seriousViolations } from './browser-support.js';
 import { crucible, writeJsonl } from './cli-support.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'crucible-disputed-'));
@@ -121,6 +121,7 @@ test(
         [['Mbpp/9001', '[[]]', 'false', 'true', '4 of 4']],
       );
       assert.deepEqual(errors, []);
+      assert.deepEqual(await seriousViolations(page), []);
       await screenshot(page, 'disputed');
     } finally {
       await browser.close();
