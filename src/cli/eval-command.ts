@@ -155,7 +155,9 @@ function disputedFooter(disputed: ReadonlyMap<string, readonly DisputedInput[]>)
   return (
     `\n  disputed: ${all.length} generated input${all.length === 1 ? '' : 's'} over ${disputed.size} task${disputed.size === 1 ? '' : 's'} ` +
     `where most samples that pass the given tests answer an empty, one-element or zero input otherwise than the reference ` +
-    `(e.g. ${first.input}: the reference ${first.reference}, ${first.agreeing} of ${first.of} samples ${first.samples}); ` +
+    `(e.g. ${cut(first.input)}: the reference ${cut(first.reference)}, ${first.agreeing} of ${first.of} samples ${cut(first.samples)}); ` +
     `judged by the reference: check whether it or the samples are right (JSON augment.disputed, the report)`
   );
 }
+
+const cut = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}...` : text);
