@@ -133,6 +133,11 @@ const HARNESSES = {
   default: {},
   /** Exhausting memory takes a moment on a busy machine: it must be reported as memory, not as the time it took. */
   memory: { time: { scriptFloorSeconds: 10, callFloorSeconds: 10 } },
+  /**
+   * Making 100 MB takes a moment on a slow machine (a fresh VM here took 0.36 s to build the
+   * string and 1.1 s to write it): it must be reported as output, not as the time it took.
+   */
+  output: { time: { scriptFloorSeconds: 10, callFloorSeconds: 10 } },
   /** Wall-clock limits far away, so that the CPU limit (2 s) is what stops a candidate. */
   cpu: { time: { scriptFloorSeconds: 30, callFloorSeconds: 30 }, limits: { cpuSeconds: 2 } },
   /** Test code from someone not trusted: a fresh, filtered judge per run. */
@@ -1348,6 +1353,7 @@ const OUTPUT: Behaviour[] = [
   },
   {
     name: 'a huge file, the error swallowed (and SIGXFSZ ignored)',
+    harness: 'output',
     python: {
       program: fn(
         'signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\ntry:\n    with open("/tmp/big", "wb") as f:\n        f.write(b"x" * 10**8)\nexcept OSError:\n    pass',
@@ -1381,6 +1387,7 @@ const OUTPUT: Behaviour[] = [
   },
   {
     name: 'a 100 MB return value (larger than replyBytes)',
+    harness: 'output',
     status: 'output-limit',
     python: 'def add(a, b):\n    return "x" * 10**8\n',
     javascript: {
