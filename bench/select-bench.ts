@@ -125,10 +125,9 @@ async function differentialOn(judged: readonly Task[]): Promise<{
   let generated = 0;
   for (const [n, task] of judged.entries()) {
     if (n % 20 === 0) log(`differential: ${n}/${judged.length} tasks`);
-    const made = await augmentTask(harness, task, { seed, count: inputs });
-    generated += made.kept;
+    const augmentation = await augmentTask(harness, task, { seed, count: inputs });
+    generated += augmentation.kept;
     const pool = (byTask.get(task.id) ?? []).filter((c) => truth.get(c)?.base);
-    const augmentation = made;
     const onlyGenerated: Task = {
       ...augmentation.augmented,
       suites: augmentation.augmented.suites.filter((s) => s.name === GENERATED_SUITE),
@@ -159,12 +158,8 @@ async function differentialOn(judged: readonly Task[]): Promise<{
       const aside = new Set(disputed.map((d) => d.input));
       const kept = (augmentation.inputs?.texts ?? []).filter((text) => !aside.has(text));
       const withoutDisputed: Task = {
-        ...augmentation.augmented,
-        suites: augmentation.augmented.suites.flatMap((s) =>
-          s.name === GENERATED_SUITE && s.kind === 'io' && kept.length
-            ? [{ ...s, inputsJson: `[${kept.join(',')}]` }]
-            : [],
-        ),
+        ...onlyGenerated,
+        suites: onlyGenerated.suites.map((s) => ({ ...s, inputsJson: `[${kept.join(',')}]` })),
       };
       // A timeout there is not settled again: it stays a flag.
       const failing = pool.filter((c) => !['pass', 'no-verdict'].includes(verdicts.get(c)!.status));
@@ -172,13 +167,12 @@ async function differentialOn(judged: readonly Task[]): Promise<{
         if (kept.length === 0 || (await harness.judge(withoutDisputed, c.program)).status === 'pass')
           cleared.push(`${c.taskId}#${c.index}`);
     }
+    const texts = augmentation.inputs?.texts ?? [];
     for (const c of pool) {
-      const settled = verdicts.get(c);
-      if (!settled) continue;
+      const settled = verdicts.get(c)!;
       if (settled.slow) slowSet[`${c.taskId}#${c.index}`] = settled.slow.length;
       if (settled.status === 'pass' || settled.status === 'no-verdict') continue;
       flagged.push(`${c.taskId}#${c.index}`);
-      const texts = augmentation.inputs?.texts ?? [];
       const input = settled.failedAt !== undefined ? (texts[settled.failedAt] ?? '') : '';
       flags[`${c.taskId}#${c.index}`] = { status: settled.status, input: input.slice(0, 200) };
     }

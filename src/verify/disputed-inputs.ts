@@ -46,8 +46,8 @@ export interface PoolSample {
 
 /**
  * A top-level argument that is empty (a string, a container), a container of one element,
- * or zero: the corners a prompt most often leaves open. Wire values: tagged tuples, sets, dicts and big ints, plain arrays,
- * objects and scalars.
+ * or zero: the corners a prompt most often leaves open. Arguments are wire values: tagged
+ * tuples, sets, dicts and big ints, plain arrays, objects and scalars.
  */
 export function isDegenerate(args: readonly unknown[]): boolean {
   return args.some((arg) => {
