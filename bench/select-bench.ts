@@ -32,7 +32,7 @@ import {
   type TaskSelection,
 } from '../src/select/select.js';
 import { augmentTask, GENERATED_SUITE, splitJsonArray } from '../src/verify/differential.js';
-import { findDisputedInputs, type DisputedInput } from '../src/verify/disputed-inputs.js';
+import { findDisputedInputs, withoutInputs, type DisputedInput } from '../src/verify/disputed-inputs.js';
 import { seededRandom } from '../src/verify/generate/mutate.js';
 import { Harness } from '../src/verify/harness.js';
 import { settleTimeouts } from '../src/verify/slow-inputs.js';
@@ -114,7 +114,7 @@ async function differentialOn(judged: readonly Task[]): Promise<{
   slow: Record<string, number>;
   generated: number;
   disputed: Record<string, DisputedInput[]>;
-  /** Samples that failed the generated suite only on disputed inputs (they stay flagged). */
+  /** Samples that failed the generated suite only on disputed inputs set aside (no longer flagged). */
   cleared: string[];
 }> {
   const flagged: string[] = [];
@@ -146,29 +146,34 @@ async function differentialOn(judged: readonly Task[]): Promise<{
         }),
       ),
     );
-    // As eval reports them: degenerate inputs most samples answer otherwise than the reference. They do not change a
-    // verdict; to measure what setting them aside would do, the samples that failed are judged again without them.
+    // As eval settles them: degenerate inputs most samples answer otherwise than the reference, set aside where the
+    // reference treats the corner as any other input; the samples that failed are judged again without those.
     const disputed = await findDisputedInputs(
       harness,
       augmentation,
       pool.map((c) => ({ program: c.program, generated: verdicts.get(c) })),
     );
-    if (disputed.length) {
-      disputedBy[task.id] = disputed;
-      const aside = new Set(disputed.map((d) => d.input));
-      const kept = (augmentation.inputs?.texts ?? []).filter((text) => !aside.has(text));
-      const withoutDisputed: Task = {
-        ...onlyGenerated,
-        suites: onlyGenerated.suites.map((s) => ({ ...s, inputsJson: `[${kept.join(',')}]` })),
+    if (disputed.length) disputedBy[task.id] = disputed;
+    const aside = new Set(disputed.filter((d) => d.setAside).map((d) => d.input));
+    /** The inputs a sample was judged on last, where the failing input is read from. */
+    const textsOf = new Map<Candidate, readonly string[]>();
+    if (aside.size) {
+      const reduced = withoutInputs(augmentation, aside);
+      const onlyReduced: Task = {
+        ...reduced.augmented,
+        suites: reduced.augmented.suites.filter((s) => s.name === GENERATED_SUITE),
       };
-      // A timeout there is not settled again: it stays a flag.
       const failing = pool.filter((c) => !['pass', 'no-verdict'].includes(verdicts.get(c)!.status));
-      for (const c of failing)
-        if (kept.length === 0 || (await harness.judge(withoutDisputed, c.program)).status === 'pass')
-          cleared.push(`${c.taskId}#${c.index}`);
+      for (const c of failing) {
+        const again = onlyReduced.suites.length ? (await harness.judge(onlyReduced, c.program)).suites[0]! : undefined;
+        const settled = again?.status === 'timeout' ? await settleTimeouts(harness, reduced, c.program, again) : again;
+        if (!settled || settled.status === 'pass') cleared.push(`${c.taskId}#${c.index}`);
+        else textsOf.set(c, reduced.inputs?.texts ?? []);
+        verdicts.set(c, settled ?? { ...verdicts.get(c)!, status: 'pass' });
+      }
     }
-    const texts = augmentation.inputs?.texts ?? [];
     for (const c of pool) {
+      const texts = textsOf.get(c) ?? augmentation.inputs?.texts ?? [];
       const settled = verdicts.get(c)!;
       if (settled.slow) slowSet[`${c.taskId}#${c.index}`] = settled.slow.length;
       if (settled.status === 'pass' || settled.status === 'no-verdict') continue;
@@ -261,18 +266,19 @@ console.log(
   `slow (a timeout set aside, not a flag): ${slowOf(beyond)} of the plus-only bugs, ${slowOf(correct)} of the right solutions`,
 );
 const disputes = Object.entries(differential.disputed ?? {});
+const disputedInputs = disputes.flatMap(([, d]) => d);
 console.log(
-  `disputed inputs (most samples answer otherwise than the reference at a degenerate corner; reported, not set aside): ${disputes.reduce((n, [, d]) => n + d.length, 0)} over ${disputes.length} tasks`,
+  `disputed inputs (most samples answer otherwise than the reference at a degenerate corner): ${disputedInputs.length} over ${disputes.length} tasks, ${disputedInputs.filter((d) => d.setAside).length} set aside (the reference treats the corner as any other input), ${disputedInputs.filter((d) => !d.setAside).length} held`,
 );
 const cleared = new Set(differential.cleared ?? []);
 const clearedOf = (list: Candidate[]) => list.filter((c) => cleared.has(`${c.taskId}#${c.index}`));
 console.log(
-  `would be cleared if disputed inputs were set aside (failed only on them): ${clearedOf(beyond).length} of the plus-only bugs (${countBy(clearedOf(beyond).map((c) => c.taskId))}), ${clearedOf(correct).length} of the right solutions (${countBy(clearedOf(correct).map((c) => c.taskId))})`,
+  `cleared by the inputs set aside (failed only on them): ${clearedOf(beyond).length} of the plus-only bugs (${countBy(clearedOf(beyond).map((c) => c.taskId))}), ${clearedOf(correct).length} of the right solutions (${countBy(clearedOf(correct).map((c) => c.taskId))})`,
 );
 for (const [id, list] of disputes)
   for (const d of list)
     log(
-      `disputed ${id} on ${d.input.slice(0, 80)}: the reference ${d.reference.slice(0, 40)}, ${d.agreeing}/${d.of} samples ${d.samples.slice(0, 40)}`,
+      `disputed ${id} on ${d.input.slice(0, 80)}: the reference ${d.reference.slice(0, 40)}, ${d.agreeing}/${d.of} samples ${d.samples.slice(0, 40)}; ${d.setAside ? 'set aside' : 'held'}: ${d.why}`,
     );
 for (const c of rightFlagged) {
   const flag = differential.flags?.[`${c.taskId}#${c.index}`];

@@ -1,9 +1,10 @@
 /**
  * Disputed inputs through `crucible eval --augment`, as a user runs it: where most samples
  * that pass the given tests answer a degenerate generated input (here the empty list) with
- * one same value the reference does not give, the input is reported (footer, JSON, report)
- * and the reference still judges; with too few samples, or samples that crash, nothing is
- * disputed.
+ * one same value the reference does not give, the input is reported (footer, JSON, report),
+ * set aside when the reference treats it as any other input and held when its code singles
+ * it out; with too few samples, or samples that crash, nothing is disputed. The relations
+ * the reference's answers keep are checked on values.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { launchChromium } from '../src/browser/chromium.js';
+import { decodedObservation, keptRelations, MIN_SUPPORT } from '../src/verify/answer-relations.js';
 import { isDegenerate } from '../src/verify/disputed-inputs.js';
 import { openPage, screenshot, seriousViolations } from './browser-support.js';
 import { crucible, writeJsonl } from './cli-support.js';
@@ -71,15 +73,15 @@ const VACUOUS = [
 // Wrong on long inputs too: it looks only at the first three rows.
 const FIRST_THREE = 'def same_length(rows):\n    return len({len(r) for r in rows[:3]}) <= 1\n';
 
-async function evalAugmented(name: string, programs: readonly string[]) {
+async function evalAugmented(name: string, task: typeof TASK, programs: readonly string[]) {
   const dataset = join(dir, `${name}-tasks.jsonl`);
   const samples = join(dir, `${name}-samples.jsonl`);
   const file = join(dir, `${name}.json`);
   const report = join(dir, `${name}.html`);
-  writeJsonl(dataset, [TASK]);
+  writeJsonl(dataset, [task]);
   writeJsonl(
     samples,
-    programs.map((solution) => ({ task_id: TASK.task_id, solution })),
+    programs.map((solution) => ({ task_id: task.task_id, solution })),
   );
   const run = await crucible([
     'eval',
@@ -90,36 +92,46 @@ async function evalAugmented(name: string, programs: readonly string[]) {
   return { stdout: run.stdout, json: JSON.parse(readFileSync(file, 'utf8')), report };
 }
 
+interface Disputed {
+  input: string;
+  reference: string;
+  samples: string;
+  agreeing: number;
+  of: number;
+  setAside: boolean;
+  why: string;
+}
+
 test(
-  'an empty list most samples answer otherwise than the reference is reported as disputed, and judged by the reference',
+  'an empty list most samples answer otherwise than a reference that treats it as any other list is set aside',
   { timeout: 300_000 },
   async () => {
-    const { stdout, json, report } = await evalAugmented('pool', [...VACUOUS, FIRST_THREE]);
-    const disputed = json.augment.disputed['Mbpp/9001'] as {
-      input: string;
-      reference: string;
-      samples: string;
-      agreeing: number;
-      of: number;
-    }[];
+    const { stdout, json, report } = await evalAugmented('pool', TASK, [...VACUOUS, FIRST_THREE]);
+    const disputed = json.augment.disputed['Mbpp/9001'] as Disputed[];
     assert.ok(disputed?.length, JSON.stringify(json.augment));
-    assert.deepEqual(disputed, [{ input: '[[]]', reference: 'false', samples: 'true', agreeing: 4, of: 4 }]);
-    assert.match(stdout, /disputed: 1 generated input over 1 task where most samples .* judged by the reference/);
-    // The verdicts stay the reference's: the three fail on the empty list, shrunk to it.
-    for (const sample of json.samples.slice(0, 3)) {
-      assert.equal(sample.status, 'fail');
-      assert.equal(sample.counterexample?.shrunk, '[[]]');
-    }
-    assert.equal(json.samples[3].status, 'fail');
-    // The report shows the dispute above the samples, both answers side by side.
+    assert.deepEqual(
+      disputed.map(({ why: _, ...d }) => d),
+      [{ input: '[[]]', reference: 'false', samples: 'true', agreeing: 4, of: 4, setAside: true }],
+    );
+    assert.match(disputed[0]!.why, /no path of its own/);
+    assert.match(stdout, /disputed: 1 generated input over 1 task where most samples .* 1 set aside/);
+    // The three that differ only on the empty list pass; the one that reads three rows still fails elsewhere.
+    assert.deepEqual(
+      json.samples.map((s: { status: string }) => s.status),
+      ['pass', 'pass', 'pass', 'fail'],
+    );
+    assert.notEqual(json.samples[3].counterexample?.shrunk, '[[]]');
+    // The report shows the dispute above the samples, both answers side by side, and what became of it.
     const browser = await launchChromium();
     try {
       const { page, errors } = await openPage(browser, pathToFileURL(report));
       const rows = await page.locator('[data-testid="disputed"] tbody tr').allInnerTexts();
+      const cells = rows.map((r) => r.split('\t').map((cell) => cell.trim()));
       assert.deepEqual(
-        rows.map((r) => r.split('\t').map((cell) => cell.trim())),
+        cells.map((r) => r.slice(0, 5)),
         [['Mbpp/9001', '[[]]', 'false', 'true', '4 of 4']],
       );
+      assert.match(cells[0]![5]!, /^set aside\s+the reference takes no path/);
       assert.deepEqual(errors, []);
       assert.deepEqual(await seriousViolations(page), []);
       await screenshot(page, 'disputed');
@@ -129,8 +141,32 @@ test(
   },
 );
 
+test(
+  'an empty list the reference singles out in its code stays held against the samples that answer it otherwise',
+  { timeout: 300_000 },
+  async () => {
+    const deliberate = {
+      ...TASK,
+      canonical_solution:
+        '\ndef same_length(rows):\n    if not rows:\n        return False\n    return len(set(len(r) for r in rows)) == 1\n',
+    };
+    const { stdout, json } = await evalAugmented('deliberate', deliberate, VACUOUS);
+    const disputed = json.augment.disputed['Mbpp/9001'] as Disputed[];
+    assert.deepEqual(
+      disputed.map((d) => [d.input, d.setAside]),
+      [['[[]]', false]],
+    );
+    assert.match(disputed[0]!.why, /a path there that no ordinary generated input takes/);
+    assert.match(stdout, /0 set aside.* 1 held against the samples/);
+    for (const sample of json.samples) {
+      assert.equal(sample.status, 'fail');
+      assert.equal(sample.counterexample?.shrunk, '[[]]');
+    }
+  },
+);
+
 test('with fewer than three samples nothing is disputed', { timeout: 300_000 }, async () => {
-  const { json } = await evalAugmented('pair', VACUOUS.slice(0, 2));
+  const { json } = await evalAugmented('pair', TASK, VACUOUS.slice(0, 2));
   assert.deepEqual(json.augment.disputed, {});
   for (const sample of json.samples) {
     assert.equal(sample.status, 'fail');
@@ -144,7 +180,7 @@ test('samples that crash on the empty list do not dispute it, however many', { t
     'def same_length(rows):\n    first = rows[0]\n    return all(len(r) == len(first) for r in rows[1:])\n',
     'def same_length(rows):\n    return min(map(len, rows)) == max(map(len, rows))\n',
   ];
-  const { json } = await evalAugmented('crashing', crashing);
+  const { json } = await evalAugmented('crashing', TASK, crashing);
   assert.deepEqual(json.augment.disputed, {});
   for (const sample of json.samples) {
     assert.equal(sample.status, 'fail');
@@ -164,4 +200,48 @@ test('degenerate inputs: an empty or one-element argument, or zero', () => {
   assert.equal(isDegenerate([[1, 2], 'ab', 5]), false);
   assert.equal(isDegenerate([false, { $t: 'int', v: '100000000000000000000' }]), false);
   assert.equal(isDegenerate([{ a: 1, b: 2 }]), false);
+});
+
+test('relations the answers keep: modp(0, 1) = 1 is not below p, where every other answer was', () => {
+  // 2^n mod p on ordinary inputs (n > 0), as the reference answers them.
+  const observations = [
+    [3, 5],
+    [5, 7],
+    [10, 11],
+    [4, 3],
+    [7, 9],
+    [2, 13],
+    [9, 17],
+    [6, 4],
+    [12, 10],
+  ].map(([n, p]) => ({ answer: 2 ** n! % p!, args: [n, p] }));
+  const kept = keptRelations(observations).map((r) => r.name);
+  assert.ok(kept.includes('answer < argument 2'), kept.join(', '));
+  assert.ok(kept.includes('answer >= 0'));
+  assert.ok(!kept.includes('answer < argument 1'), '2^2 mod 13 = 4 is not below 2');
+  const below = keptRelations(observations).find((r) => r.name === 'answer < argument 2')!;
+  assert.equal(below.holds(0, [0, 1]), true);
+  assert.equal(below.holds(1, [0, 1]), false);
+  assert.equal(below.holds('x', [0, 1]), undefined, 'it does not apply to a string');
+  // Too few observations keep nothing: the relations could be chance.
+  assert.deepEqual(keptRelations(observations.slice(0, MIN_SUPPORT - 1)), []);
+  // Lengths: a swap of first and last keeps the list's length everywhere.
+  const swaps = [
+    [1, 2],
+    [3, 4, 5],
+    [6, 7, 8, 9],
+    [1, 1],
+    [2, 3, 4],
+    [5, 6],
+    [7, 8, 9],
+    [0, 1, 2, 3],
+  ].map((xs) => ({
+    answer: [xs.at(-1), ...xs.slice(1, -1), xs[0]],
+    args: [xs],
+  }));
+  const lengths = keptRelations(swaps).map((r) => r.name);
+  assert.ok(lengths.includes('length of answer = length of argument 1'), lengths.join(', '));
+  assert.ok(lengths.includes('answer is a sequence'));
+  const decoded = decodedObservation('{"$t":"tuple","v":[1,2]}', '[{"$t":"set","v":[3]}]');
+  assert.deepEqual(decoded, { answer: [1, 2], args: [[3]] });
 });

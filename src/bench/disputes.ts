@@ -1,37 +1,60 @@
 /**
  * After a run's samples are judged: the generated inputs each task's samples dispute
- * (verify/disputed-inputs.ts), for the report. It needs the pool, so it runs in `eval`,
- * never on one program alone (`serve`, `solve`).
+ * (verify/disputed-inputs.ts). Those at a corner the reference does not treat apart are set
+ * aside, and the samples that failed the generated suite are judged again without them;
+ * the others stay held against the samples. It needs the pool, so it runs in `eval`, never
+ * on one program alone (`serve`, `solve`).
  */
 import type { Candidate } from '../core/task.js';
-import type { CodeChecks } from '../domains/code/index.js';
+import { verifyProgram, withoutGeneratedInputs, type CodeChecks } from '../domains/code/index.js';
 import { GENERATED_SUITE } from '../verify/differential.js';
 import { findDisputedInputs, type DisputedInput } from '../verify/disputed-inputs.js';
 import type { Harness } from '../verify/harness.js';
-import type { SampleResult } from './evaluate.js';
+import { toSampleResult, type SampleResult } from './evaluate.js';
 
-/** Disputed inputs per task id (only tasks that have some). `results`: the judged samples among `candidates`. */
-export async function disputedInputsOfRun(
+export interface SettledDisputes {
+  /** The results, those judged again replaced. */
+  readonly results: SampleResult[];
+  /** Disputed inputs per task id (only tasks that have some), set aside or not. */
+  readonly disputed: Map<string, DisputedInput[]>;
+}
+
+/** `results`: the judged samples among `candidates` (an interrupted run judged only some). */
+export async function settleDisputedInputs(
   harness: Harness,
   checks: ReadonlyMap<string, CodeChecks>,
   candidates: readonly Candidate[],
   results: readonly SampleResult[],
-): Promise<Map<string, DisputedInput[]>> {
-  const programOf = new Map(candidates.map((c) => [`${c.taskId}\u0000${c.index}`, c.program]));
-  const byTask = new Map<string, SampleResult[]>();
-  for (const r of results) byTask.set(r.task_id, [...(byTask.get(r.task_id) ?? []), r]);
+  options: { readonly shrink: boolean },
+): Promise<SettledDisputes> {
+  const settled = [...results];
   const disputed = new Map<string, DisputedInput[]>();
-  for (const [taskId, judged] of byTask) {
-    const augmentation = checks.get(taskId)?.augmentation;
-    if (!augmentation?.inputs) continue;
+  const candidateOf = new Map(candidates.map((c) => [`${c.taskId}\u0000${c.index}`, c]));
+  const candidateAt = (i: number) => candidateOf.get(`${results[i]!.task_id}\u0000${results[i]!.index}`)!;
+  const positions = new Map<string, number[]>();
+  results.forEach((r, i) => positions.set(r.task_id, [...(positions.get(r.task_id) ?? []), i]));
+  for (const [taskId, at] of positions) {
+    const taskChecks = checks.get(taskId);
+    if (!taskChecks?.augmentation?.inputs) continue;
     const found = await findDisputedInputs(
       harness,
-      augmentation,
-      judged.map((r) => ({ program: programOf.get(`${r.task_id}\u0000${r.index}`)!, generated: generatedOf(r) })),
+      taskChecks.augmentation,
+      at.map((i) => ({ program: candidateAt(i).program, generated: generatedOf(results[i]!) })),
     );
-    if (found.length) disputed.set(taskId, found);
+    if (found.length === 0) continue;
+    disputed.set(taskId, found);
+    const aside = new Set(found.filter((d) => d.setAside).map((d) => d.input));
+    if (aside.size === 0) continue;
+    const reduced = withoutGeneratedInputs(taskChecks, aside);
+    const again = at.filter((i) => (results[i]!.suites[GENERATED_SUITE]?.status ?? 'pass') !== 'pass');
+    await Promise.all(
+      again.map(async (i) => {
+        const report = await verifyProgram(harness, reduced, candidateAt(i).program, { shrink: options.shrink });
+        settled[i] = toSampleResult(candidateAt(i), report);
+      }),
+    );
   }
-  return disputed;
+  return { results: settled, disputed };
 }
 
 /** The sample's generated-suite verdict when it passed every suite before it (suites are listed in the order judged). */

@@ -1,7 +1,7 @@
 import { reportNoVerdicts } from './no-verdict.js';
 import { writeFile } from 'node:fs/promises';
 import { evalDocument } from '../bench/eval-document.js';
-import { disputedInputsOfRun } from '../bench/disputes.js';
+import { settleDisputedInputs } from '../bench/disputes.js';
 import { evaluateCandidates, summarize, type SampleResult } from '../bench/evaluate.js';
 import { compareWithLabels, formatAgreement, type Label } from '../bench/labels.js';
 import { formatFirstFailures, formatSamples, formatSummary } from '../bench/report.js';
@@ -68,9 +68,12 @@ async function judgeSamples(flags: EvalFlags, inputs: Inputs): Promise<CommandRe
       signal: interrupt.signal,
       shrink: augment !== undefined,
     });
-    // Degenerate generated inputs most samples answer otherwise than the reference: reported, for a person to decide.
+    // Degenerate generated inputs most samples answer otherwise than the reference: set aside where the reference
+    // treats the corner like any other input, reported either way.
     if (augment && !interrupt.signal.aborted)
-      disputed = await disputedInputsOfRun(harness, checks, inputs.candidates, results);
+      ({ results, disputed } = await settleDisputedInputs(harness, checks, inputs.candidates, results, {
+        shrink: true,
+      }));
   } finally {
     interrupt.dispose();
     progress.stop();
@@ -151,12 +154,14 @@ function judgedOnly(inputs: Inputs, results: readonly SampleResult[]): { candida
 function disputedFooter(disputed: ReadonlyMap<string, readonly DisputedInput[]>): string {
   const all = [...disputed.values()].flat();
   if (all.length === 0) return '';
-  const first = all[0]!;
+  const first = all.find((d) => d.setAside) ?? all[0]!;
+  const aside = all.filter((d) => d.setAside).length;
   return (
     `\n  disputed: ${all.length} generated input${all.length === 1 ? '' : 's'} over ${disputed.size} task${disputed.size === 1 ? '' : 's'} ` +
     `where most samples that pass the given tests answer an empty, one-element or zero input otherwise than the reference ` +
     `(e.g. ${cut(first.input)}: the reference ${cut(first.reference)}, ${first.agreeing} of ${first.of} samples ${cut(first.samples)}); ` +
-    `judged by the reference: check whether it or the samples are right (JSON augment.disputed, the report)`
+    `${aside} set aside, where the reference treats the corner as any other input; ${all.length - aside} held against the samples, ` +
+    `where its code or its answers elsewhere single the corner out (why: JSON augment.disputed, the report)`
   );
 }
 

@@ -22,6 +22,7 @@ import {
   type PromptExample,
 } from '../../verify/generate/examples.js';
 import { generateInputs, inputSpace, type InputSpace } from '../../verify/generate/inputs.js';
+import { withoutInputs } from '../../verify/disputed-inputs.js';
 import type { Harness } from '../../verify/harness.js';
 import { meetsPrecondition, soundProperties } from '../../verify/properties.js';
 import { inputValidity, type InputValidity } from '../../verify/valid-inputs.js';
@@ -281,6 +282,13 @@ interface Vetted {
 }
 
 type Undescribed = Omit<CodeChecks, 'description' | 'count'>;
+
+/** The checks without some generated inputs (disputed-inputs.ts): the generated suite, the augmentation and the description alike. */
+export function withoutGeneratedInputs(checks: CodeChecks, drop: ReadonlySet<string>): CodeChecks {
+  if (!checks.augmentation || drop.size === 0) return checks;
+  const augmentation = withoutInputs(checks.augmentation, drop);
+  return describe({ ...checks, task: augmentation.augmented, augmentation });
+}
 
 function describe(checks: Undescribed): CodeChecks {
   return { ...checks, count: checkCount(checks), description: describeChecks(checks) };

@@ -15,6 +15,7 @@ export {
   prepareCodeChecks,
   taskChecks,
   withModelTests,
+  withoutGeneratedInputs,
   type CodeChecks,
   type CodePrepareOptions,
   type GeneratedSummary,

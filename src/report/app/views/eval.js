@@ -146,13 +146,15 @@ function Figures({ doc }) {
 
 /**
  * Generated inputs on which most samples and the reference disagree at a degenerate corner
- * (`eval --augment`): judged by the reference, shown so that a person can tell whether the
- * reference or the samples are right there.
+ * (`eval --augment`): set aside where the reference treats the corner as any other input,
+ * held against the samples where it singles it out; each with why, so that a person can
+ * tell whether the reference or the samples are right there. (Documents written before
+ * the rule have no `setAside`: they were all held.)
  * @param {{ disputed: unknown }} props
  */
 function Disputed({ disputed }) {
   const byTask =
-    /** @type {Record<string, { input: string, reference: string, samples: string, agreeing: number, of: number }[]>} */ (
+    /** @type {Record<string, { input: string, reference: string, samples: string, agreeing: number, of: number, setAside?: boolean, why?: string }[]>} */ (
       disputed && typeof disputed === 'object' ? disputed : {}
     );
   const rows = Object.entries(byTask).flatMap(([task, list]) => list.map((d) => ({ task, ...d })));
@@ -161,7 +163,9 @@ function Disputed({ disputed }) {
     <h2 id="disputed-title">Disputed inputs</h2>
     <p class="muted">
       At an empty, one-element or zero input, most samples that pass the given tests give one answer and the
-      reference another. The reference judged them; where the prompt is silent, it may be the one making a choice.
+      reference another. Where the reference treats that corner as any other input, its answer is an accident of
+      its code and the input is set aside; where its code or its answers elsewhere single the corner out, the
+      input is held against the samples.
     </p>
     <table class="plain">
       <thead>
@@ -171,6 +175,7 @@ function Disputed({ disputed }) {
           <th scope="col">reference</th>
           <th scope="col">samples</th>
           <th scope="col" class="num">agreeing</th>
+          <th scope="col">verdict</th>
         </tr>
       </thead>
       <tbody>
@@ -181,6 +186,10 @@ function Disputed({ disputed }) {
             <td><code>${d.reference}</code></td>
             <td><code>${d.samples}</code></td>
             <td class="num">${d.agreeing} of ${d.of}</td>
+            <td>
+              <strong>${d.setAside ? 'set aside' : 'held'}</strong>
+              ${d.why ? html`<br /><span class="muted">${d.why}</span>` : null}
+            </td>
           </tr>`,
         )}
       </tbody>
