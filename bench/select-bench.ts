@@ -31,7 +31,7 @@ import {
   type SelectionEvidence,
   type TaskSelection,
 } from '../src/select/select.js';
-import { augmentTask, GENERATED_SUITE, splitJsonArray } from '../src/verify/differential.js';
+import { augmentTask, GENERATED_SUITE, splitJsonArray, type Augmentation } from '../src/verify/differential.js';
 import { findDisputedInputs, withoutInputs, type DisputedInput } from '../src/verify/disputed-inputs.js';
 import { seededRandom } from '../src/verify/generate/mutate.js';
 import { Harness } from '../src/verify/harness.js';
@@ -108,6 +108,19 @@ interface Flag {
   /** The generated input the flag was raised on, cut to 200 characters. */
   readonly input: string;
 }
+/**
+ * The candidate's verdict on the augmentation's generated suite alone, judged as eval judges it: a timeout a
+ * hundredth of the input does not repeat is set aside as slow. Undefined when there is no generated suite.
+ */
+async function judgeGenerated(augmentation: Augmentation, c: Candidate): Promise<SuiteVerdict | undefined> {
+  const onlyGenerated: Task = {
+    ...augmentation.augmented,
+    suites: augmentation.augmented.suites.filter((s) => s.name === GENERATED_SUITE),
+  };
+  if (onlyGenerated.suites.length === 0) return undefined;
+  const verdict = (await harness.judge(onlyGenerated, c.program)).suites[0]!;
+  return verdict.status === 'timeout' ? settleTimeouts(harness, augmentation, c.program, verdict) : verdict;
+}
 async function differentialOn(judged: readonly Task[]): Promise<{
   flagged: string[];
   flags: Record<string, Flag>;
@@ -128,23 +141,9 @@ async function differentialOn(judged: readonly Task[]): Promise<{
     const augmentation = await augmentTask(harness, task, { seed, count: inputs });
     generated += augmentation.kept;
     const pool = (byTask.get(task.id) ?? []).filter((c) => truth.get(c)?.base);
-    const onlyGenerated: Task = {
-      ...augmentation.augmented,
-      suites: augmentation.augmented.suites.filter((s) => s.name === GENERATED_SUITE),
-    };
-    if (onlyGenerated.suites.length === 0) continue;
-    // Judged as eval judges it: a timeout a hundredth of the input does not repeat is set aside as slow.
+    if (!augmentation.augmented.suites.some((s) => s.name === GENERATED_SUITE)) continue;
     const verdicts = new Map<Candidate, SuiteVerdict>(
-      await Promise.all(
-        pool.map(async (c) => {
-          const generatedVerdict = (await harness.judge(onlyGenerated, c.program)).suites[0]!;
-          const settled =
-            generatedVerdict.status === 'timeout'
-              ? await settleTimeouts(harness, augmentation, c.program, generatedVerdict)
-              : generatedVerdict;
-          return [c, settled] as const;
-        }),
-      ),
+      await Promise.all(pool.map(async (c) => [c, (await judgeGenerated(augmentation, c))!] as const)),
     );
     // As eval settles them: degenerate inputs most samples answer otherwise than the reference, set aside where the
     // reference treats the corner as any other input; the samples that failed are judged again without those.
@@ -159,17 +158,12 @@ async function differentialOn(judged: readonly Task[]): Promise<{
     const textsOf = new Map<Candidate, readonly string[]>();
     if (aside.size) {
       const reduced = withoutInputs(augmentation, aside);
-      const onlyReduced: Task = {
-        ...reduced.augmented,
-        suites: reduced.augmented.suites.filter((s) => s.name === GENERATED_SUITE),
-      };
       const failing = pool.filter((c) => !['pass', 'no-verdict'].includes(verdicts.get(c)!.status));
       for (const c of failing) {
-        const again = onlyReduced.suites.length ? (await harness.judge(onlyReduced, c.program)).suites[0]! : undefined;
-        const settled = again?.status === 'timeout' ? await settleTimeouts(harness, reduced, c.program, again) : again;
-        if (!settled || settled.status === 'pass') cleared.push(`${c.taskId}#${c.index}`);
+        const again = await judgeGenerated(reduced, c);
+        if (!again || again.status === 'pass') cleared.push(`${c.taskId}#${c.index}`);
         else textsOf.set(c, reduced.inputs?.texts ?? []);
-        verdicts.set(c, settled ?? { ...verdicts.get(c)!, status: 'pass' });
+        verdicts.set(c, again ?? { ...verdicts.get(c)!, status: 'pass' });
       }
     }
     for (const c of pool) {

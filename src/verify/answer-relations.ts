@@ -40,7 +40,6 @@ export function decodedObservation(answerJson: string, argsJson: string): { answ
 function candidateRelations(arity: number, first: unknown): Relation[] {
   const kind = kindOf(first);
   const relations: Relation[] = [{ name: `answer is ${kind}`, holds: (answer) => kindOf(answer) === kind }];
-  const positions = Array.from({ length: arity }, (_, i) => i);
   const orders: [string, (a: number, b: number) => boolean][] = [
     ['<', (a, b) => a < b],
     ['<=', (a, b) => a <= b],
@@ -52,10 +51,13 @@ function candidateRelations(arity: number, first: unknown): Relation[] {
     { name: 'answer >= 0', holds: (answer) => (isNumber(answer) ? answer >= 0 : undefined) },
     {
       name: 'length of answer >= 1',
-      holds: (answer) => (sizeOf(answer) === undefined ? undefined : sizeOf(answer)! >= 1),
+      holds: (answer) => {
+        const size = sizeOf(answer);
+        return size === undefined ? undefined : size >= 1;
+      },
     },
   );
-  for (const i of positions)
+  for (const i of Array.from({ length: arity }, (_, k) => k))
     for (const [op, test] of orders) {
       relations.push({
         name: `answer ${op} argument ${i + 1}`,

@@ -49,6 +49,9 @@ export interface DisputedInput {
   readonly why: string;
 }
 
+/** A disputed input before it is known whether the reference singles its corner out. */
+type Dispute = Omit<DisputedInput, 'setAside' | 'why'>;
+
 /** A sample of the task, with its verdict on the generated suite (undefined: it failed an earlier suite). */
 export interface PoolSample {
   readonly program: string;
@@ -100,7 +103,7 @@ export async function findDisputedInputs(
   const answers = await Promise.all(
     counted.map((s) => observe(harness, task, s.program, texts, { limit: limits, maxTimeouts: 1 })),
   );
-  const disputed: Omit<DisputedInput, 'setAside' | 'why'>[] = [];
+  const disputed: Dispute[] = [];
   for (const [j, text] of texts.entries()) {
     const want = expected[j]!;
     if (want.kind !== 'value') continue;
@@ -148,8 +151,9 @@ async function deliberateCorners(
   task: Task,
   reference: string,
   ordinary: readonly string[],
-  disputed: readonly Omit<DisputedInput, 'setAside' | 'why'>[],
+  disputed: readonly Dispute[],
 ): Promise<(string | undefined)[]> {
+  if (ordinary.length === 0) return disputed.map(() => 'no ordinary generated input to compare the corner with');
   const corners = disputed.map((d) => d.input);
   const [answers, arcs] = await Promise.all([
     observe(harness, task, reference, ordinary, { limit: 2, maxTimeouts: 1 }),
@@ -163,7 +167,6 @@ async function deliberateCorners(
   );
   return disputed.map((d, k) => {
     const own = arcs[ordinary.length + k];
-    if (ordinary.length === 0) return 'no ordinary generated input to compare the corner with';
     if (!traced || own === undefined) return 'the reference could not be traced there';
     if (own.some((arc) => !seen.has(arcKey(arc))))
       return 'the reference takes a path there that no ordinary generated input takes';
