@@ -1,12 +1,16 @@
 /**
  * The docs pack in a real chromium: the domain-pack contract its siblings pass (gaps skipped
  * with their reason), then what only documents have — suites per medium, content assertions,
- * assets served and nothing else, and a page that exhausts its memory followed by a right one.
+ * assets served and nothing else (a task file's asset only from its own folder), and a page that
+ * exhausts its memory followed by a right one.
  */
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { BrowserRuntime } from '../src/browser/runtime.js';
-import { docsPack, docTaskOf, type DocTask } from '../src/domains/docs/index.js';
+import { docsPack, docTaskOf, readDocTasks, type DocTask } from '../src/domains/docs/index.js';
 import { docsFeedback } from '../src/strategies/docs-subject.js';
 import { runPackContract } from './contracts/pack-contract.js';
 
@@ -116,4 +120,49 @@ test('an asset is served at its name and an image elsewhere is broken; a page th
   assert.equal(bomb.passed, false);
   const next = await pack.verify(await checks(), RIGHT);
   assert.equal(next.passed, true, JSON.stringify(next.failures));
+});
+
+test('an asset file of the task’s folder is served to the page; one that leads out of it is refused, and the next task line is judged right', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'crucible-docs-assets-'));
+  try {
+    const folder = join(root, 'tasks');
+    mkdirSync(folder);
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    writeFileSync(join(root, 'private.png'), png);
+    writeFileSync(join(folder, 'logo.png'), png);
+    const line = (asset: string) =>
+      JSON.stringify({
+        task_id: 'docs/logo-file',
+        domain: 'docs',
+        prompt: 'A note with the logo.',
+        assets: { 'logo.png': asset },
+        media: ['screen'],
+      }) + '\n';
+    writeFileSync(join(folder, 'out.jsonl'), line('../private.png'));
+    assert.throws(
+      () => readDocTasks(join(folder, 'out.jsonl')),
+      /out\.jsonl:1: asset logo\.png is "\.\.\/private\.png", which leads out/,
+    );
+    writeFileSync(join(folder, 'good.jsonl'), line('logo.png'));
+    const [good] = readDocTasks(join(folder, 'good.jsonl'));
+    const pack = docsPack(runtime);
+    const report = await pack.verify(
+      await pack.prepare(good!, { audience: 'scorer', seed: 1 }),
+      page('<h1>Logo</h1><img src="logo.png" alt="logo" width="40" height="40">'),
+    );
+    assert.equal(report.passed, true, JSON.stringify(report.failures));
+    const missing = await pack.verify(
+      await pack.prepare(good!, { audience: 'scorer', seed: 1 }),
+      page('<h1>Logo</h1><img src="private.png" alt="logo" width="40" height="40">'),
+    );
+    assert.ok(
+      missing.failures.some((f) => /broken-image/.test(f.check)),
+      'a file beside the folder is not served either: ' + JSON.stringify(missing.failures),
+    );
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });

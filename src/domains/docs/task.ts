@@ -2,14 +2,15 @@
  * A docs task line: `{"task_id", "domain": "docs", "prompt", "assets"?, "draft"?, "expect"?, "media"?}`.
  * The candidate is one HTML document, judged printed (A4, Letter) and on a screen. `assets`
  * names the files the document may load (images, fonts), each a `data:` URI or a path relative
- * to the task file; `draft` is a document to start from (a task that fixes one); `expect` holds
- * DOM assertions in the games plan's format (what the document must contain); `media` narrows
- * where it is judged. Task files are JSON Lines of such lines, or a `.json` file holding one.
+ * to the task file, in its folder or below it (nothing else on the host is read); `draft` is a
+ * document to start from (a task that fixes one); `expect` holds DOM assertions in the games
+ * plan's format (what the document must contain); `media` narrows where it is judged. Task files are JSON Lines of such lines, or a `.json` file holding one.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, extname, isAbsolute, join, normalize } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, extname, normalize } from 'node:path';
 import { z } from 'zod';
 import { isTaskFileOf, readTaskLines } from '../task-lines.js';
+import { pathInTaskFolder } from '../task-paths.js';
 import { expectationSchema, type Expectation } from '../games/plan.js';
 import { MEDIA, type Assets, type Medium } from './issues.js';
 
@@ -56,16 +57,19 @@ export const contentTypeOf = (name: string) => CONTENT_TYPES[extname(name).toLow
 
 const DATA_URI = /^data:([^;,]+)?((?:;[^;,]+)*?)(;base64)?,(.*)$/s;
 
-/** One asset's bytes: a data: URI's, or a file's beside the task file. */
+/** One asset's bytes: a data: URI's, or a file's in the task file's folder (task-paths.ts: nothing outside it). */
 function assetOf(name: string, value: string, folder: string, where: string) {
   const data = DATA_URI.exec(value);
   if (data) {
     const body = data[3] ? Buffer.from(data[4]!, 'base64') : Buffer.from(decodeURIComponent(data[4]!), 'utf8');
     return { contentType: data[1] || contentTypeOf(name), body: new Uint8Array(body) };
   }
-  const file = isAbsolute(value) ? value : join(folder, value);
-  if (!existsSync(file))
-    throw new Error(`${where}: asset ${name} is ${value}, which is neither a data: URI nor a file (looked at ${file})`);
+  const file = pathInTaskFolder(value, {
+    folder,
+    where,
+    what: `asset ${name}`,
+    otherwise: 'or give it as a data: URI',
+  });
   return { contentType: contentTypeOf(value), body: new Uint8Array(readFileSync(file)) };
 }
 

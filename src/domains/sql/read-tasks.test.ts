@@ -77,7 +77,10 @@ test('task lines: a database relative to the file, or inline schema and setup; a
     file,
     JSON.stringify({ task_id: 'c', domain: 'sql', database: 'missing.sqlite', reference: 'SELECT 1' }) + '\n',
   );
-  assert.throws(() => readSqlTasks(file), /tasks\.jsonl:1: the database .*missing\.sqlite does not exist/);
+  assert.throws(
+    () => readSqlTasks(file),
+    /tasks\.jsonl:1: the database is "missing\.sqlite", which does not exist \(looked at .*missing\.sqlite\)/,
+  );
   writeFileSync(file, JSON.stringify({ task_id: 'd', domain: 'sql', reference: 'SELECT 1' }) + '\n');
   assert.throws(() => readSqlTasks(file), /tasks\.jsonl:1: give either "database"/);
 });

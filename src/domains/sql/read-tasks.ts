@@ -1,7 +1,7 @@
 /**
  * Reading SQL tasks from the formats users have:
  * - Crucible's task lines (JSONL, `"domain": "sql"`): `database` a path relative to the task
- *   file, or inline `schema` and `setup` SQL;
+ *   file, in its folder or below it (task-paths.ts), or inline `schema` and `setup` SQL;
  * - text2sql-data (`geography.json` with its SQLite file beside it): one task per sentence,
  *   its variables substituted into `sql[0]` (the other `sql` entries are known-equivalent
  *   rewrites);
@@ -11,6 +11,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
+import { pathInTaskFolder } from '../task-paths.js';
 import type { SqlDatabase, SqlTask } from './task.js';
 
 const TaskLine = z
@@ -55,7 +56,10 @@ export function readSqlTaskLines(text: string, file: string): SqlTask[] {
     const line = parsed.data;
     const database: SqlDatabase =
       line.database !== undefined
-        ? { kind: 'file', path: existingDatabase(resolve(folder, line.database), `${file}:${i + 1}`) }
+        ? {
+            kind: 'file',
+            path: pathInTaskFolder(line.database, { folder, where: `${file}:${i + 1}`, what: 'the database' }),
+          }
         : {
             kind: 'inline',
             schema: line.schema!,
@@ -76,12 +80,6 @@ export function readSqlTaskLines(text: string, file: string): SqlTask[] {
       },
     ];
   });
-}
-
-function existingDatabase(path: string, where: string): string {
-  if (!existsSync(path))
-    throw new Error(`${where}: the database ${path} does not exist (a path relative to the task file)`);
-  return path;
 }
 
 const Text2SqlEntry = z.object({
@@ -117,7 +115,8 @@ function databaseBeside(file: string): string {
     throw new Error(
       `${file}: no SQLite database beside it (looked for ${stem}-db*.sqlite and ${stem}.sqlite in ${folder})`,
     );
-  return join(folder, found[0]!);
+  // A name in the folder, but it may be a link to anywhere (a downloaded archive can hold one).
+  return pathInTaskFolder(found[0]!, { folder, where: file, what: 'the database' });
 }
 
 /** One task per sentence: `<stem>/<query>/<sentence>`, from 0. */
@@ -171,11 +170,19 @@ export function readSpider(json: unknown, file: string): SqlTask[] {
     .array(SpiderEntry)
     .parse(json)
     .map((entry, i) => {
+      // db_id comes from the file: the path it makes goes through pathInTaskFolder, which refuses
+      // one that leads out (a db_id of ../..) before looking at it. The candidates differ only
+      // in their first folder, so they all lead out or none does.
       const candidates = ['database', 'dev_databases', 'train_databases'].map((dir) =>
-        join(folder, dir, entry.db_id, `${entry.db_id}.sqlite`),
+        join(dir, entry.db_id, `${entry.db_id}.sqlite`),
       );
-      const path = candidates.find((p) => existsSync(p));
-      if (!path) throw new Error(`${file}: entry ${i} (${entry.db_id}): no database at ${candidates[0]}`);
+      const found = candidates.find((p) => existsSync(resolve(folder, p))) ?? candidates[0]!;
+      const path = pathInTaskFolder(found, {
+        folder,
+        where: `${file}: entry ${i} (${entry.db_id})`,
+        what: 'the database',
+        otherwise: 'as Spider ships them (database/<db_id>/<db_id>.sqlite; BIRD: dev_databases/ or train_databases/)',
+      });
       return {
         id: `${entry.db_id}/${i}`,
         dialect: 'sqlite' as const,
