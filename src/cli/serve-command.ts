@@ -10,6 +10,7 @@ interface ServeFlags {
   readonly host: string;
   readonly port: number;
   readonly token?: string;
+  readonly allowedHost: readonly string[];
   readonly workers?: number;
   readonly sandbox: SandboxMode;
   readonly maxBodyMb: number;
@@ -34,6 +35,20 @@ export function withServeOptions(command: Command): Command {
     )
     .option('--port <n>', 'port to listen on', port, 8080)
     .option('--token <secret>', 'bearer token required on every request (default: $CRUCIBLE_TOKEN)')
+    .addOption(
+      new Option(
+        '--allowed-host <name>',
+        'without a token: a Host name the server also answers to besides localhost, loopback addresses and --host (a name of yours that points here; repeat, or separate by commas)',
+      )
+        .argParser((value: string, previous: string[]) => [
+          ...previous,
+          ...value
+            .split(',')
+            .map((v) => v.trim())
+            .filter(Boolean),
+        ])
+        .default([], 'none'),
+    )
     .option('--workers <n>', 'warm sandboxed workers per language (default: one per core)', positiveInt)
     .addOption(
       new Option('--sandbox <mode>', 'isolation for untrusted code').choices(['bwrap', 'none']).default('bwrap'),
@@ -92,6 +107,7 @@ export async function runServe(flags: ServeFlags): Promise<void> {
       executor,
       metrics,
       token: token || undefined,
+      allowedHosts: flags.allowedHost,
       maxBodyBytes: Math.floor(flags.maxBodyMb * 2 ** 20),
       requestTimeoutSeconds: flags.requestTimeout,
       // Function-style /v1/verify judges on this host, with the same flags.
@@ -104,7 +120,7 @@ export async function runServe(flags: ServeFlags): Promise<void> {
   }
   const where = flags.queue ? `; programs run by crucible worker processes on ${describeRedisUrl(flags.queue)}` : '';
   process.stderr.write(
-    `crucible serve: listening on ${server.url} (${token ? 'bearer token required' : 'no token: loopback only'}; POST /run_code, /submit, /v1/verify; GET /healthz, /metrics, /openapi.json${where})\n` +
+    `crucible serve: listening on ${server.url} (${token ? 'bearer token required' : "no token: loopback only, other sites' pages refused"}; POST /run_code, /submit, /v1/verify; GET /healthz, /metrics, /openapi.json${where})\n` +
       `crucible serve: dashboard at ${server.dashboardUrl} (runs of ${flags.db})\n`,
   );
   // Warm the Python workers now so that the first requests do not pay for starting them.

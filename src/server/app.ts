@@ -9,6 +9,7 @@ import { computeAdvantages } from '../rl/advantages.js';
 import { gatedReward } from '../rl/gated-reward.js';
 import { GatedRewardRequestSchema } from '../rl/schemas.js';
 import type { Executor } from '../runtimes/executor.js';
+import { crossSiteGuard } from './cross-site.js';
 import { createDashboard, isDashboardPath, type Dashboard } from './dashboard.js';
 import type { Metrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
@@ -30,6 +31,11 @@ export interface AppOptions {
   readonly metrics: Metrics;
   /** Bearer token required on every route but /healthz and /openapi.json (the dashboard's also take its session cookie); none = no auth. */
   readonly token?: string | undefined;
+  /**
+   * Without a token: the Host names the server answers to besides localhost and loopback
+   * addresses (its --host and --allowed-host values); pages of other sites are refused (cross-site.ts).
+   */
+  readonly allowedHosts?: readonly string[];
   /** Largest request body in bytes. */
   readonly maxBodyBytes: number;
   /** Longest a request may take (seconds) before it is answered 504 (clients such as verl retry 504). */
@@ -55,11 +61,19 @@ async function jsonBody(c: Context): Promise<unknown> {
   return (await jsonBodyText(c)).value;
 }
 
-/** The parsed body and its text (function-style /v1/verify reads dataset records from the text, keeping floats as written). */
+/**
+ * The parsed body and its text (function-style /v1/verify reads dataset records from the text,
+ * keeping floats as written). The body must say it is JSON: a page can send text/plain (even
+ * `text/plain; x=json`) or no Content-Type to any server without asking first, but not
+ * application/json.
+ */
 async function jsonBodyText(c: Context): Promise<{ value: unknown; text: string }> {
-  const type = c.req.header('content-type') ?? '';
-  if (type && !/json/i.test(type))
-    badRequest(`send a JSON body with Content-Type: application/json (got ${type.slice(0, 100)})`, 415);
+  const type = c.req.header('content-type');
+  if (type?.split(';')[0]!.trim().toLowerCase() !== 'application/json')
+    badRequest(
+      `send the JSON body with Content-Type: application/json (${type ? `got ${type.slice(0, 100)}` : 'the request had no Content-Type'}; curl: -H 'Content-Type: application/json')`,
+      415,
+    );
   const text = await c.req.text();
   if (!text.trim()) badRequest('the request body is empty: send a JSON object');
   try {
@@ -147,6 +161,8 @@ export function createApp(options: AppOptions): Hono {
       (performance.now() - started) / 1000,
     );
   });
+  // Without a token, only this machine's own clients: no rebound Host, no other site's page.
+  if (!options.token) app.use('*', crossSiteGuard(options.allowedHosts ?? []));
   // The dashboard's pages: its session cookie as well as the bearer header (dashboard-auth.ts).
   app.use('*', async (c, next) => (isDashboardPath(c.req.path) ? dashboard.guard(c, next) : next()));
   if (options.token) {

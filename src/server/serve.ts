@@ -1,7 +1,8 @@
 import { VERSION } from '../core/version.js';
 import { serve, type ServerType } from '@hono/node-server';
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP, type AddressInfo } from 'node:net';
+import { isIP, type AddressInfo } from 'node:net';
+import { isLoopbackAddress } from './loopback.js';
 import { createApp } from './app.js';
 import { createDashboard } from './dashboard.js';
 import type { Executor } from '../runtimes/executor.js';
@@ -18,6 +19,8 @@ export interface ServeOptions {
   readonly executor: Executor;
   readonly metrics?: Metrics;
   readonly token?: string | undefined;
+  /** Without a token: Host names the server answers to besides localhost, loopback addresses and `host` (`--allowed-host`). */
+  readonly allowedHosts?: readonly string[];
   readonly maxBodyBytes?: number;
   readonly requestTimeoutSeconds?: number;
   readonly version?: string;
@@ -40,16 +43,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** 127.0.0.0/8 and ::1; IPv4-mapped IPv6 addresses (::ffff:127.x.x.x) are checked as IPv4. */
-const LOOPBACK = new BlockList();
-LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
-LOOPBACK.addAddress('::1', 'ipv6');
-
-/** Whether an IP address (not a name) is a loopback address. */
-export function isLoopbackAddress(address: string): boolean {
-  const family = isIP(address);
-  return family !== 0 && LOOPBACK.check(address, family === 4 ? 'ipv4' : 'ipv6');
-}
+export { isLoopbackAddress };
 
 export type Lookup = (host: string) => Promise<ReadonlyArray<{ address: string }>>;
 
@@ -104,6 +98,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     executor: options.executor,
     metrics,
     token: options.token,
+    allowedHosts: [options.host, ...(options.allowedHosts ?? [])],
     maxBodyBytes: options.maxBodyBytes ?? 64 * 2 ** 20,
     requestTimeoutSeconds: options.requestTimeoutSeconds ?? 600,
     version: options.version ?? VERSION,
