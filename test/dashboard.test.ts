@@ -2,8 +2,8 @@
  * The dashboard of `crucible serve`, as a person uses it: a real server process with a token
  * and a run store, opened in a real browser (Debian's chromium through playwright-core) over
  * loopback. Without the token it is refused; the token once in the address becomes an
- * HttpOnly cookie and leaves the address; the runs list shows the store's runs newest first
- * and its filters narrow it; a run page follows a real `crucible eval` recording into the same
+ * HttpOnly cookie of a session of its own and leaves the address, and logging out ends it;
+ * the runs list shows the store's runs newest first and its filters narrow it; a run page follows a real `crucible eval` recording into the same
  * store (its progress moves, then it shows the eval's view with the document's numbers); the
  * check form judges a right program pass and a wrong one fail with expected against actual
  * through /v1/verify. No request leaves the server, nothing is logged as an error, axe-core
@@ -209,6 +209,7 @@ test('without the token the dashboard is refused; the token once becomes an Http
   assert.equal(cookie.httpOnly, true);
   assert.equal(cookie.sameSite, 'Strict');
   assert.ok(!cookie.value.includes(TOKEN), 'the cookie is not the token');
+  assert.ok(cookie.expires > Date.now() / 1000, 'it has a Max-Age');
   // The cookie opens the API's /v1/verify only for the dashboard's own page (same origin).
   const withCookie = { cookie: `${cookie.name}=${cookie.value}`, 'content-type': 'application/json' };
   const body = JSON.stringify({ language: 'python', candidates: ['print(1)'], tests: [{ expected_stdout: '1' }] });
@@ -220,6 +221,23 @@ test('without the token the dashboard is refused; the token once becomes an Http
   assert.equal(crossSite.status, 401, 'another origin with the cookie is refused');
   assert.equal((await fetch(`${base}/run_code`, { method: 'POST', headers: withCookie, body: '{}' })).status, 401);
   await visitor.close();
+
+  // Logging out (another browser: the refusal after it is a 401 the page logs) ends the session on the server.
+  const leaving = await browser.newContext();
+  const tab = await leaving.newPage();
+  await tab.goto(dashboardUrl);
+  await tab.waitForSelector('[data-testid="runs"]');
+  const [kept] = await leaving.cookies(base);
+  assert.ok(kept && kept.value !== cookie.value, 'each login has a session of its own');
+  const hours = (kept.expires - Date.now() / 1000) / 3600;
+  assert.ok(hours > 11 && hours <= 12, `the cookie lasts 12 h (${hours.toFixed(2)} h left)`);
+  await tab.click('[data-testid="logout"]');
+  await tab.waitForSelector('main.dash-refusal');
+  assert.match((await tab.textContent('main'))!, /asks for its token/);
+  assert.deepEqual(await leaving.cookies(base), [], 'the browser dropped the cookie');
+  const reused = await fetch(`${base}/dashboard/api/runs`, { headers: { cookie: `${kept.name}=${kept.value}` } });
+  assert.equal(reused.status, 401, 'the server forgot the session: a copy of the cookie opens nothing');
+  await leaving.close();
   assertClean();
 });
 

@@ -11,6 +11,7 @@ interface ServeFlags {
   readonly port: number;
   readonly token?: string;
   readonly allowedHost: readonly string[];
+  readonly sessionHours: number;
   readonly workers?: number;
   readonly sandbox: SandboxMode;
   readonly maxBodyMb: number;
@@ -19,6 +20,16 @@ interface ServeFlags {
   /** The run store the dashboard shows. */
   readonly db: string;
 }
+
+/** Browsers cap a cookie's Max-Age at 400 days. */
+const sessionHours = (value: string) => {
+  const n = Number(value);
+  if (!(n > 0 && n <= 400 * 24))
+    throw new InvalidArgumentError(
+      'expected hours above 0, at most 9600 (400 days, the longest a browser keeps a cookie)',
+    );
+  return n;
+};
 
 const port = (value: string) => {
   const n = Number(value);
@@ -48,6 +59,12 @@ export function withServeOptions(command: Command): Command {
             .filter(Boolean),
         ])
         .default([], 'none'),
+    )
+    .option(
+      '--session-hours <h>',
+      "how long the dashboard's browser session lasts after the token is given (then the printed address is needed again)",
+      sessionHours,
+      12,
     )
     .option('--workers <n>', 'warm sandboxed workers per language (default: one per core)', positiveInt)
     .addOption(
@@ -108,6 +125,7 @@ export async function runServe(flags: ServeFlags): Promise<void> {
       metrics,
       token: token || undefined,
       allowedHosts: flags.allowedHost,
+      sessionSeconds: Math.max(1, Math.round(flags.sessionHours * 3600)),
       maxBodyBytes: Math.floor(flags.maxBodyMb * 2 ** 20),
       requestTimeoutSeconds: flags.requestTimeout,
       // Function-style /v1/verify judges on this host, with the same flags.

@@ -17,7 +17,7 @@ import { appStyles } from '../report/html.js';
 import { storedRunDocument } from '../report/stored-run.js';
 import { commandLabel, describeResult } from '../store/command-runs.js';
 import { Store, UnknownRunError, type Run } from '../store/store.js';
-import { DashboardSession } from './dashboard-auth.js';
+import { DashboardSession, sameOrigin } from './dashboard-auth.js';
 
 export interface DashboardOptions {
   /** The server's bearer token; none: the dashboard is open (the server listens on loopback only). */
@@ -26,6 +26,10 @@ export interface DashboardOptions {
   readonly store?: string | undefined;
   /** How often a run's live stream reads the store (ms). */
   readonly pollMs?: number;
+  /** How long a browser's session lasts, in seconds (`--session-hours`; default 12 h). */
+  readonly sessionSeconds?: number;
+  /** The sessions' clock (ms since the epoch); tests move it. */
+  readonly now?: () => number;
 }
 
 export interface Dashboard {
@@ -45,6 +49,8 @@ export const isDashboardPath = (path: string) => path === '/' || path.startsWith
 
 /** The page's own script and styles: the app's code, no data; every page, even the refusal, loads them. */
 const ASSETS = new Set(['/dashboard/app.js', '/dashboard/styles.css']);
+/** Ends the browser's session; it needs none to be asked (an expired one is ended already). */
+const LOGOUT = '/dashboard/logout';
 
 /** Only this server: no CDN, no font, no beacon, not even by mistake. */
 const CSP =
@@ -75,11 +81,15 @@ ${body}
 `;
 }
 
-const APP_PAGE = page(
-  'Crucible dashboard',
-  `<div id="app"><p class="loading">Loading the dashboard…</p><noscript>The dashboard needs JavaScript to show the runs.</noscript></div>
+/** The page; `data-session` when the browser is in by a session, so that the page offers to log out. */
+const appPage = (session: boolean) =>
+  page(
+    'Crucible dashboard',
+    `<div id="app"${session ? ' data-session' : ''}><p class="loading">Loading the dashboard…</p><noscript>The dashboard needs JavaScript to show the runs.</noscript></div>
 <script src="/dashboard/app.js" defer></script>`,
-);
+  );
+const APP_PAGE = appPage(false);
+const SESSION_PAGE = appPage(true);
 
 function refusalPage(origin: string, wrongToken: boolean): string {
   return page(
@@ -109,7 +119,12 @@ export function listedRun(run: Run) {
 export type ListedRun = ReturnType<typeof listedRun>;
 
 export function createDashboard(options: DashboardOptions = {}): Dashboard {
-  const session = options.token ? new DashboardSession(options.token) : undefined;
+  const session = options.token
+    ? new DashboardSession(options.token, {
+        ...(options.sessionSeconds !== undefined ? { seconds: options.sessionSeconds } : {}),
+        ...(options.now ? { now: options.now } : {}),
+      })
+    : undefined;
   const pollMs = options.pollMs ?? LIVE_POLL_MS;
   let store: Store | undefined;
   let closed = false;
@@ -123,7 +138,7 @@ export function createDashboard(options: DashboardOptions = {}): Dashboard {
 
   const guard: MiddlewareHandler = async (c, next) => {
     const path = c.req.path;
-    if (ASSETS.has(path)) return next();
+    if (ASSETS.has(path) || path === LOGOUT) return next();
     const given = path === '/' ? c.req.query('token') : undefined;
     if (given !== undefined) {
       // The token leaves the address at once: the page's own address (history, a screenshot) never shows it.
@@ -161,7 +176,16 @@ export function createDashboard(options: DashboardOptions = {}): Dashboard {
 
   routes.get('/', (c) => {
     c.header('Cache-Control', 'no-store');
-    return c.html(APP_PAGE);
+    return c.html(session?.hasCookie(c) ? SESSION_PAGE : APP_PAGE);
+  });
+  routes.post(LOGOUT, (c) => {
+    c.header('Cache-Control', 'no-store');
+    // Only the page itself logs out: another page of this host (another port) may not end its session.
+    if (!sameOrigin(c))
+      return c.json({ error: 'log out from the dashboard’s own page (this request came from another page)' }, 403);
+    const ended = session?.hasCookie(c) ?? false;
+    session?.end(c);
+    return c.json({ ended });
   });
   routes.get('/dashboard/app.js', async (c) => {
     c.header('Cache-Control', 'no-cache');

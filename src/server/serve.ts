@@ -33,6 +33,8 @@ export interface ServeOptions {
   readonly lookup?: Lookup;
   /** The run store the dashboard at `/` lists (`--db`); none: the dashboard has no runs. */
   readonly store?: string;
+  /** How long a dashboard session lasts, in seconds (`--session-hours`; default 12 h). */
+  readonly sessionSeconds?: number;
 }
 
 export interface RunningServer {
@@ -88,7 +90,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const metrics = options.metrics ?? new Metrics();
   const tasks = new TaskVerifier({ harness: options.harness ?? poolOptionsOf(options.executor), metrics });
   const sql = new SqlVerifier(poolOptionsOf(options.executor));
-  const dashboard = createDashboard({ token: options.token, store: options.store });
+  const dashboard = createDashboard({
+    token: options.token,
+    store: options.store,
+    ...(options.sessionSeconds !== undefined ? { sessionSeconds: options.sessionSeconds } : {}),
+  });
   // With a store (crucible serve), build the page's script now rather than at the first visit.
   if (options.store !== undefined) dashboard.warm();
   const app = createApp({

@@ -9,6 +9,7 @@ import { html } from 'htm/preact';
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import '../views/index.js';
+import { logout } from './api.js';
 import { CheckPage } from './check.js';
 import { focusNextHeading } from './focus.js';
 import { RunPage } from './run.js';
@@ -44,7 +45,17 @@ function showFilters(filters) {
 
 const TITLES = { runs: 'Runs', run: 'Run', check: 'Check a program' };
 
-function App() {
+/**
+ * Logs out, then opens `/` again: without the session it is the page that asks for the token.
+ * A logout that fails (the server is gone) still leaves the page.
+ */
+async function endSession() {
+  await logout().catch(() => undefined);
+  location.replace('/');
+}
+
+/** @param {{ session: boolean }} props (session: the browser is in by a session cookie, which it may end) */
+function App({ session }) {
   const [route, setRoute] = useState(currentRoute);
   useEffect(() => {
     const onHash = () => {
@@ -66,6 +77,7 @@ function App() {
         <a href="#/" aria-current=${route.page === 'runs' ? 'page' : undefined}>Runs</a>
         <a href="#/check" aria-current=${route.page === 'check' ? 'page' : undefined}>Check a program</a>
       </nav>
+      ${session && html`<button type="button" data-testid="logout" onClick=${endSession}>Log out</button>`}
     </header>
     <main class="app dash-main">
       ${route.page === 'runs' && html`<${RunsPage} initial=${route.filters} onFilters=${showFilters} />`}
@@ -77,8 +89,9 @@ function App() {
 
 function start() {
   const root = /** @type {HTMLElement} */ (document.getElementById('app'));
+  const session = root.dataset.session !== undefined;
   root.textContent = '';
-  render(html`<${App} />`, root);
+  render(html`<${App} session=${session} />`, root);
   document.documentElement.dataset.ready = 'true';
 }
 
