@@ -7,6 +7,10 @@
  * end): a logout, the session's age (Max-Age, 12 h by default) or a restart ends it, and a
  * cookie copied from a disk or a log stops working then. Nothing in it is derived from the
  * token. Every comparison with the token takes the same time whatever it compares.
+ *
+ * The session map is hand-written: hono has no session middleware, and the third-party ones
+ * (hono-sessions) keep data in an encrypted cookie or an external store, where a session here
+ * carries no data, only whether it is still live. The cookie itself is hono/cookie's.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
