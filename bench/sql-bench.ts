@@ -3,7 +3,8 @@
  * per gold query (its first sentence):
  *   1. preparing: the time to generate and distil the databases per task (median, max);
  *   2. the known rewrites (`sql[1:]`) judged against `sql[0]` on the task's database and the
- *      generated ones — each that differs listed with why;
+ *      generated ones — each that differs listed with why; and right rewrites that only reorder
+ *      tied rows (a tie-breaker appended to each ordered gold's ORDER BY), every sentence;
  *   3. injected bugs (src/domains/sql/mutants.ts and hard-coded.ts): per query how many, the share the engine
  *      rejects, the share `base` alone catches and the share `base + generated` catches;
  *   4. speed: queries judged per second on `base` and on `generated`, against a baseline
@@ -19,6 +20,7 @@ import pMap from 'p-map';
 import { readSqlTasks, sqlPack, type SqlChecks, type SqlTask } from '../src/domains/sql/index.js';
 import { hardCodedValues } from '../src/domains/sql/hard-coded.js';
 import { queryMutants } from '../src/domains/sql/mutants.js';
+import { orderRule } from '../src/domains/sql/order.js';
 import { queryOn } from '../src/domains/sql/schema.js';
 import { staticJudge } from '../src/domains/sql/static-judge.js';
 import { resolvePython } from '../src/runtimes/recipes.js';
@@ -84,6 +86,32 @@ for (const task of usable) {
   }
 }
 log('rewrites judged');
+
+// 2b. Right rewrites that only reorder tied rows: every sentence of a gold that orders at its top
+// level, with a tie-breaker appended to its ORDER BY (`, 1 ASC` and `, 1 DESC`: the first output
+// column), which with LIMIT may keep another row of the group it cuts. All are right; the
+// injected `order` bugs (ASC <-> DESC, below) are the control that a wrong order still fails.
+const ordered = readSqlTasks(DATA)
+  .filter((t) => orderRule(t.reference, []).ordered)
+  .slice(0, LIMIT);
+const tieBreaking: string[] = [];
+let tieRewrites = 0;
+for (const task of ordered) {
+  const tieChecks = await pack.prepare(task, { audience: 'scorer', seed: SEED, probes: DATABASES });
+  if (tieChecks.base === undefined) continue;
+  // GeoQuery's top-level ORDER BY ends the query, before its LIMIT and the final semicolon.
+  const tail = /(\s+LIMIT\s+\d+)?\s*;?\s*$/i.exec(task.reference)!;
+  for (const direction of ['ASC', 'DESC']) {
+    const sql = `${task.reference.slice(0, tail.index)}, 1 ${direction}${tail[0]}`;
+    tieRewrites++;
+    const report = await pack.verify(tieChecks, sql);
+    if (!report.passed)
+      tieBreaking.push(
+        `- ${task.id} (, 1 ${direction}): ${report.verdict.suites.map((s) => `${s.name} ${s.status}`).join(', ')}: ${(report.verdict.firstFailure?.message ?? report.verdict.status).slice(0, 200)}`,
+      );
+  }
+}
+log('tie-breaking rewrites judged');
 
 // 3 and 4. Injected bugs, judged on base alone and on base + generated, timed.
 interface BugOutcome {
@@ -177,6 +205,9 @@ console.log(
 );
 console.log(
   `\nknown rewrites: ${rewriteCount} judged against sql[0], ${rewrites.length} differ${rewrites.length ? ':\n' + rewrites.join('\n') : ''}`,
+);
+console.log(
+  `\nright rewrites that reorder tied rows (a tie-breaker appended to the ORDER BY of the ${ordered.length} ordered golds' sentences): ${tieRewrites - tieBreaking.length} of ${tieRewrites} pass${tieBreaking.length ? ':\n' + tieBreaking.slice(0, 20).join('\n') + (tieBreaking.length > 20 ? `\n… ${tieBreaking.length - 20} more` : '') : ''}`,
 );
 console.log(
   `\ninjected bugs: ${n} over ${usable.length} queries (median ${median(usable.map((t) => mutantsOf.get(t.id)!.length))} per query); the engine rejects ${rejected} (${pct(rejected, n)})`,

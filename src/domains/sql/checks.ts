@@ -20,6 +20,7 @@ import {
 import { hardCodedValues } from './hard-coded.js';
 import { queryMutants, type QueryMutant } from './mutants.js';
 import { impliedUnique, queryOn, readSchema, sampleValues } from './schema.js';
+import { withEngineOrder, type RunOnDatabase } from './sort-keys.js';
 import type { SqlTask } from './task.js';
 
 export const BASE = 'base';
@@ -68,7 +69,7 @@ export async function prepareSqlChecks(runner: SqlRunner, task: SqlTask, options
       ...(reference.status === 'no-verdict' ? { incomplete: why } : { referenceProblem: why }),
     });
   }
-  const base: DatabaseCheck = { database, expected: { columns: reference.columns, rows: reference.rows } };
+  const base: DatabaseCheck = { database, expected: await expectation(runner, database, task.reference, reference) };
   if (count === 0) return describe(task, { base, generated: [], tables: [], probeDatabases: [base] });
   const schema = await schemaOf(runner, task);
   if ('incomplete' in schema)
@@ -85,7 +86,12 @@ export async function prepareSqlChecks(runner: SqlRunner, task: SqlTask, options
   const runs = await Promise.all(
     drawn.map(async (rows) => {
       const generated = inlineDatabase(task.dialect, tables, rows);
-      return { rows, database: generated, result: await runner.run({ database: generated, sql: task.reference }) };
+      const result = await runner.run({ database: generated, sql: task.reference });
+      return {
+        rows,
+        database: generated,
+        result: await withEngineOrder(onDatabase(runner, generated), task.reference, result),
+      };
     }),
   );
   const mutants = [
@@ -206,14 +212,33 @@ async function distil(
   const rest = ran.flatMap((_, d) => (chosen.includes(d) || distinct.includes(d) ? [] : [d]));
   return [...chosen, ...distinct, ...rest].slice(0, count).map((d) => {
     const { rows, database, result } = ran[d]!;
-    return { database, rows, expected: { columns: result.columns, rows: result.rows } };
+    const { columns, rows: expected, order } = result;
+    return { database, rows, expected: { columns, rows: expected, ...(order ? { order } : {}) } };
   });
+}
+
+/** Queries on one database. */
+const onDatabase =
+  (runner: SqlRunner, database: SqlRequest['database']): RunOnDatabase =>
+  (sql, limits) =>
+    runner.run({ database, sql, ...(limits ? { limits } : {}) });
+
+/** What a candidate's result on a database is compared with: the reference's, ordered as the engine found (sort-keys.ts). */
+async function expectation(
+  runner: SqlRunner,
+  database: SqlRequest['database'],
+  reference: string,
+  result: SqlResult,
+): Promise<ResultTable> {
+  const { columns, rows, order } = await withEngineOrder(onDatabase(runner, database), reference, result);
+  return { columns, rows, ...(order ? { order } : {}) };
 }
 
 interface Run {
   readonly rows: GeneratedDatabase;
   readonly database: SqlRequest['database'];
-  readonly result: SqlResult;
+  /** The reference's result, with its order from the engine. */
+  readonly result: SqlResult & Pick<ResultTable, 'order'>;
 }
 
 function describe(task: SqlTask, parts: Omit<SqlChecks, 'task' | 'publicSuites' | 'description' | 'count'>): SqlChecks {

@@ -4,23 +4,56 @@
  * JSON values (runtimes/protocol.ts `SqlValue`).
  *
  * - Column names are ignored; the column count and order are kept.
- * - Rows are a multiset (duplicates count), unless the reference orders at its top level
- *   (order.ts `orderRule`): then in order, where rows whose sort keys tie (when every key is
- *   an output column) may come in any order among themselves.
- * - NULL equals NULL. Text, blobs and integers are equal when identical; two numbers of
- *   which either is not an exact integer (a REAL with a fraction, or beyond ±2^53) are equal
- *   within a relative tolerance of 1e-6 (absolute 1e-12 near zero), so `AVG` computed in
- *   another order still matches while a COUNT off by one never does. An INTEGER and a REAL
- *   of the same value are equal (JSON has one kind of number; SQL compares them equal too).
- *   TEXT '1' is not the number 1.
+ * - Rows are a multiset (duplicates count), unless the reference orders at its top level: then
+ *   rows whose sort keys tie may come in any order among themselves, the groups of tied rows
+ *   in the reference's order, and a group a LIMIT or OFFSET cuts may be any of its rows. The
+ *   groups are the engine's (sort-keys.ts `orderFromEngine`, in `ResultTable.order`); without
+ *   them, what the text shows (`textOrder`).
+ * - NULL equals NULL. Text, blobs and integers are equal when identical. Two floats (numbers
+ *   with a fraction, or beyond ±2^53) are equal within a relative tolerance of 1e-6 (absolute
+ *   1e-12 near zero), so `AVG` computed in another order still matches while a COUNT off by one
+ *   never does. An integer and a float with a fraction are equal only within float rounding
+ *   (relative 1e-12): 4415590 (integer division) is not the mean 4415590.67, 1.5e-7 apart. An
+ *   INTEGER and a REAL of the same value are equal (JSON has one kind of number; SQL compares
+ *   them equal too). TEXT '1' is not the number 1.
  */
 import type { SqlRow, SqlValue } from '../../runtimes/protocol.js';
-import { orderRule, type OrderRule } from './order.js';
+import { readTopLevel } from './order.js';
 
 export interface ResultTable {
   readonly columns: readonly string[];
   readonly rows: readonly SqlRow[];
+  /** The reference's: how its rows are ordered, from the engine (sort-keys.ts); without it, read from the reference's text. */
+  readonly order?: ResultOrder;
 }
+
+/**
+ * How a reference's rows are ordered, for comparing a candidate's with them:
+ * - `runs`: consecutive rows that tie on every sort key, covering the result in order. A
+ *   candidate has the same rows in each run's places, in any order among themselves; a run
+ *   that a LIMIT or OFFSET cut from a larger tied group may hold any of `choices` (the whole
+ *   group's rows) instead. An unordered result is one run; rows ordered row by row, runs of one.
+ * - `places`: for sort keys the rows do not determine (SQLite's `SELECT DISTINCT a … ORDER BY
+ *   b` with several b per a: which one orders a row is the engine's choice), the places (tied
+ *   groups, in order) each row could take: a candidate's order is right when some choice of
+ *   places gives it.
+ */
+export type ResultOrder =
+  | { readonly runs: readonly TieRun[] }
+  | { readonly places: readonly { readonly row: SqlRow; readonly at: readonly number[] }[] };
+
+export interface TieRun {
+  readonly start: number;
+  readonly end: number;
+  readonly choices?: readonly SqlRow[];
+}
+
+/** Rows in any order: one run. */
+export const anyOrder = (rows: number): ResultOrder => ({ runs: rows > 0 ? [{ start: 0, end: rows }] : [] });
+/** Rows in exactly this order: runs of one. */
+export const rowByRow = (rows: number): ResultOrder => ({
+  runs: Array.from({ length: rows }, (_, i) => ({ start: i, end: i + 1 })),
+});
 
 export type Comparison =
   | { readonly equal: true }
@@ -37,6 +70,12 @@ export type Comparison =
 
 export const RELATIVE_TOLERANCE = 1e-6;
 export const ABSOLUTE_TOLERANCE = 1e-12;
+/**
+ * An integer against a number with a fraction: what float arithmetic's own rounding leaves
+ * (double precision is 2.2e-16 a step; thousands of steps stay below this), not what integer
+ * arithmetic drops (a truncated mean of values below 1e12 is off by more).
+ */
+export const ROUNDING_TOLERANCE = 1e-12;
 /** Unmatched rows left after the exact and sorted passes are paired by augmenting paths up to this many pairs tried. */
 const MATCHING_BUDGET = 4_000_000;
 /** Augmenting paths are searched by recursion: at most this many rows a side. */
@@ -50,8 +89,11 @@ function numeric(v: SqlValue): number | undefined {
   return undefined;
 }
 
-/** A number compared exactly: an integer a double holds exactly. */
-const exactInteger = (n: number) => Number.isSafeInteger(n);
+/** An integer known exactly: a number a double holds exactly, or a big INTEGER. */
+const exactInteger = (v: SqlValue) =>
+  typeof v === 'number' ? Number.isSafeInteger(v) : v !== null && typeof v === 'object' && '$int' in v;
+/** A number with a fraction: only a float has one (a REAL without one reads as an integer: JSON has one kind of number). */
+const fractional = (v: SqlValue) => typeof v === 'number' && !Number.isInteger(v);
 
 export function sameValue(a: SqlValue, b: SqlValue): boolean {
   if (a === b) return true;
@@ -62,7 +104,12 @@ export function sameValue(a: SqlValue, b: SqlValue): boolean {
     if (typeof a === 'object' && typeof b === 'object')
       return (a as { $int: string }).$int === (b as { $int: string }).$int;
     if (typeof a === 'number' && typeof b === 'number' && exactInteger(a) && exactInteger(b)) return false;
-    return Math.abs(x - y) <= Math.max(RELATIVE_TOLERANCE * Math.max(Math.abs(x), Math.abs(y)), ABSOLUTE_TOLERANCE);
+    // The tolerance is for floats: an integer and a fraction are the same value only within rounding.
+    const tolerance =
+      (exactInteger(a) && fractional(b)) || (fractional(a) && exactInteger(b))
+        ? ROUNDING_TOLERANCE
+        : RELATIVE_TOLERANCE;
+    return Math.abs(x - y) <= Math.max(tolerance * Math.max(Math.abs(x), Math.abs(y)), ABSOLUTE_TOLERANCE);
   }
   if (typeof a !== 'object' || typeof b !== 'object') return false;
   const [ka] = Object.keys(a);
@@ -249,14 +296,17 @@ function compareRows(reference: readonly SqlRow[], candidate: readonly SqlRow[])
   return { equal: true };
 }
 
-const keysOf = (row: SqlRow, keys: readonly number[]) => keys.map((k) => row[k] ?? null);
-
 /**
- * The candidate's result against the reference's, under `rule` (from the reference's SQL:
- * `compareToReference`). Column count first, then the rows as a multiset (so a missing row is
- * named as missing even when the reference is ordered), then the order.
+ * The candidate's result against the reference's, under `order` (the reference's: its
+ * `order` from the engine, or `textOrder`). Column count first, then the rows as a multiset
+ * (so a missing row is named as missing even when the reference is ordered; a run cut by a
+ * LIMIT counts with the rows of its group the candidate chose), then the order.
  */
-export function compareResults(reference: ResultTable, candidate: ResultTable, rule: OrderRule): Comparison {
+export function compareResults(
+  reference: ResultTable,
+  candidate: ResultTable,
+  order: ResultOrder = anyOrder(reference.rows.length),
+): Comparison {
   const width = (t: ResultTable) => (t.columns.length > 0 ? t.columns.length : (t.rows[0]?.length ?? 0));
   const [refWidth, candWidth] = [width(reference), width(candidate)];
   if (refWidth !== candWidth)
@@ -265,39 +315,103 @@ export function compareResults(reference: ResultTable, candidate: ResultTable, r
       kind: 'columns',
       why: `column count ${candWidth} vs ${refWidth} (the candidate's vs the reference's)`,
     };
-  const rows = compareRows(reference.rows, candidate.rows);
-  if (!rows.equal || !rule.ordered) return rows;
-  const { rows: ref } = reference;
-  const { rows: cand } = candidate;
-  const differs = (at: number): Comparison => ({
-    equal: false,
-    kind: 'order',
-    why: `order differs at row ${at + 1}`,
-    at: at + 1,
-  });
-  if (rule.keys === null) {
-    for (let i = 0; i < ref.length; i++) if (!sameRow(ref[i]!, cand[i]!)) return differs(i);
-    return { equal: true };
+  const cand = candidate.rows;
+  if ('places' in order) {
+    const rows = compareRows(reference.rows, cand);
+    return rows.equal ? inSomePlaces(order.places, cand) : rows;
   }
-  // Runs of rows whose sort keys tie: the keys must come in the reference's order, the rows of a run in any.
-  const keys = rule.keys;
-  for (let start = 0; start < ref.length;) {
-    const key = keysOf(ref[start]!, keys);
-    let end = start + 1;
-    while (end < ref.length && sameRow(keysOf(ref[end]!, keys), key)) end++;
-    for (let i = start; i < end; i++) if (!sameRow(keysOf(cand[i]!, keys), key)) return differs(i);
-    const run = compareRows(ref.slice(start, end), cand.slice(start, end));
-    if (!run.equal) {
+  const expected = takingChoices(reference.rows, cand, order.runs);
+  const rows = compareRows(expected, cand);
+  if (!rows.equal) return rows;
+  for (const { start, end } of order.runs) {
+    const same =
+      end - start === 1
+        ? sameRow(expected[start]!, cand[start]!)
+        : compareRows(expected.slice(start, end), cand.slice(start, end)).equal;
+    if (!same) {
       let i = start;
-      while (i < end && sameRow(ref[i]!, cand[i]!)) i++;
-      return differs(i);
+      while (i < end && sameRow(expected[i]!, cand[i]!)) i++;
+      return orderDiffers(Math.min(i, end - 1));
     }
-    start = end;
   }
   return { equal: true };
 }
 
-/** The candidate's result against the reference query's: ordered as the reference's SQL says (order.ts). */
+const orderDiffers = (at: number): Comparison => ({
+  equal: false,
+  kind: 'order',
+  why: `order differs at row ${at + 1}`,
+  at: at + 1,
+});
+
+/** The reference's rows, where a run cut from a larger tied group holds the candidate's rows in its places when they are rows of that group. */
+function takingChoices(reference: readonly SqlRow[], candidate: readonly SqlRow[], runs: readonly TieRun[]): SqlRow[] {
+  const expected = [...reference];
+  for (const { start, end, choices } of runs) {
+    if (!choices || end > candidate.length) continue;
+    const chosen = candidate.slice(start, end);
+    if (unmatchedRows(choices, chosen).extra.length === 0) expected.splice(start, end - start, ...chosen);
+  }
+  return expected;
+}
+
+/** Whether each row can take a place no earlier than the row before it (the earliest that can: if any choice works, that one does). */
+function inSomePlaces(places: Extract<ResultOrder, { places: unknown }>['places'], candidate: readonly SqlRow[]) {
+  const byKey = new Map(places.map((p) => [exactKey(p.row), p.at]));
+  let last = -1;
+  for (let i = 0; i < candidate.length; i++) {
+    const at = byKey.get(exactKey(candidate[i]!)) ?? places.find((p) => sameRow(p.row, candidate[i]!))?.at ?? [];
+    const place = at.find((p) => p >= last);
+    if (place === undefined) return orderDiffers(i);
+    last = place;
+  }
+  return { equal: true } as const;
+}
+
+/** Which values tie under ORDER BY: NULL with NULL, numbers by value, text by the term's collation (SQLite's NOCASE and RTRIM; others byte for byte). */
+export function tieKey(value: SqlValue, collation: string | undefined): string {
+  if (typeof value === 'string') {
+    if (collation === 'nocase') return `s${value.replace(/[A-Z]/g, (c) => c.toLowerCase())}`;
+    if (collation === 'rtrim') return `s${value.replace(/ +$/, '')}`;
+    return `s${value}`;
+  }
+  const n = numeric(value);
+  if (n !== undefined) return `n${typeof value === 'object' && value !== null ? (value as { $int: string }).$int : n}`;
+  return JSON.stringify(value);
+}
+
+/** Runs of consecutive rows whose keys (`key(row)`) are equal. */
+export function runsOfEqualKeys(rows: readonly SqlRow[], key: (row: SqlRow) => string): TieRun[] {
+  const runs: TieRun[] = [];
+  for (let start = 0; start < rows.length;) {
+    const k = key(rows[start]!);
+    let end = start + 1;
+    while (end < rows.length && key(rows[end]!) === k) end++;
+    runs.push({ start, end });
+    start = end;
+  }
+  return runs;
+}
+
+/**
+ * The order the reference's text shows, for a result without the engine's (`order`): rows
+ * that tie on the leading sort keys that are output columns, in any order among themselves;
+ * past the first key the output does not show, nothing is known, so any order is consistent
+ * with a valid one. Unordered: one run.
+ */
+export function textOrder(referenceSql: string, reference: ResultTable): ResultOrder {
+  const { ordered, terms } = readTopLevel(referenceSql, reference.columns);
+  const shown = terms.findIndex((t) => t.column === undefined);
+  const keys = shown < 0 ? terms : terms.slice(0, shown);
+  if (!ordered || keys.length === 0) return anyOrder(reference.rows.length);
+  return {
+    runs: runsOfEqualKeys(reference.rows, (row) =>
+      JSON.stringify(keys.map((t) => tieKey(row[t.column!] ?? null, t.collation))),
+    ),
+  };
+}
+
+/** The candidate's result against the reference query's: ordered as the engine found (`reference.order`), else as the reference's SQL says. */
 export function compareToReference(referenceSql: string, reference: ResultTable, candidate: ResultTable): Comparison {
-  return compareResults(reference, candidate, orderRule(referenceSql, reference.columns));
+  return compareResults(reference, candidate, reference.order ?? textOrder(referenceSql, reference));
 }

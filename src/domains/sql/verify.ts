@@ -13,6 +13,7 @@ import type { Report, VerifyOptions } from '../types.js';
 import { BASE, GENERATED, type DatabaseCheck, type SqlChecks } from './checks.js';
 import { compareToReference, formatRow, type Comparison, type ResultTable } from './compare.js';
 import { inlineDatabase, shrinkDatabase, type GeneratedDatabase, type TableInfo } from './generate.js';
+import { withEngineOrder } from './sort-keys.js';
 import type { SqlDialect } from './task.js';
 
 /** The smallest database found on which the query and the reference differ, as rows a person (or model) reads. */
@@ -188,7 +189,15 @@ async function shrunk(
   const differs = async (db: GeneratedDatabase) => {
     const database = inlineDatabase(dialect, tables, db);
     const [expected, actual] = await Promise.all([
-      runner.run({ database, sql: reference }),
+      runner
+        .run({ database, sql: reference })
+        .then((result) =>
+          withEngineOrder(
+            (keyed, limits) => runner.run({ database, sql: keyed, ...(limits ? { limits } : {}) }),
+            reference,
+            result,
+          ),
+        ),
       runner.run({ database, sql }),
     ]);
     if (expected.status !== 'ok' || actual.status !== 'ok') return false;
