@@ -15,7 +15,7 @@ import { after, test } from 'node:test';
 import { BrowserRuntime } from '../src/browser/runtime.js';
 import type { DocIssue, Medium } from '../src/domains/docs/issues.js';
 import { MEDIA_LAYOUT } from '../src/domains/docs/media.js';
-import { inPage, outlineElements, readPageMargins } from '../src/domains/docs/page-checks.js';
+import { outlineElements, readPageMargins } from '../src/domains/docs/page-checks.js';
 import { reviewDocument, type Review } from '../src/domains/docs/review.js';
 import { TemplateLibrary } from '../src/domains/docs/templates.js';
 import { crucible } from './cli-support.js';
@@ -108,7 +108,7 @@ test("the document's own @page margins are read; a page rule inside @media print
     async (session) => {
       await session.load();
       await session.page.emulateMedia({ media: 'print' });
-      return session.page.evaluate(inPage(readPageMargins, { width: 800, height: 1000, fallback: 7 }));
+      return session.inspect(readPageMargins, { width: 800, height: 1000, fallback: 7 });
     },
   );
   assert.ok('value' in judged);
@@ -262,7 +262,7 @@ test('the runtime serves assets, with their content type, and still refuses and 
     async (session) => {
       await session.load();
       return {
-        color: await session.page.evaluate(() => getComputedStyle(document.querySelector('p')!).color),
+        color: await session.inspect(() => getComputedStyle(document.querySelector('p')!).color, undefined),
         misconduct: session.misconduct.map((m) => `${m.kind} ${m.detail}`),
       };
     },
@@ -425,8 +425,9 @@ test('issues are sorted errors first, then by medium, page and document order', 
   ]);
 });
 
-test('a document that loops forever, or allocates without end, aborts; the next document is reviewed right', async () => {
-  const looping = await reviewDocument(runtime, doc(`${PARA}<script>while (true) {}</script>`));
+test('a document whose scripts run that loops forever, or allocates without end, aborts; the next document is reviewed right', async () => {
+  const loop = doc(`${PARA}<script>while (true) {}</script>`);
+  const looping = await reviewDocument(runtime, loop, { scripts: true });
   assert.equal(looping.abort?.status, 'timeout');
   assert.deepEqual(looping.issues, []);
   const next = await reviewDocument(runtime, doc(`<p class="faint">Faint</p>`, '.faint { color: #ddd; }'), {
@@ -439,11 +440,15 @@ test('a document that loops forever, or allocates without end, aborts; the next 
   const hungry = await reviewDocument(
     runtime,
     doc(`<script>const all = []; for (;;) all.push(new Array(1e6).fill(1.5));</script>`),
-    { media: ['a4'] },
+    { media: ['a4'], scripts: true },
   );
   assert.equal(hungry.abort?.status, 'memory');
   const after = await reviewDocument(runtime, fixture('clean-report.html'), { media: ['screen'] });
   assert.deepEqual(where(after.issues), []);
+  // With scripts off, the default, the loop never runs: the document is reviewed as it is.
+  const read = await reviewDocument(runtime, loop, { media: ['a4'] });
+  assert.equal(read.abort, undefined);
+  assert.deepEqual(read.pages, { a4: 1 });
 });
 
 test('crucible review prints the issues and a summary, writes --json, and exits 1 with errors, 0 clean, 2 on bad input', async () => {
@@ -506,7 +511,7 @@ test('a picture of a review: each element at fault outlined in red (test-artifac
   const judged = await runtime.judge(html, async (session) => {
     await session.load();
     await session.page.setViewportSize({ width: MEDIA_LAYOUT.screen.width, height: 500 });
-    const outlined = (await session.page.evaluate(inPage(outlineElements, selectors))) as number;
+    const outlined = (await session.inspect(outlineElements, selectors)) as number;
     await session.page.screenshot({ path: join(ARTIFACTS, 'review.png') });
     return outlined;
   });

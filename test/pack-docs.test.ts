@@ -34,6 +34,9 @@ const task: DocTask = docTaskOf(
     domain: 'docs',
     prompt: 'A quarterly note with a table of the figures.',
     expect: [{ selector: 'h1', text: 'Quarterly note' }, { selector: 'table' }],
+    // A document's scripts run only where its task asks for them: here, so that the hostile
+    // document's loop runs (with them off it is an ordinary page; docs-forged-review.test.ts).
+    scripts: true,
   },
   'test',
 );

@@ -13,7 +13,7 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { resolvePython } from '../runtimes/recipes.js';
-import { commandCgroups } from './command-cgroups.js';
+import { commandCgroups } from '../runtimes/cgroups.js';
 import { interpreterPaths, sandboxArgv, withAddressLimit, type SandboxMode } from '../runtimes/sandbox.js';
 
 export interface CommandLimits {
@@ -24,7 +24,7 @@ export interface CommandLimits {
   readonly scratchBytes: number;
   /** Address space of each process. */
   readonly memoryBytes: number;
-  /** Processes at once, and memory of all of them together (where cgroups can be made: command-cgroups.ts). */
+  /** Processes at once, and memory of all of them together (where cgroups can be made: runtimes/cgroups.ts). */
   readonly processes: number;
 }
 

@@ -1,4 +1,5 @@
-/** The harness (and the SQL engine) that the options of withHarnessOptions (shared-options.ts) describe. */
+/** The harness (and the SQL engine, and the browser) that the options of withHarnessOptions (shared-options.ts) describe. */
+import { BrowserRuntime } from '../browser/runtime.js';
 import { checkNodePath } from '../runtimes/recipes.js';
 import { SqlRunner } from '../runtimes/sql-pool.js';
 import { Harness } from '../verify/harness.js';
@@ -31,4 +32,10 @@ export function harnessFromFlags(flags: HarnessFlags): Harness {
 export function sqlRunnerFromFlags(flags: Pick<HarnessFlags, 'sandbox' | 'workers'>): SqlRunner {
   warnUnsandboxed(flags, 'queries');
   return new SqlRunner({ ...(flags.workers ? { workers: flags.workers } : {}), sandbox: flags.sandbox });
+}
+
+/** The judging browser, confined unless --sandbox none says otherwise (src/browser/confinement.ts). */
+export function browserFromFlags(flags: Pick<HarnessFlags, 'sandbox'>): BrowserRuntime {
+  warnUnsandboxed(flags, 'pages');
+  return new BrowserRuntime({ sandbox: flags.sandbox });
 }

@@ -186,6 +186,10 @@ export function createCli(): Command {
       '--assets <dir>',
       'serve the files under this folder beside the document, at their relative paths (images, fonts, style sheets); nothing else is fetched',
     )
+    .option(
+      '--scripts',
+      "let the document's scripts run (a page that draws itself); by default they do not: a document is read, not run",
+    )
     .action(async (file: string | undefined, flags) => (await import('./review-command.js')).runReview(file, flags));
 
   return program;

@@ -23,14 +23,14 @@ import { codeSubject, prepareCodeChecks, verifyProgram, type Identified, type Su
 import { sqlSubject } from '../strategies/sql-subject.js';
 import { gamesSubject } from '../strategies/games-subject.js';
 import { docsSubject } from '../strategies/docs-subject.js';
-import { BrowserRuntime } from '../browser/runtime.js';
+import type { BrowserRuntime } from '../browser/runtime.js';
 import { CHROMIUM } from '../browser/chromium.js';
 import { caseSuite, gamesPack, isGameTaskFile, LOAD_SUITE, readGameTasks } from '../domains/games/index.js';
 import { CONTENT_SUITE, docsPack, isDocTaskFile, readDocTasks } from '../domains/docs/index.js';
 import type { Checks, Report } from '../domains/types.js';
 import { suiteSize } from '../verify/harness.js';
 import type { ModelEvalFlags } from './eval-model-options.js';
-import { harnessFromFlags, sqlRunnerFromFlags } from './harness-from-flags.js';
+import { browserFromFlags, harnessFromFlags, sqlRunnerFromFlags } from './harness-from-flags.js';
 
 export interface ScoredSuite {
   readonly name: string;
@@ -102,7 +102,7 @@ function gamesDomain(flags: ModelEvalFlags, file: string, seed: number): ModelEv
     throw new Error(
       `${file}: ${planless.slice(0, 3).join(', ')}${planless.length > 3 ? ` and ${planless.length - 3} more` : ''} have no plan, so nothing scores them; give each task a "plan" (crucible solve writes one with the model)`,
     );
-  const runtime = new BrowserRuntime();
+  const runtime = browserFromFlags(flags);
   const pack = gamesPack(runtime);
   return browserDomain('games', file, tasks, runtime, {
     subject: async (t) =>
@@ -116,7 +116,7 @@ function gamesDomain(flags: ModelEvalFlags, file: string, seed: number): ModelEv
 /** Documents: the reviewer and the task's content assertions, the same for the solver and the score. */
 function docsDomain(flags: ModelEvalFlags, file: string): ModelEvalDomain {
   const tasks = readDocTasks(file).slice(0, flags.limit ?? Infinity);
-  const runtime = new BrowserRuntime();
+  const runtime = browserFromFlags(flags);
   const pack = docsPack(runtime);
   return browserDomain('docs', file, tasks, runtime, {
     subject: async (t) => docsSubject(runtime, t, await pack.prepare(t, { audience: 'solver', seed: 0 })),

@@ -1,5 +1,5 @@
 /**
- * `crucible review FILE.html [--json F] [--media a4,letter,screen] [--assets DIR]`: the documents
+ * `crucible review FILE.html [--json F] [--media a4,letter,screen] [--assets DIR] [--scripts]`: the documents
  * reviewer on one file. One line per issue, then a summary; exit 0 with no error-level issue, 1
  * with one (or when the page loops or crashes), 2 on bad input (main.ts turns a thrown error into
  * that).
@@ -16,6 +16,7 @@ export interface ReviewFlags {
   readonly json?: string;
   readonly media?: string;
   readonly assets?: string;
+  readonly scripts?: boolean;
 }
 
 /** The media `--media` names, in MEDIA's order; an unknown one is an error that lists the right ones. */
@@ -95,7 +96,11 @@ export async function runReview(file: string | undefined, flags: ReviewFlags): P
   const runtime = new BrowserRuntime();
   let review: Review;
   try {
-    review = await reviewDocument(runtime, html, { media, ...(assets ? { assets } : {}) });
+    review = await reviewDocument(runtime, html, {
+      media,
+      scripts: Boolean(flags.scripts),
+      ...(assets ? { assets } : {}),
+    });
   } finally {
     await runtime.close();
   }

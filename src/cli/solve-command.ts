@@ -24,7 +24,7 @@ import { sqlPack, type SqlTask } from '../domains/sql/index.js';
 import { SqlRunner } from '../runtimes/sql-pool.js';
 import type { Harness } from '../verify/harness.js';
 import { chooseSeed } from '../core/seed.js';
-import { harnessFromFlags, sqlRunnerFromFlags } from './harness-from-flags.js';
+import { browserFromFlags, harnessFromFlags, sqlRunnerFromFlags } from './harness-from-flags.js';
 import { openModel, strategyOptions } from './strategy-flags.js';
 import type { SolveFlags, StrategyFlags } from './solve-options.js';
 import {
@@ -54,7 +54,7 @@ export async function runSolve(flags: SolveFlags): Promise<void> {
     `crucible: ${flags.strategy} on ${(sql ?? game ?? doc ?? source)!.task.id} with ${flags.model}, seed ${seed} (replay with --seed ${seed}${flags.offline ? '' : ' --offline'})\n`,
   );
   const model = await openModel(flags);
-  const runtime = sql ? sqlRunnerFromFlags(flags) : game || doc ? new BrowserRuntime() : harnessFromFlags(flags);
+  const runtime = sql ? sqlRunnerFromFlags(flags) : game || doc ? browserFromFlags(flags) : harnessFromFlags(flags);
   const store = new Store(flags.db);
   const interrupt = new AbortController();
   const onSigint = () => interrupt.abort();

@@ -121,17 +121,29 @@ export interface SeccompOptions {
    * worker above them; a worker filtered by bwrap itself (JavaScript) is alone in its sandbox.
    */
   readonly forbidExec: boolean;
+  /**
+   * The process may make a tree of processes of its own and share memory between them: a
+   * browser (its zygote, renderers and utility processes, which pass memfds to each other).
+   * Everything else is refused as for a worker.
+   */
+  readonly processTree?: boolean;
 }
 
 /** True where the filter can be built (the syscall numbers are x86-64's). */
 export const seccompSupported = process.arch === 'x64' && process.platform === 'linux';
 
 export function buildSeccompFilter(options: SeccompOptions): Buffer {
+  const processes: Rule[] = options.processTree
+    ? []
+    : [
+        ...refuse(EPERM, Syscall.fork, Syscall.vfork),
+        // glibc falls back to clone() when clone3 is "not implemented", where flags are checkable.
+        ...refuse(ENOSYS, Syscall.clone3),
+        { nr: Syscall.clone, errno: EPERM, allowIf: [[0, 'set', CLONE_THREAD]] }, // threads only
+      ];
   const rules: Rule[] = [
-    ...refuse(EPERM, Syscall.fork, Syscall.vfork, Syscall.ptrace),
-    // glibc falls back to clone() when clone3 is "not implemented", where flags are checkable.
-    ...refuse(ENOSYS, Syscall.clone3),
-    { nr: Syscall.clone, errno: EPERM, allowIf: [[0, 'set', CLONE_THREAD]] }, // threads only
+    ...processes,
+    ...refuse(EPERM, Syscall.ptrace),
     // Reading or writing another process's memory: the candidate runs as the same user as
     // the worker, which has no filter (it must fork).
     ...refuse(EPERM, Syscall.process_vm_readv, Syscall.process_vm_writev),
@@ -150,8 +162,11 @@ export function buildSeccompFilter(options: SeccompOptions): Buffer {
       Syscall.keyctl,
     ),
     // Memory outside RLIMIT_AS and the sized /tmp. The program worker makes its stdin a
-    // memfd before it installs the filter.
-    ...refuse(EPERM, Syscall.memfd_create, Syscall.memfd_secret),
+    // memfd before it installs the filter. A browser's processes share memory through memfds
+    // (its memory is limited by a cgroup instead, which counts them).
+    ...(options.processTree
+      ? refuse(EPERM, Syscall.memfd_secret)
+      : refuse(EPERM, Syscall.memfd_create, Syscall.memfd_secret)),
     // Kernel attack surface no candidate needs. io_uring also runs socket, open... calls
     // that this filter never sees; ENOSYS is "old kernel", which libuv falls back from.
     ...refuse(EPERM, Syscall.bpf, Syscall.userfaultfd, Syscall.perf_event_open),

@@ -7,7 +7,7 @@
  */
 import type { BrowserRuntime } from '../../browser/runtime.js';
 import type { DomainPack } from '../types.js';
-import { extractGame } from '../games/index.js';
+import { extractHtmlDocument } from '../html-document.js';
 import { MEDIA } from './issues.js';
 import type { DocTask } from './task.js';
 import { CONTENT_SUITE, DOCUMENT_SUITE, mediumSuite, PARSE_SUITE, verifyDocument, type DocChecks } from './verify.js';
@@ -33,8 +33,7 @@ export function docsPack(runtime: BrowserRuntime): DocsPack {
   return {
     name: 'docs',
     extract(_task, reply) {
-      // A document is HTML as a game is: the longest fenced HTML block, or the reply itself.
-      const html = extractGame(reply);
+      const html = extractHtmlDocument(reply);
       return html === undefined ? undefined : { artifact: html, form: 'html document' };
     },
     async prepare(task) {

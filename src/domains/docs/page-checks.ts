@@ -1,8 +1,8 @@
 /**
- * The reviewer's measurements, run inside the rendered page (review.ts sends them there). Every
- * function the page runs is self-contained — no imports, nothing from this module's scope — so
- * that its source can be sent as it is: `inPage(fn, arg)` wraps it with the one helper tsx's
- * transform may call (`__name`, which keeps function names).
+ * The reviewer's measurements, run in the judge's own world of the rendered page (review.ts
+ * sends them there: src/browser/judge-world.ts), where no script of the document's can change
+ * what they read. Every function sent is self-contained — no imports, nothing from this
+ * module's scope — so that its source can be sent as it is (src/browser/in-page.ts).
  *
  * Geometry is in document coordinates (CSS px from the top left of the document, scroll added).
  *
@@ -59,14 +59,6 @@ export interface PageCheckResult {
   readonly findings: Finding[];
   /** Where each page starts, px from the top of the document (print). */
   readonly breaks: number[];
-}
-
-/**
- * The source of `fn` applied to `arg`, for `page.evaluate`: tsx names functions with a helper
- * (`__name`) the page lacks, so the expression defines it first.
- */
-export function inPage<A, R>(fn: (arg: A) => R, arg: A): string {
-  return `(() => { const __name = (f) => f; return (${fn.toString()})(${JSON.stringify(arg)}); })()`;
 }
 
 /**

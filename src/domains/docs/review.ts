@@ -27,7 +27,6 @@ import {
   CONTRAST_KEY,
   addContrast,
   checkPage,
-  inPage,
   readPageMargins,
   runContrast,
   settlePage,
@@ -41,6 +40,12 @@ export interface ReviewOptions {
   readonly media?: readonly Medium[];
   /** Files served beside the document; everything else it asks for is refused. */
   readonly assets?: Assets;
+  /**
+   * Whether the document's scripts run (default false: a document is read, not run; a script
+   * could only change what it shows the reviewer). The reviewer reads in a world of its own
+   * either way.
+   */
+  readonly scripts?: boolean;
 }
 
 export interface Review {
@@ -96,7 +101,10 @@ export async function reviewDocument(
   const started = performance.now();
   const media = MEDIA.filter((m) => (options.media ?? MEDIA).includes(m));
   const assets = options.assets ?? new Map();
-  const judged = await runtime.judge(html, (session) => measure(session, media, [...assets.keys()]), { assets });
+  const judged = await runtime.judge(html, (session) => measure(session, media, [...assets.keys()]), {
+    assets,
+    scripts: options.scripts ?? false,
+  });
   if ('abort' in judged)
     return { issues: [], pages: {}, abort: judged.abort, ms: Math.round(performance.now() - started) };
 
@@ -145,10 +153,7 @@ async function measure(
 ): Promise<Array<{ medium: Medium; result: PageCheckResult }>> {
   await session.load();
   const page = session.page;
-  const settle = () =>
-    session.step(() =>
-      Promise.race([page.evaluate(inPage(settlePage, undefined)), sleep(SETTLE_MS)]).catch(() => undefined),
-    );
+  const settle = () => Promise.race([session.inspect(settlePage, undefined), sleep(SETTLE_MS)]).catch(() => undefined);
   await settle();
   // Contrast is judged on the screen when the document is judged there, else on its first medium.
   const contrastOn = media.includes('screen') ? 'screen' : media[0];
@@ -160,12 +165,11 @@ async function measure(
     let pageText: string;
     if (layout.kind === 'print') {
       await session.step(() => page.emulateMedia({ media: 'print' }));
-      const margins = await session.step(
-        () =>
-          page.evaluate(
-            inPage(readPageMargins, { width: layout.width, height: layout.height, fallback: layout.defaultMargin }),
-          ) as Promise<ReturnType<typeof readPageMargins>>,
-      );
+      const margins = await session.inspect(readPageMargins, {
+        width: layout.width,
+        height: layout.height,
+        fallback: layout.defaultMargin,
+      });
       ({ width, height } = contentBox(layout, margins));
       pageText = `the ${mediumName(medium)} page's content area`;
     } else {
@@ -180,29 +184,22 @@ async function measure(
     await settle();
     let contrastKey: string | null = null;
     if (medium === contrastOn) {
-      await session.step(() => page.evaluate(axeScript()));
-      const undecided = (await session.step(() =>
-        page.evaluate(inPage(runContrast, CONTRAST_KEY)),
-      )) as UndecidedContrast[];
+      await session.inspect(axeScript());
+      const undecided = (await session.inspect(runContrast, CONTRAST_KEY)) as UndecidedContrast[];
       const faint = await faintFromPixels(session, undecided.slice(0, MAX_UNDECIDED));
-      if (faint.length)
-        await session.step(() => page.evaluate(inPage(addContrast, { key: CONTRAST_KEY, nodes: faint })));
+      if (faint.length) await session.inspect(addContrast, { key: CONTRAST_KEY, nodes: faint });
       contrastKey = CONTRAST_KEY;
     }
-    const result = (await session.step(() =>
-      page.evaluate(
-        inPage(checkPage, {
-          print: layout.kind === 'print',
-          width: Math.floor(width),
-          height,
-          pageText,
-          documentChecks: i === 0,
-          contrastKey,
-          origin: ARTIFACT_ORIGIN,
-          assets,
-        }),
-      ),
-    )) as PageCheckResult;
+    const result = await session.inspect(checkPage, {
+      print: layout.kind === 'print',
+      width: Math.floor(width),
+      height,
+      pageText,
+      documentChecks: i === 0,
+      contrastKey,
+      origin: ARTIFACT_ORIGIN,
+      assets,
+    });
     results.push({ medium, result });
   }
   return results;

@@ -1,10 +1,13 @@
 /**
- * A docs task line: `{"task_id", "domain": "docs", "prompt", "assets"?, "draft"?, "expect"?, "media"?}`.
+ * A docs task line: `{"task_id", "domain": "docs", "prompt", "assets"?, "draft"?, "expect"?, "media"?, "scripts"?}`.
  * The candidate is one HTML document, judged printed (A4, Letter) and on a screen. `assets`
  * names the files the document may load (images, fonts), each a `data:` URI or a path relative
  * to the task file, in its folder or below it (nothing else on the host is read); `draft` is a
  * document to start from (a task that fixes one); `expect` holds DOM assertions in the games
- * plan's format (what the document must contain); `media` narrows where it is judged. Task files are JSON Lines of such lines, or a `.json` file holding one.
+ * plan's format (what the document must contain); `media` narrows where it is judged; `scripts`
+ * (default false) lets the document's scripts run, for a document that draws itself (a chart):
+ * otherwise they do not, since a script could only change what the reviewer is shown. Task files
+ * are JSON Lines of such lines, or a `.json` file holding one.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, extname, normalize } from 'node:path';
@@ -24,6 +27,8 @@ export interface DocTask {
   /** What the document must show, checked on its screen rendering. */
   readonly expect: readonly Expectation[];
   readonly media: readonly Medium[];
+  /** Whether the document's scripts run when it is judged. */
+  readonly scripts: boolean;
 }
 
 const taskLine = z
@@ -35,6 +40,7 @@ const taskLine = z
     draft: z.string().optional(),
     expect: z.array(expectationSchema).optional(),
     media: z.array(z.enum(MEDIA)).min(1).optional(),
+    scripts: z.boolean().optional(),
   })
   .strict();
 
@@ -78,7 +84,7 @@ export function docTaskOf(value: unknown, where: string, folder = '.'): DocTask 
   const line = taskLine.safeParse(value);
   if (!line.success)
     throw new Error(
-      `${where}: not a docs task line (${line.error.issues.map((i) => `${i.path.join('.') || 'line'}: ${i.message}`).join('; ')}); a line is {"task_id", "domain": "docs", "prompt", "assets"?, "draft"?, "expect"?, "media"?}`,
+      `${where}: not a docs task line (${line.error.issues.map((i) => `${i.path.join('.') || 'line'}: ${i.message}`).join('; ')}); a line is {"task_id", "domain": "docs", "prompt", "assets"?, "draft"?, "expect"?, "media"?, "scripts"?}`,
     );
   const assets = new Map<string, { contentType: string; body: Uint8Array }>();
   for (const [name, asset] of Object.entries(line.data.assets ?? {})) {
@@ -93,6 +99,7 @@ export function docTaskOf(value: unknown, where: string, folder = '.'): DocTask 
     draft: line.data.draft,
     expect: line.data.expect ?? [],
     media: line.data.media ?? MEDIA,
+    scripts: line.data.scripts ?? false,
   };
 }
 

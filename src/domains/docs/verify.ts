@@ -56,7 +56,11 @@ export async function verifyDocument(
   if (!/<[a-z!]/i.test(html))
     return reportOf(checks, { issues: [], pages: {}, content: [], notHtml: true }, started, options);
   try {
-    const review = await reviewDocument(runtime, html, { media: checks.media, assets: checks.task.assets });
+    const review = await reviewDocument(runtime, html, {
+      media: checks.media,
+      assets: checks.task.assets,
+      scripts: checks.task.scripts,
+    });
     if (review.abort)
       return reportOf(checks, { issues: [], pages: {}, content: [], abort: review.abort }, started, options);
     const content =
@@ -96,7 +100,7 @@ async function checkContent(
       }
       return outcomes;
     },
-    { assets: checks.task.assets },
+    { assets: checks.task.assets, scripts: checks.task.scripts },
   );
   return 'abort' in judged ? judged : judged.value;
 }

@@ -4,6 +4,7 @@
  * BrowserRuntime: one browser for the run, a fresh context per load.
  */
 import type { BrowserRuntime } from '../../browser/runtime.js';
+import { extractHtmlDocument } from '../html-document.js';
 import type { Behaviour, DomainPack, PrepareOptions } from '../types.js';
 import { actionsOf, type PlanCase, type Step } from './plan.js';
 import { playCase, playForKey } from './play.js';
@@ -17,25 +18,13 @@ export { playCase, type CaseOutcome } from './play.js';
 
 export type GamesPack = DomainPack<GameTask, string, GameChecks, GameProbe>;
 
-const FENCED_HTML = /```(?:html|htm)?[^\n]*\n([\s\S]*?)```/gi;
-
-/** The HTML document in a reply: a fenced block that holds one (the longest), else the reply when it is one. */
-export function extractGame(reply: string): string | undefined {
-  const blocks = [...reply.matchAll(FENCED_HTML)].map((m) => m[1]!.trim()).filter(looksLikeHtml);
-  if (blocks.length) return blocks.reduce((a, b) => (b.length > a.length ? b : a));
-  const whole = reply.trim();
-  return looksLikeHtml(whole) ? whole : undefined;
-}
-
-const looksLikeHtml = (text: string) => /<(!doctype|html|body|head|script|div|canvas|main|button|style)\b/i.test(text);
-
 const probeOf = (actions: readonly Step[]): GameProbe => ({ text: JSON.stringify(actions), actions });
 
 export function gamesPack(runtime: BrowserRuntime): GamesPack {
   return {
     name: 'games',
     extract(_task, reply) {
-      const html = extractGame(reply);
+      const html = extractHtmlDocument(reply);
       return html === undefined ? undefined : { artifact: html, form: 'html document' };
     },
     prepare: (task, options) => prepareGameChecks(runtime, task, options),

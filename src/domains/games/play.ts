@@ -3,7 +3,9 @@
  * virtual clock, or an assertion on the DOM — in order. A case fails at its first assertion that
  * does not hold, at an action whose element is missing (the game's failure, said as such), or
  * with an uncaught page error or a refused request during it. What the DOM showed instead is
- * kept for the feedback.
+ * kept for the feedback. The DOM is read in the judge's own world (session.inspect), where the
+ * game's scripts cannot change what a read returns: a page that patches `textContent` or
+ * `querySelectorAll` to answer the plan shows only what its DOM really holds.
  */
 import type { Status } from '../../core/verdict.js';
 import type { BrowserSession } from '../../browser/runtime.js';
@@ -18,7 +20,7 @@ export interface CaseOutcome {
   readonly actual?: string;
 }
 
-/** What the page shows of an element, read in the page. */
+/** What the page shows of an element. */
 interface Seen {
   readonly count: number;
   readonly text: string | null;
@@ -70,17 +72,20 @@ export async function runStep(
   session: BrowserSession,
   step: Step,
 ): Promise<Omit<CaseOutcome, 'failedStep'> | undefined> {
-  const page = session.page;
   if ('wait' in step) {
     await session.advance(step.wait);
     return undefined;
   }
-  if ('expect' in step) return check(step.expect, await session.step(() => see(session, step.expect)));
+  if ('expect' in step)
+    return check(
+      step.expect,
+      await session.inspect(see, { selector: step.expect.selector, names: Object.keys(step.expect.attr ?? {}) }),
+    );
   const target = 'click' in step ? step.click : 'type' in step ? step.type : step.target;
   if (target !== undefined) {
     // Checked here, at once, rather than by Playwright's waiting for the element to become
     // actionable: that wait would run to its time limit on a busy machine as on a wrong game.
-    const state = await session.step(() => actionable(session, target));
+    const state = await session.inspect(actionable, target);
     if (state !== 'ok')
       return {
         status: 'fail',
@@ -90,56 +95,47 @@ export async function runStep(
       };
   }
   await session.step(async () => {
-    const element = target === undefined ? undefined : page.locator(target).first();
+    const element = target === undefined ? undefined : session.element(target);
     // force: the element was checked above; a click lands where it is, as a user's would.
     if ('click' in step) await element!.click({ force: true });
     else if ('type' in step) await element!.pressSequentially(step.text);
     else if (element) await element.press(step.key);
-    else await page.keyboard.press(step.key);
+    else await session.page.keyboard.press(step.key);
   });
   return undefined;
 }
 
-/** Whether the first element matching `selector` can take an action, read in the page. */
-async function actionable(
-  session: BrowserSession,
-  selector: string,
-): Promise<'ok' | 'missing' | 'hidden' | 'disabled' | 'not a valid CSS selector'> {
-  return session.page.evaluate((selector) => {
-    let element: Element | null;
-    try {
-      element = document.querySelector(selector);
-    } catch {
-      return 'not a valid CSS selector';
-    }
-    if (!element) return 'missing';
-    if (!element.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) return 'hidden';
-    if ((element as HTMLButtonElement).disabled) return 'disabled';
-    return 'ok';
-  }, selector);
+/** Whether the first element matching `selector` can take an action, read in the judge's world. */
+function actionable(selector: string): 'ok' | 'missing' | 'hidden' | 'disabled' | 'not a valid CSS selector' {
+  let element: Element | null;
+  try {
+    element = document.querySelector(selector);
+  } catch {
+    return 'not a valid CSS selector';
+  }
+  if (!element) return 'missing';
+  if (!element.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) return 'hidden';
+  if ((element as HTMLButtonElement).disabled) return 'disabled';
+  return 'ok';
 }
 
-async function see(session: BrowserSession, e: Expectation): Promise<Seen> {
-  return session.page.evaluate(
-    ({ selector, names }) => {
-      let all: Element[];
-      try {
-        all = [...document.querySelectorAll(selector)];
-      } catch {
-        return { count: -1, text: null, attrs: {}, visible: false };
-      }
-      const first = all[0];
-      const attrs: Record<string, string | null> = {};
-      for (const name of names) attrs[name] = first?.getAttribute(name) ?? null;
-      return {
-        count: all.length,
-        text: first ? (first.textContent ?? '').trim() : null,
-        attrs,
-        visible: first ? first.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }) : false,
-      };
-    },
-    { selector: e.selector, names: Object.keys(e.attr ?? {}) },
-  );
+/** What the page shows of the elements an expectation names, read in the judge's world. */
+function see({ selector, names }: { selector: string; names: string[] }): Seen {
+  let all: Element[];
+  try {
+    all = [...document.querySelectorAll(selector)];
+  } catch {
+    return { count: -1, text: null, attrs: {}, visible: false };
+  }
+  const first = all[0];
+  const attrs: Record<string, string | null> = {};
+  for (const name of names) attrs[name] = first?.getAttribute(name) ?? null;
+  return {
+    count: all.length,
+    text: first ? (first.textContent ?? '').trim() : null,
+    attrs,
+    visible: first ? first.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }) : false,
+  };
 }
 
 function check(e: Expectation, seen: Seen): Omit<CaseOutcome, 'failedStep'> | undefined {
@@ -170,6 +166,11 @@ export async function playForKey(session: BrowserSession, actions: readonly Step
   const outcome = await playCase(session, actions);
   if (outcome.status === 'error') return `!${outcome.message}`;
   if (outcome.status === 'fail') return `!${outcome.message}`;
-  const text = await session.step(() => session.page.evaluate(() => document.body?.innerText ?? ''));
+  const text = await session.inspect(bodyText, undefined);
   return `=${text.replace(/\s+/g, ' ').trim()}`;
+}
+
+/** The text the page shows, as a reader sees it (layout applied), read in the judge's world. */
+function bodyText(): string {
+  return document.body?.innerText ?? '';
 }

@@ -1,7 +1,8 @@
 /**
- * Cgroups of a sandboxed command's own, where Crucible may make them (as root): a pids group (a
- * fork bomb stops at the limit) and a memory group (all its processes together, not each on its
- * own address limit). cgroup v1 hierarchies get a child of Crucible's own group in each (a
+ * Cgroups of a sandboxed command's own (an agent's command, the judging browser), where
+ * Crucible may make them (as root): a pids group (a fork bomb stops at the limit) and a memory
+ * group (all its processes together, not each on its own address limit: a browser's renderers
+ * and the ArrayBuffers and WebAssembly memory no heap flag counts). cgroup v1 hierarchies get a child of Crucible's own group in each (a
  * managed host puts Crucible in one: moving out of it is not ours to do); cgroup v2 gets one
  * child with both limits where the controllers are enabled. Where neither can be made,
  * RLIMIT_NPROC would not help (it counts every process of the real user, and root is exempt),
@@ -16,6 +17,8 @@ export interface CommandCgroups {
   readonly procs: readonly string[];
   /** What is limited. */
   readonly limited: ReadonlyArray<'processes' | 'memory'>;
+  /** How many processes the kernel has killed in the memory group for passing its limit (0 without one). */
+  oomKills(): Promise<number>;
   /** Kills whatever is left in them and removes them. */
   remove(): Promise<void>;
 }
@@ -44,7 +47,13 @@ export async function commandCgroups(limits: {
 }): Promise<CommandCgroups | undefined> {
   const own = ownPaths();
   const name = `crucible-command-${process.pid}-${++made}`;
-  const wanted: Array<{ dir: string; writes: Array<[string, string]>; limits: CommandCgroups['limited'] }> = [];
+  const wanted: Array<{
+    dir: string;
+    writes: Array<[string, string]>;
+    limits: CommandCgroups['limited'];
+    /** The file that counts the group's OOM kills (`oom_kill N` on its own line). */
+    oomFile?: string;
+  }> = [];
   if (existsSync(join(ROOT, 'pids', 'cgroup.procs')) || existsSync(join(ROOT, 'memory', 'cgroup.procs'))) {
     if (own.has('pids'))
       wanted.push({
@@ -57,6 +66,7 @@ export async function commandCgroups(limits: {
         dir: join(ROOT, 'memory', own.get('memory')!, name),
         writes: [['memory.limit_in_bytes', String(limits.memoryBytes)]],
         limits: ['memory'],
+        oomFile: 'memory.oom_control',
       });
   } else if (own.has('') && existsSync(join(ROOT, 'cgroup.controllers'))) {
     const parent = join(ROOT, own.get('')!);
@@ -65,7 +75,13 @@ export async function commandCgroups(limits: {
     const limited: Array<'processes' | 'memory'> = [];
     if (enabled.includes('pids')) (writes.push(['pids.max', String(limits.processes)]), limited.push('processes'));
     if (enabled.includes('memory')) (writes.push(['memory.max', String(limits.memoryBytes)]), limited.push('memory'));
-    if (writes.length) wanted.push({ dir: join(parent, name), writes, limits: limited });
+    if (writes.length)
+      wanted.push({
+        dir: join(parent, name),
+        writes,
+        limits: limited,
+        ...(limited.includes('memory') ? { oomFile: 'memory.events' } : {}),
+      });
   }
   const groups: Array<(typeof wanted)[number]> = [];
   for (const group of wanted) {
@@ -82,6 +98,15 @@ export async function commandCgroups(limits: {
   return {
     procs: groups.map((g) => join(g.dir, 'cgroup.procs')),
     limited: groups.flatMap((g) => g.limits),
+    async oomKills() {
+      let kills = 0;
+      for (const group of groups) {
+        if (!group.oomFile) continue;
+        const text = await readFile(join(group.dir, group.oomFile), 'utf8').catch(() => '');
+        kills += Number(/^oom_kill (\d+)$/m.exec(text)?.[1] ?? 0);
+      }
+      return kills;
+    },
     async remove() {
       for (const group of groups) {
         // The sandbox is gone, so nothing should be left; whatever is, is killed first.
