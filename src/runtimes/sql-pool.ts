@@ -96,6 +96,7 @@ import {
 } from './protocol.js';
 import { pgRecipe, sqlRecipe, type PgRecipe, type SqlRecipe } from './recipes.js';
 import type { SandboxMode } from './sandbox.js';
+import { Turns } from './sql/turns.js';
 import { describeMessage, pingWorker, spawnWorker } from './worker-process.js';
 
 export type { SqlRow, SqlValue } from './protocol.js';
@@ -168,6 +169,13 @@ export interface SqlRunnerOptions {
   /** The largest `bytes` limit a request may ask for (default 16 MB). */
   readonly maxResultBytes?: number;
 }
+
+/**
+ * Whose turn a request takes (sql/turns.ts): requests of one lane wait in one line, and the
+ * engine's workers go to the lanes in turn, so one caller's many queries (a task's preparation)
+ * do not hold up another's few. Any object; requests without one share a lane.
+ */
+export type SqlLane = object;
 
 /** Time allowed past the limit for the worker's answer to cross before it is killed. */
 export const REPLY_GRACE_MS = 250;
@@ -442,14 +450,19 @@ class PgTemplate {
 }
 
 /**
- * Warm SQL workers: a request takes a free worker of its database's engine, or waits for one.
- * Each engine has a pool of its own, started on its first request (no Postgres worker starts
+ * Warm SQL workers: a request takes a free worker of its database's engine, or waits in its
+ * lane's line for one, the lanes taking turns (`SqlLane`, sql/turns.ts). Each engine has a pool of its own, started on its first request (no Postgres worker starts
  * until a Postgres request comes). A worker that dies for a reason that is not the query's
  * (killed from outside, the sandbox failed) is replaced and the request runs once more; one
  * stopped by a limit is replaced on the next request.
  */
 export class SqlRunner {
   private readonly pools = new Map<SqlDialect, WarmPool<SqlWorker>>();
+  /** Each pool's places, in turns between lanes. */
+  private readonly turns = new Map<WarmPool<SqlWorker>, Turns>();
+  /** The lane of requests that name none. */
+  private readonly sharedLane: SqlLane = {};
+  private startedQueries = 0;
   private readonly files = new DatabaseFiles();
   private readonly mode: SandboxMode;
   private readonly maxResultBytes: number;
@@ -477,6 +490,16 @@ export class SqlRunner {
     return this.workersPerPool;
   }
 
+  /** Queries handed to a worker so far, of every engine. */
+  get started(): number {
+    return this.startedQueries;
+  }
+
+  /** Queries waiting for a worker, of every engine. */
+  get waiting(): number {
+    return [...this.turns.values()].reduce((n, turns) => n + turns.waiting, 0);
+  }
+
   /** Process ids of the running workers, of every engine (tests kill one to see it replaced). */
   get pids(): number[] {
     return [...this.pools.values()]
@@ -485,9 +508,12 @@ export class SqlRunner {
   }
 
   private newPool(engine: Engine): WarmPool<SqlWorker> {
-    return new WarmPool(
+    const pool = new WarmPool(
       Array.from({ length: this.workersPerPool }, () => new SqlWorker(engine, this.mode, this.maxLineBytes)),
     );
+    // At most one request per worker is let through, so the pool's own line (first come, first served) stays empty.
+    this.turns.set(pool, new Turns(pool.size));
+    return pool;
   }
 
   /** The pool of `dialect`'s workers, made on its first request. */
@@ -505,8 +531,11 @@ export class SqlRunner {
     return pool;
   }
 
-  /** Runs one query; when `signal` aborts, a waiting request leaves the line and a running one is stopped (`cancelled`). */
-  async run(request: SqlRequest, options: { signal?: AbortSignal } = {}): Promise<SqlResult> {
+  /**
+   * Runs one query, when its lane's turn comes; when `signal` aborts, a waiting request leaves
+   * the line and a running one is stopped (`cancelled`).
+   */
+  async run(request: SqlRequest, options: { signal?: AbortSignal; lane?: SqlLane } = {}): Promise<SqlResult> {
     const { signal } = options;
     if (this.closed) return sqlNoVerdict('the SQL runner is closed');
     const limits: SqlLimits = { ...DEFAULT_SQL_LIMITS, ...request.limits };
@@ -535,13 +564,26 @@ export class SqlRunner {
     } catch (error) {
       return sqlNoVerdict(`the ${dialect} engine cannot start here: ${(error as Error).message}`);
     }
-    const result = await pool.use(signal, async (worker) => {
-      let attempt = await worker.run(request, prepared, limits, signal);
-      if (attempt.retry && !this.closed && !signal?.aborted)
-        attempt = await worker.run(request, prepared, limits, signal);
-      return attempt.result;
-    });
+    const result = await this.turns
+      .get(pool)!
+      .take(options.lane ?? this.sharedLane, signal, () =>
+        pool.use(signal, (worker) => this.runOn(worker, request, prepared, limits, signal)),
+      );
     return result ?? cancelled();
+  }
+
+  private async runOn(
+    worker: SqlWorker,
+    request: SqlRequest,
+    prepared: Prepared,
+    limits: SqlLimits,
+    signal: AbortSignal | undefined,
+  ): Promise<SqlResult> {
+    this.startedQueries++;
+    let attempt = await worker.run(request, prepared, limits, signal);
+    if (attempt.retry && !this.closed && !signal?.aborted)
+      attempt = await worker.run(request, prepared, limits, signal);
+    return attempt.result;
   }
 
   private prepare(database: SqlDatabase): Prepared {

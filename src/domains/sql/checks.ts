@@ -6,7 +6,7 @@
  * scorer see the same checks; `base` gates `generated` in the reward.
  */
 import { createHash } from 'node:crypto';
-import type { SqlRequest, SqlResult, SqlRunner } from '../../runtimes/sql-pool.js';
+import { DEFAULT_SQL_LIMITS, type SqlRequest, type SqlResult, type SqlRunner } from '../../runtimes/sql-pool.js';
 import type { Checks, PrepareOptions } from '../types.js';
 import { compareToReference, type ResultTable } from './compare.js';
 import {
@@ -19,6 +19,7 @@ import {
 } from './generate.js';
 import { hardCodedValues } from './hard-coded.js';
 import { queryMutants, type QueryMutant } from './mutants.js';
+import { DEFAULT_MUTANT_SECONDS, PreparationBudget, type SqlPrepareLimits } from './preparation-budget.js';
 import { impliedUnique, queryOn, readSchema, sampleValues } from './schema.js';
 import { withEngineOrder, type RunOnDatabase } from './sort-keys.js';
 import type { SqlTask } from './task.js';
@@ -49,31 +50,45 @@ export interface SqlChecks extends Checks<SqlTask> {
   readonly tables: readonly TableInfo[];
   /** The reference does not run on the task's database: the task is broken, not a candidate. */
   readonly referenceProblem?: string;
-  /** The sandbox failed while preparing: do not keep these checks. */
+  /** The sandbox failed while preparing, or nobody waits for it any more: do not keep these checks. */
   readonly incomplete?: string;
+  /** The preparation stopped early (its budget, a runaway mutant), and says so: the checks are what ran. */
+  readonly stopped?: string;
 }
 
 const digest = (table: ResultTable) => createHash('sha256').update(JSON.stringify(table.rows)).digest('hex');
 
-export async function prepareSqlChecks(runner: SqlRunner, task: SqlTask, options: PrepareOptions): Promise<SqlChecks> {
+export async function prepareSqlChecks(
+  runner: SqlRunner,
+  task: SqlTask,
+  options: PrepareOptions & SqlPrepareLimits,
+): Promise<SqlChecks> {
   const { database } = task;
   const count = options.probes ?? DEFAULT_DATABASES;
-  if (options.oracle === false) return unjudged(runner, task, options.seed, count);
-  const reference = await runner.run({ database, sql: task.reference });
+  const budget = new PreparationBudget(runner, options);
+  const run: Query = (request, signal) => budget.run(request, signal);
+  if (options.oracle === false) return unjudged(run, task, options.seed, count, budget);
+  const reference = await run({ database, sql: task.reference });
   if (reference.status !== 'ok') {
     const why = `the reference does not run on the task's database (${reference.status}${reference.message ? `: ${reference.message}` : ''})`;
     return describe(task, {
       generated: [],
       tables: [],
       probeDatabases: [],
-      ...(reference.status === 'no-verdict' ? { incomplete: why } : { referenceProblem: why }),
+      ...(reference.status === 'no-verdict' ? { incomplete: budget.stopped ?? why } : { referenceProblem: why }),
     });
   }
-  const base: DatabaseCheck = { database, expected: await expectation(runner, database, task.reference, reference) };
-  if (count === 0) return describe(task, { base, generated: [], tables: [], probeDatabases: [base] });
-  const schema = await schemaOf(runner, task);
+  const base: DatabaseCheck = { database, expected: await expectation(run, database, task.reference, reference) };
+  if (count === 0) return describe(task, { base, generated: [], tables: [], probeDatabases: [base], ...ended(budget) });
+  const schema = await schemaOf(run, task);
   if ('incomplete' in schema)
-    return describe(task, { base, generated: [], tables: [], probeDatabases: [base], incomplete: schema.incomplete });
+    return describe(task, {
+      base,
+      generated: [],
+      tables: [],
+      probeDatabases: [base],
+      ...(budget.stopped !== undefined ? ended(budget) : { incomplete: schema.incomplete }),
+    });
   const { tables, samples, unique } = schema;
   // Three times the databases asked for: some the reference cannot run on, many give the same result.
   const drawn = generateDatabases(tables, {
@@ -86,34 +101,50 @@ export async function prepareSqlChecks(runner: SqlRunner, task: SqlTask, options
   const runs = await Promise.all(
     drawn.map(async (rows) => {
       const generated = inlineDatabase(task.dialect, tables, rows);
-      const result = await runner.run({ database: generated, sql: task.reference });
+      const result = await run({ database: generated, sql: task.reference });
       return {
         rows,
         database: generated,
-        result: await withEngineOrder(onDatabase(runner, generated), task.reference, result),
+        result: await withEngineOrder(onDatabase(run, generated), task.reference, result),
       };
     }),
   );
   const mutants = [
     ...queryMutants(task.reference),
     ...(await hardCodedValues(
-      queryOn((request) => runner.run(request), database),
+      queryOn((request) => run(request), database),
       task.reference,
     )),
   ];
-  const generated = await distil(runner, task.reference, mutants, runs, count);
-  return describe(task, { base, generated, tables, probeDatabases: [base, ...generated] });
+  const { generated, mutantsStopped } = await distil(run, task.reference, mutants, runs, count, options, budget);
+  return describe(task, {
+    base,
+    generated,
+    tables,
+    probeDatabases: [base, ...generated],
+    ...(budget.stopped !== undefined ? ended(budget) : mutantsStopped ? { stopped: mutantsStopped } : {}),
+  });
+}
+
+/** One query of a preparation (preparation-budget.ts), stopped by `signal` too. */
+type Query = (request: SqlRequest, signal?: AbortSignal) => Promise<SqlResult>;
+
+/** How the preparation ended early, as the checks say it: abandoned (not to be kept), or at its budget. */
+function ended(budget: PreparationBudget): Pick<SqlChecks, 'incomplete' | 'stopped'> {
+  const stopped = budget.stopped;
+  if (stopped === undefined) return {};
+  return budget.abandoned ? { incomplete: stopped } : { stopped };
 }
 
 async function schemaOf(
-  runner: SqlRunner,
+  query: Query,
   task: SqlTask,
 ): Promise<
   | { tables: TableInfo[]; samples: Awaited<ReturnType<typeof sampleValues>>; unique: ImpliedKeys }
   | { incomplete: string }
 > {
   try {
-    const run = queryOn((request) => runner.run(request), task.database);
+    const run = queryOn((request) => query(request), task.database);
     const tables = await readSchema(run, task.dialect);
     const [samples, unique] = await Promise.all([sampleValues(run, tables), impliedUnique(run, tables)]);
     return { tables, samples, unique };
@@ -133,14 +164,20 @@ export function questionLiterals(question: string): (string | number)[] {
 }
 
 /** Without the oracle: the task's database and databases generated from its schema and the question's values (no literal of the reference), for comparing queries. */
-async function unjudged(runner: SqlRunner, task: SqlTask, seed: number, count: number): Promise<SqlChecks> {
-  const schema = await schemaOf(runner, task);
+async function unjudged(
+  run: Query,
+  task: SqlTask,
+  seed: number,
+  count: number,
+  budget: PreparationBudget,
+): Promise<SqlChecks> {
+  const schema = await schemaOf(run, task);
   if ('incomplete' in schema)
     return describe(task, {
       generated: [],
       tables: [],
       probeDatabases: [{ database: task.database }],
-      incomplete: schema.incomplete,
+      ...(budget.stopped !== undefined ? ended(budget) : { incomplete: schema.incomplete }),
     });
   const drawn =
     count > 0
@@ -156,7 +193,7 @@ async function unjudged(runner: SqlRunner, task: SqlTask, seed: number, count: n
     { database: task.database },
     ...drawn.map((rows) => ({ rows, database: inlineDatabase(task.dialect, schema.tables, rows) })),
   ];
-  return describe(task, { generated: [], tables: schema.tables, probeDatabases });
+  return describe(task, { generated: [], tables: schema.tables, probeDatabases, ...ended(budget) });
 }
 
 /**
@@ -167,29 +204,51 @@ async function unjudged(runner: SqlRunner, task: SqlTask, seed: number, count: n
  * then the rest in order. A mutant that does not run, or runs the same everywhere, decides nothing.
  */
 async function distil(
-  runner: SqlRunner,
+  run: Query,
   reference: string,
   mutants: readonly QueryMutant[],
   drawn: readonly Run[],
   count: number,
-): Promise<DatabaseCheck[]> {
+  limits: SqlPrepareLimits,
+  budget: PreparationBudget,
+): Promise<{ generated: DatabaseCheck[]; mutantsStopped?: string }> {
   const ran = drawn.filter((r) => r.result.status === 'ok');
   // Each kind of fault weighs the same in all: a query with many columns has many column swaps,
   // and the databases that catch them must not crowd out those that catch a DISTINCT or a literal.
   const perOperator = new Map<string, number>();
   for (const m of mutants) perOperator.set(m.operator, (perOperator.get(m.operator) ?? 0) + 1);
   const weight = mutants.map((m) => 1 / perOperator.get(m.operator)!);
+  // A mutant past its short limit (a runaway: a bound dropped, AND made OR) would be one on the
+  // other databases too: the first ends the mutants' part, and none of them decides anything.
+  const floor = limits.mutantSeconds ?? DEFAULT_MUTANT_SECONDS;
+  const stop = new AbortController();
+  let mutantsStopped: string | undefined;
   // kills[d]: the mutants database d tells from the reference.
-  const kills = await Promise.all(
-    ran.map(async (run) => {
-      const results = await Promise.all(mutants.map((m) => runner.run({ database: run.database, sql: m.sql })));
+  let kills = await Promise.all(
+    ran.map(async (r) => {
+      const wallSeconds = Math.min(
+        DEFAULT_SQL_LIMITS.wallSeconds,
+        Math.max(floor, MUTANT_TIMES_REFERENCE * r.result.wallSeconds),
+      );
+      const results = await Promise.all(
+        mutants.map(async (m) => {
+          const result = await run({ database: r.database, sql: m.sql, limits: { wallSeconds } }, stop.signal);
+          if (result.status === 'timeout' && !stop.signal.aborted) {
+            mutantsStopped = `the mutants were stopped at the first that ran past ${wallSeconds} s (${m.operator}): the generated databases were chosen by the reference's results alone`;
+            stop.abort();
+          }
+          return result;
+        }),
+      );
       return new Set(
         results.flatMap((result, m) =>
-          result.status === 'ok' && !compareToReference(reference, run.result, result).equal ? [m] : [],
+          result.status === 'ok' && !compareToReference(reference, r.result, result).equal ? [m] : [],
         ),
       );
     }),
   );
+  // Stopped part way (a runaway, or the budget), which mutants ran depends on timing: none decides.
+  if (mutantsStopped !== undefined || budget.stopped !== undefined) kills = kills.map(() => new Set());
   const chosen: number[] = [];
   const killed = new Set<number>();
   while (chosen.length < count) {
@@ -210,27 +269,31 @@ async function distil(
   );
   distinct.sort((a, b) => Number(ran[b]!.result.rows.length > 0) - Number(ran[a]!.result.rows.length > 0) || a - b);
   const rest = ran.flatMap((_, d) => (chosen.includes(d) || distinct.includes(d) ? [] : [d]));
-  return [...chosen, ...distinct, ...rest].slice(0, count).map((d) => {
+  const generated = [...chosen, ...distinct, ...rest].slice(0, count).map((d) => {
     const { rows, database, result } = ran[d]!;
     const { columns, rows: expected, order } = result;
     return { database, rows, expected: { columns, rows: expected, ...(order ? { order } : {}) } };
   });
+  return { generated, ...(mutantsStopped ? { mutantsStopped } : {}) };
 }
+
+/** A mutant's time limit on a database, in times the reference's own there (at least `mutantSeconds`). */
+const MUTANT_TIMES_REFERENCE = 10;
 
 /** Queries on one database. */
 const onDatabase =
-  (runner: SqlRunner, database: SqlRequest['database']): RunOnDatabase =>
+  (run: Query, database: SqlRequest['database']): RunOnDatabase =>
   (sql, limits) =>
-    runner.run({ database, sql, ...(limits ? { limits } : {}) });
+    run({ database, sql, ...(limits ? { limits } : {}) });
 
 /** What a candidate's result on a database is compared with: the reference's, ordered as the engine found (sort-keys.ts). */
 async function expectation(
-  runner: SqlRunner,
+  run: Query,
   database: SqlRequest['database'],
   reference: string,
   result: SqlResult,
 ): Promise<ResultTable> {
-  const { columns, rows, order } = await withEngineOrder(onDatabase(runner, database), reference, result);
+  const { columns, rows, order } = await withEngineOrder(onDatabase(run, database), reference, result);
   return { columns, rows, ...(order ? { order } : {}) };
 }
 

@@ -21,6 +21,7 @@ export {
   type ProbeDatabase,
   type SqlChecks,
 } from './checks.js';
+export { DEFAULT_MUTANT_SECONDS, type SqlPrepareLimits } from './preparation-budget.js';
 export { distinctReferences, isSqlTaskFile, readSqlTasks } from './read-tasks.js';
 export { sqlEngines, type SqlDatabase, type SqlTask } from './task.js';
 export { verifyQuery, type SqlCounterexample, type SqlReport } from './verify.js';
@@ -30,7 +31,9 @@ export interface SqlProbe extends Probe {
   readonly check: ProbeDatabase;
 }
 
-export type SqlPack = Omit<DomainPack<SqlTask, string, SqlChecks, SqlProbe>, 'verify'> & {
+export type SqlPack = Omit<DomainPack<SqlTask, string, SqlChecks, SqlProbe>, 'verify' | 'prepare'> & {
+  /** Preparation with its signal, lane and budget too (preparation-budget.ts). */
+  prepare(task: SqlTask, options: Parameters<typeof prepareSqlChecks>[2]): Promise<SqlChecks>;
   verify(checks: SqlChecks, sql: string, options?: Parameters<typeof verifyQuery>[3]): Promise<SqlReport>;
 };
 

@@ -7,7 +7,7 @@
 import type { Status, SuiteVerdict, Verdict } from '../../core/verdict.js';
 import type { FailureFact } from '../../feedback/facts.js';
 import { gatedReward } from '../../rl/gated-reward.js';
-import type { SqlResult, SqlRunner } from '../../runtimes/sql-pool.js';
+import type { SqlLane, SqlRequest, SqlResult, SqlRunner } from '../../runtimes/sql-pool.js';
 import { gatedLevels } from '../../verify/gated-levels.js';
 import type { Report, VerifyOptions } from '../types.js';
 import { BASE, GENERATED, type DatabaseCheck, type SqlChecks } from './checks.js';
@@ -53,10 +53,12 @@ export async function verifyQuery(
   runner: SqlRunner,
   checks: SqlChecks,
   sql: string,
-  options: VerifyOptions = {},
+  options: VerifyOptions & { readonly lane?: SqlLane } = {},
 ): Promise<SqlReport> {
-  const { signal } = options;
-  const run = (check: DatabaseCheck) => runner.run({ database: check.database, sql }, signal ? { signal } : {});
+  const { signal, lane } = options;
+  const query = (request: SqlRequest) =>
+    runner.run(request, { ...(signal ? { signal } : {}), ...(lane ? { lane } : {}) });
+  const run = (check: DatabaseCheck) => query({ database: check.database, sql });
   const reference = checks.task.reference;
   const base = checks.base ? judge(checks.base, reference, await run(checks.base)) : undefined;
   // A query that errs, runs out of time or memory, or floods the output on the task's database would on the others too: they are not run.
@@ -106,7 +108,7 @@ export async function verifyQuery(
     if (first && first.status !== 'no-verdict') {
       const check = checks.generated[failedAt]!;
       if (options.shrink && first.status === 'fail' && check.rows && !signal?.aborted)
-        counterexample = await shrunk(runner, checks.task.dialect, checks.tables, reference, sql, check.rows);
+        counterexample = await shrunk(query, checks.task.dialect, checks.tables, reference, sql, check.rows);
       failures.push(
         counterexample
           ? {
@@ -178,7 +180,7 @@ function rowObjects(db: GeneratedDatabase, tables: readonly TableInfo[]): Record
 }
 
 async function shrunk(
-  runner: SqlRunner,
+  query: (request: SqlRequest) => Promise<SqlResult>,
   dialect: SqlDialect,
   tables: readonly TableInfo[],
   reference: string,
@@ -189,16 +191,14 @@ async function shrunk(
   const differs = async (db: GeneratedDatabase) => {
     const database = inlineDatabase(dialect, tables, db);
     const [expected, actual] = await Promise.all([
-      runner
-        .run({ database, sql: reference })
-        .then((result) =>
-          withEngineOrder(
-            (keyed, limits) => runner.run({ database, sql: keyed, ...(limits ? { limits } : {}) }),
-            reference,
-            result,
-          ),
+      query({ database, sql: reference }).then((result) =>
+        withEngineOrder(
+          (keyed, limits) => query({ database, sql: keyed, ...(limits ? { limits } : {}) }),
+          reference,
+          result,
         ),
-      runner.run({ database, sql }),
+      ),
+      query({ database, sql }),
     ]);
     if (expected.status !== 'ok' || actual.status !== 'ok') return false;
     const comparison = compareToReference(reference, expected, actual);
