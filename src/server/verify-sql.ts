@@ -13,6 +13,7 @@
  * past its short limit (domains/sql/preparation-budget.ts), saying so in `summary.task.stopped`.
  */
 import { createHash } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import pMap from 'p-map';
 import { z } from 'zod';
 import { BadRequestError } from '../core/errors.js';
@@ -148,7 +149,10 @@ export class SqlVerifier {
     const candidates = body.candidates.map((c, i) =>
       typeof c === 'string' ? { id: String(i), code: c } : { id: c.id ?? String(i), code: c.code },
     );
-    const prepared = await this.prepared(pack, task, body, hooks.signal);
+    // Every query the request has queued listens to its signal: hundreds at once, by design.
+    const signal = hooks.signal && AbortSignal.any([hooks.signal]);
+    if (signal) setMaxListeners(0, signal);
+    const prepared = await this.prepared(pack, task, body, signal);
     if (prepared === undefined)
       return { results: candidates.map((c) => stoppedVerdict(c.id)), summary: summary(task, candidates, started) };
     const { checks, cached } = prepared;
@@ -164,7 +168,7 @@ export class SqlVerifier {
         const report = await pack.verify(checks, candidate.code, {
           shrink: body.augment !== undefined,
           lane,
-          ...(hooks.signal ? { signal: hooks.signal } : {}),
+          ...(signal ? { signal } : {}),
           ...(body.weights ? { weights: body.weights } : {}),
         });
         const verdict = wire(candidate.id, report, checks.publicSuites);

@@ -6,6 +6,7 @@
  * scorer see the same checks; `base` gates `generated` in the reward.
  */
 import { createHash } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { DEFAULT_SQL_LIMITS, type SqlRequest, type SqlResult, type SqlRunner } from '../../runtimes/sql-pool.js';
 import type { Checks, PrepareOptions } from '../types.js';
 import { compareToReference, type ResultTable } from './compare.js';
@@ -222,6 +223,8 @@ async function distil(
   // other databases too: the first ends the mutants' part, and none of them decides anything.
   const floor = limits.mutantSeconds ?? DEFAULT_MUTANT_SECONDS;
   const stop = new AbortController();
+  // Every mutant query listens to it: hundreds at once, by design.
+  setMaxListeners(0, stop.signal);
   let mutantsStopped: string | undefined;
   // kills[d]: the mutants database d tells from the reference.
   let kills = await Promise.all(

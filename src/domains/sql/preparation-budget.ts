@@ -6,6 +6,7 @@
  * preparation's turn (`lane`), and counts its engine seconds; once they pass `querySeconds`,
  * no more queries start and those running are stopped.
  */
+import { setMaxListeners } from 'node:events';
 import type { SqlLane, SqlRequest, SqlResult, SqlRunner } from '../../runtimes/sql-pool.js';
 
 export interface SqlPrepareLimits {
@@ -33,11 +34,17 @@ export class PreparationBudget {
   stoppedBecause: string | undefined;
   readonly signal: AbortSignal;
 
+  /** Whether anything can stop the preparation: without a signal or a budget its queries carry none. */
+  private readonly stoppable: boolean;
+
   constructor(
     private readonly runner: SqlRunner,
     private readonly limits: SqlPrepareLimits,
   ) {
     this.signal = limits.signal ? AbortSignal.any([limits.signal, this.stop.signal]) : this.stop.signal;
+    // Every query the preparation has queued listens to it: hundreds at once, by design.
+    setMaxListeners(0, this.signal);
+    this.stoppable = limits.signal !== undefined || limits.querySeconds !== undefined;
   }
 
   /** The caller abandoned the preparation. */
@@ -47,8 +54,10 @@ export class PreparationBudget {
 
   /** One query of the preparation; `signal` stops it too (the mutants' part ending). */
   async run(request: SqlRequest, signal?: AbortSignal): Promise<SqlResult> {
+    const own = this.stoppable ? this.signal : undefined;
+    const stop = own && signal ? AbortSignal.any([own, signal]) : (own ?? signal);
     const result = await this.runner.run(request, {
-      signal: signal ? AbortSignal.any([this.signal, signal]) : this.signal,
+      ...(stop ? { signal: stop } : {}),
       ...(this.limits.lane ? { lane: this.limits.lane } : {}),
     });
     this.spent += result.wallSeconds;
