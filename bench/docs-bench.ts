@@ -4,7 +4,9 @@
  * screen, and each with one fault of each issue type injected (src/domains/docs/fuzz.ts) for a
  * few seeds, reviewed the same way. Per type: faults injected and found (recall), issues
  * reported and how many of them name an injected fault (precision); then time per printed page
- * and documents reviewed per minute, with the machine's load.
+ * and documents reviewed per minute, with the machine's load; and the sandbox's cost: each clean
+ * document reviewed in the confined browser and in an unconfined one (`sandbox: 'none'`), one at
+ * a time in alternating order, in the same run.
  *
  * A fault is found when the reviewer reports an issue of its type whose selector names the
  * fault's element, an ancestor or a descendant of it (both resolved in the faulted document),
@@ -272,6 +274,28 @@ try {
   if (missed.length) out += `\nmissed (${missed.length}):\n${missed.map((m) => `  ${m}`).join('\n')}\n`;
   if (falsePositives.length)
     out += `\nfalse positives (${falsePositives.length}):\n${falsePositives.map((m) => `  ${m}`).join('\n')}\n`;
+  process.stdout.write(out);
+
+  // The sandbox's cost: each clean document reviewed confined and not, one at a time, alternating.
+  const unconfined = new BrowserRuntime({ sandbox: 'none' });
+  const sandbox = { confined: [] as number[], unconfined: [] as number[] };
+  try {
+    await reviewDocument(unconfined, docs[0]!.html); // its launch, not counted
+    for (const [i, doc] of docs.entries()) {
+      const order = i % 2 === 0 ? ([runtime, unconfined] as const) : ([unconfined, runtime] as const);
+      for (const on of order)
+        sandbox[on === runtime ? 'confined' : 'unconfined'].push((await reviewDocument(on, doc.html)).ms);
+    }
+  } finally {
+    await unconfined.close();
+  }
+  const ratios = sandbox.confined.map((ms, i) => ms / sandbox.unconfined[i]!);
+  process.stdout.write(
+    `\n| browser | median review of a clean document, one at a time |\n|---|---|\n` +
+      `| confined (bubblewrap, seccomp, cgroup) | ${(median(sandbox.confined) / 1000).toFixed(2)} s |\n` +
+      `| unconfined (--sandbox none) | ${(median(sandbox.unconfined) / 1000).toFixed(2)} s |\n` +
+      `\nconfined / unconfined, median of ${ratios.length} pairs: ×${median(ratios).toFixed(2)}\n`,
+  );
   let commit: string | undefined;
   try {
     commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
@@ -279,8 +303,7 @@ try {
     commit = undefined;
   }
   const provenance = `${new Date().toISOString()} · commit ${commit ?? '?'} (with the working tree) · node ${process.version} · chromium ${chromium ?? '?'} · docs ${DOCS}`;
-  out += `\n${provenance}\n`;
-  process.stdout.write(out);
+  process.stdout.write(`\n${provenance}\n`);
 
   if (JSON_OUT) {
     writeFileSync(
@@ -307,6 +330,7 @@ try {
             documentsPerMinute: perMinute,
             wallMs: wall,
           },
+          sandbox: { ...sandbox, medianRatio: median(ratios) },
           clean: cleanRecords,
           faulted: records.map(({ job, review, matching, others }) => ({
             doc: job.doc.name,

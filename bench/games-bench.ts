@@ -3,11 +3,16 @@
  * and 32 versions with one bug each): how many bugs the plans find, how many correct games
  * fail, and artifacts judged per minute, against the same plans played with a screenshot after
  * every step (what a GUI agent looking at the game pays for), both in the same run, artifact by
- * artifact in alternating order, one at a time.
+ * artifact in alternating order, one at a time. Then what the judge's safety costs, in the same
+ * run: the correct games played in the confined browser against an unconfined one (`sandbox:
+ * 'none'`, what the judge ran before it was sandboxed), in alternating order; and one DOM read in
+ * the judge's own world (what every assertion is now) against the same read in the page's world.
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { BrowserRuntime } from '../src/browser/runtime.js';
+import { ARTIFACT_URL, BrowserRuntime } from '../src/browser/runtime.js';
+import { launchChromium } from '../src/browser/chromium.js';
+import { JudgeWorld } from '../src/browser/judge-world.js';
 import { gamesPack, playCase, prepareGameChecks, readGameTasks, type GameChecks } from '../src/domains/games/index.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -85,6 +90,63 @@ try {
       `| plan + a screenshot after every step (${shots} screenshots) | ${perMinute(times.screenshots).toFixed(1)} | ${(median(times.screenshots) / 1000).toFixed(2)} s |\n` +
       `\nDOM checks judge ×${(perMinute(times.dom) / perMinute(times.screenshots)).toFixed(2)} as many artifacts per minute\n`,
   );
+
+  // The sandbox's cost: the correct games, twice each, confined and not, in alternating order.
+  const unconfined = new BrowserRuntime({ sandbox: 'none' });
+  const sandbox = { confined: [] as number[], unconfined: [] as number[] };
+  try {
+    const playOn = async (on: BrowserRuntime, html: string, c: GameChecks) => {
+      const t0 = performance.now();
+      await on.judge(html, async (session) => {
+        for (const planCase of c.cases) await playCase(session, planCase.steps);
+      });
+      return performance.now() - t0;
+    };
+    await playOn(unconfined, tasks[0]!.reference!, checks.get(tasks[0]!.id)!); // its launch, not counted
+    for (let round = 0; round < 2; round++)
+      for (const [i, task] of tasks.entries()) {
+        const order =
+          (i + round) % 2 === 0 ? (['confined', 'unconfined'] as const) : (['unconfined', 'confined'] as const);
+        for (const how of order)
+          sandbox[how].push(
+            await playOn(how === 'confined' ? runtime : unconfined, task.reference!, checks.get(task.id)!),
+          );
+      }
+  } finally {
+    await unconfined.close();
+  }
+  const ratios = sandbox.confined.map((ms, i) => ms / sandbox.unconfined[i]!);
+  process.stdout.write(
+    `\n| browser | games per minute | median per game |\n|---|---|---|\n` +
+      `| confined (bubblewrap, seccomp, cgroup) | ${perMinute(sandbox.confined).toFixed(1)} | ${(median(sandbox.confined) / 1000).toFixed(2)} s |\n` +
+      `| unconfined (--sandbox none) | ${perMinute(sandbox.unconfined).toFixed(1)} | ${(median(sandbox.unconfined) / 1000).toFixed(2)} s |\n` +
+      `\nconfined / unconfined time per game, median of ${ratios.length} pairs: ×${median(ratios).toFixed(2)}\n`,
+  );
+
+  // One read, in the judge's world and in the page's, on one page, in alternating order.
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    await page.route('**/*', (route) => route.fulfill({ contentType: 'text/html', body: '<p id="x">seen</p>' }));
+    await page.goto(ARTIFACT_URL);
+    const world = await JudgeWorld.open(page);
+    const reads = { judge: [] as number[], page: [] as number[] };
+    const read = 'document.querySelector("#x").textContent';
+    for (let i = 0; i < 400; i++) {
+      const order = i % 2 === 0 ? (['judge', 'page'] as const) : (['page', 'judge'] as const);
+      for (const where of order) {
+        const t0 = performance.now();
+        if (where === 'judge') await world.evaluate(read);
+        else await page.evaluate(read);
+        reads[where].push(performance.now() - t0);
+      }
+    }
+    process.stdout.write(
+      `\none DOM read, median of 400: in the judge's world ${median(reads.judge).toFixed(2)} ms, in the page's ${median(reads.page).toFixed(2)} ms (×${(median(reads.judge) / median(reads.page)).toFixed(2)})\n`,
+    );
+  } finally {
+    await browser.close();
+  }
 } finally {
   await runtime.close();
 }

@@ -135,7 +135,12 @@ describe('deferred work ends with the program (javascript)', () => {
 describe('memory', () => {
   it('python: bytearray(10**10) is memory', () => expectStatus('python', { code: 'x = bytearray(10**10)' }, 'memory'));
   it('python: a list that doubles is memory', () =>
-    expectStatus('python', { code: 'x = [0]\nwhile True:\n    x = x + x' }, 'memory', undefined));
+    // Each doubling copies the whole list: on a slow machine the last copies take seconds, and memory must win.
+    expectStatus(
+      'python',
+      { code: 'x = [0]\nwhile True:\n    x = x + x', limits: { wallSeconds: 10, memoryBytes: 512 * 2 ** 20 } },
+      'memory',
+    ));
   it('javascript: an array that grows past the heap is memory (the worker is replaced)', () =>
     expectStatus(
       'javascript',
