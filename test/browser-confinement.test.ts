@@ -126,19 +126,55 @@ function descendants(): number[] {
   return [...below];
 }
 
-test("every process of the browser is in a network namespace of its own, not this machine's", async () => {
-  await runtime.version();
-  const own = readlinkSync('/proc/self/ns/net');
-  const browsers = descendants().filter((pid) => {
+/** The browser's processes (bubblewrap's carry its arguments too: the browser is the chromium binary). */
+const browserProcesses = () =>
+  descendants().filter((pid) => {
     try {
-      // bubblewrap's own processes carry the browser's arguments too: the browser is the chromium binary.
       return readlinkSync(`/proc/${pid}/exe`).endsWith('/chromium');
     } catch {
       return false;
     }
   });
+
+test("every process of the browser is in a network namespace of its own, not this machine's", async () => {
+  await runtime.version();
+  const own = readlinkSync('/proc/self/ns/net');
+  const browsers = browserProcesses();
   assert.ok(browsers.length > 0, 'no browser process found');
   for (const pid of browsers) assert.notEqual(readlinkSync(`/proc/${pid}/ns/net`), own, `process ${pid}`);
+});
+
+test('a browser that dies under an artifact, not for memory, judges it again in a fresh one; dying twice is no-verdict; the next game is judged right', async () => {
+  const killBrowser = () => {
+    for (const pid of browserProcesses()) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    }
+  };
+  let tries = 0;
+  const again = await runtime.judge(RIGHT, async (session) => {
+    await session.load();
+    if (tries++ === 0) {
+      killBrowser();
+      await session.load();
+    }
+    return session.inspect<string>('document.getElementById("count").textContent');
+  });
+  assert.deepEqual(again, { value: '0' });
+  assert.equal(tries, 2);
+  const always = await runtime.judge(RIGHT, async (session) => {
+    await session.load();
+    killBrowser();
+    await session.load();
+    return 'judged';
+  });
+  assert.ok('abort' in always, JSON.stringify(always));
+  assert.equal(always.abort.status, 'no-verdict');
+  assert.match(always.abort.message, /died twice/);
+  await nextIsRight();
 });
 
 test(

@@ -77,9 +77,11 @@ export interface Misconduct {
   readonly detail: string;
 }
 
-/** How a session ended early, if it did: the artifact's status, not an exception. */
-export type Abort =
-  { readonly status: 'timeout'; readonly message: string } | { readonly status: 'memory'; readonly message: string };
+/**
+ * How a session ended early, if it did: the artifact's status, not an exception. `no-verdict`:
+ * the browser died under the artifact twice, not for memory (the judge failed, not the page).
+ */
+export type Abort = { readonly status: 'timeout' | 'memory' | 'no-verdict'; readonly message: string };
 
 /**
  * What a judge may do to the page itself: act on it as a user would, change the medium it is
@@ -211,6 +213,25 @@ export class BrowserRuntime {
     work: (session: BrowserSession) => Promise<T>,
     options: JudgeOptions = {},
   ): Promise<{ value: T } | { abort: Abort }> {
+    const first = await this.judgeOnce(html, work, options);
+    if (!('died' in first)) return first;
+    // The browser died under the artifact, not for memory: it is judged again, from the start,
+    // in a fresh browser; a second death is the judge's failure, not a verdict on the page.
+    const second = await this.judgeOnce(html, work, options);
+    if (!('died' in second)) return second;
+    return {
+      abort: {
+        status: 'no-verdict',
+        message: `the browser died twice while judging this artifact, not for memory (${clip(second.died)})`,
+      },
+    };
+  }
+
+  private async judgeOnce<T>(
+    html: string,
+    work: (session: BrowserSession) => Promise<T>,
+    options: JudgeOptions,
+  ): Promise<{ value: T } | { abort: Abort } | { died: string }> {
     const launched = this.launch();
     launched.active++;
     let browser: Browser;
@@ -228,6 +249,8 @@ export class BrowserRuntime {
     let page: Page | undefined;
     let world: JudgeWorld | undefined;
     let crashed = false;
+    /** A step ran out of time: the renderer may spin on, so the browser is retired after the artifact. */
+    let hung = false;
     const misconduct: Misconduct[] = [];
     const pageErrors: string[] = [];
     const consoleErrors: string[] = [];
@@ -258,16 +281,15 @@ export class BrowserRuntime {
       const limit = Math.min(this.limits.stepMs, left);
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () =>
-            reject(
-              new SessionAbort({
-                status: 'timeout',
-                message: `a step took more than ${limit} ms (the page does not answer: a loop that never ends?)`,
-              }),
-            ),
-          limit,
-        );
+        timer = setTimeout(() => {
+          hung = true;
+          reject(
+            new SessionAbort({
+              status: 'timeout',
+              message: `a step took more than ${limit} ms (the page does not answer: a loop that never ends?)`,
+            }),
+          );
+        }, limit);
       });
       try {
         return await Promise.race([work(), late]);
@@ -353,16 +375,15 @@ export class BrowserRuntime {
         }),
       step,
     };
-    let hung = false;
     try {
       return { value: await work(session) };
     } catch (error) {
       if (!(error instanceof SessionAbort)) {
         // The browser itself killed for memory (its largest process) ends the artifact as the page's.
         if (((await confinement?.oomKills()) ?? 0) > killsBefore) return { abort: (await memoryAbort()).abort };
+        if (!browser.isConnected()) return { died: error instanceof Error ? error.message : String(error) };
         throw error;
       }
-      hung = error.abort.status === 'timeout';
       return { abort: error.abort };
     } finally {
       if (!hung) await drop();

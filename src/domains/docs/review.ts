@@ -20,7 +20,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { inflateSync } from 'node:zlib';
-import { ARTIFACT_ORIGIN, type BrowserRuntime, type BrowserSession } from '../../browser/runtime.js';
+import { ARTIFACT_ORIGIN, type Abort, type BrowserRuntime, type BrowserSession } from '../../browser/runtime.js';
 import { MEDIA, SEVERITY_RANK, type Assets, type DocIssue, type Medium } from './issues.js';
 import { MEDIA_LAYOUT, contentBox, mediumName } from './media.js';
 import {
@@ -54,7 +54,7 @@ export interface Review {
   /** Printed pages per print medium (the screen: 1). */
   readonly pages: Partial<Record<Medium, number>>;
   /** The page looped or crashed: no issues judged. */
-  readonly abort?: { status: 'timeout' | 'memory'; message: string };
+  readonly abort?: Abort;
   /** Wall time of the review, ms. */
   readonly ms: number;
 }
