@@ -76,3 +76,4 @@ export * as strategies from './strategies/index.js';
 export { solveTask, STRATEGIES, type Strategy, type StrategyResult } from './strategies/index.js';
 export { renderFeedback, pickMinimal, type FailureFact } from './feedback/index.js';
 export { TaskVerifier } from './server/verify-task.js';
+export * as domains from './domains/index.js';

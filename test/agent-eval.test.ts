@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { readRepoTasks, writeRepo } from '../src/agents/repo-tasks.js';
-import { runSandboxed } from '../src/agents/sandboxed-command.js';
+import { runSandboxed } from '../src/runtimes/command.js';
 import { summarizeTests } from '../src/agents/test-summary.js';
 import { realFile } from '../src/bench/datasets/testing.js';
 import { startFakeOpenAIServer } from '../src/models/testing/index.js';

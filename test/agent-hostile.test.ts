@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { MAX_CALLS_PER_TURN, runAgent } from '../src/agents/agent.js';
 import { defaultTestCommand } from '../src/agents/test-summary.js';
-import { runSandboxed } from '../src/agents/sandboxed-command.js';
+import { runSandboxed } from '../src/runtimes/command.js';
 import { commandTools, FILE_TOOLS, MAX_COMMAND_CHARS } from '../src/agents/tools.js';
 import { Workspace } from '../src/agents/workspace.js';
 import type { FakeChatRequest, FakeReply } from '../src/models/testing/index.js';

@@ -9,7 +9,7 @@ export const BIN = join(import.meta.dirname, '../bin/crucible.js');
 /** `cwd`: where the command runs (its store and cache default to folders there). */
 export async function crucible(
   args: string[],
-  options: { cwd?: string } = {},
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], {

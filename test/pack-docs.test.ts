@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { BrowserRuntime } from '../src/browser/runtime.js';
 import { docsPack, docTaskOf, readDocTasks, type DocTask } from '../src/domains/docs/index.js';
-import { docsFeedback } from '../src/strategies/docs-subject.js';
+import { docsFeedback } from '../src/domains/docs/subject.js';
 import { runPackContract } from './contracts/pack-contract.js';
 
 const runtime = new BrowserRuntime({ heapMb: 128 });

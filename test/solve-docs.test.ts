@@ -237,3 +237,39 @@ test('eval --model on docs task lines: each document written by the strategy and
   assert.equal(figures.suites['review/a4']!.status, 'fail', 'the table is wider than the A4 page');
   assert.equal(figures.suites['review/screen'], undefined, 'the task is judged on A4 alone');
 });
+
+test('eval --samples on docs task lines: documents a user brings, scored with pass@k as functions are', async () => {
+  const page = (body: string) =>
+    `<!doctype html><html lang="en"><head><title>Memo</title><style>@page { size: A4; margin: 18mm } body { font: 12pt/1.5 serif; color: #222 }</style></head><body>${body}</body></html>`;
+  const file = join(dir, 'docs-samples-tasks.jsonl');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      task_id: 'docs/memo',
+      domain: 'docs',
+      prompt: 'A memo, number 7.',
+      expect: [{ selector: 'h1', text_contains: 'Memo 7' }],
+      media: ['a4'],
+    }) + '\n',
+  );
+  const samples = join(dir, 'docs-samples.jsonl');
+  writeFileSync(
+    samples,
+    [page('<h1>Memo 7</h1><p>The office closes on Friday.</p>'), page('<h1>Memo 8</h1><p>Wrong number.</p>')]
+      .map((solution) => JSON.stringify({ task_id: 'docs/memo', solution }))
+      .join('\n') + '\n',
+  );
+  const json = join(dir, 'eval-docs-samples.json');
+  const run = await crucible(['eval', '--dataset', file, '--samples', samples, '--json', json, '--no-record'], {
+    cwd: dir,
+  });
+  assert.equal(run.code, 0, run.stderr + run.stdout);
+  const document = JSON.parse(readFileSync(json, 'utf8'));
+  assert.equal(document.settings.domain, 'docs');
+  assert.deepEqual(
+    document.samples.map((s: { status: string }) => s.status),
+    ['pass', 'fail'],
+  );
+  assert.equal(document.samples[1].suites.content.status, 'fail', 'the heading says Memo 8');
+  assert.equal(document.summary.pass_at_k.content['1'], 0.5);
+});

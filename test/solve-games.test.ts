@@ -135,3 +135,31 @@ test('a plan the model cannot write, and a function strategy, each say what to d
   const dccd = await solve(file, 'dccd', 'http://127.0.0.1:9/v1#m', 'cache-bad');
   assert.match(dccd.stderr, /a games task is solved with --strategy/);
 });
+
+test('eval --samples on a games task file: games a user brings, played with the plan and scored with pass@k', async () => {
+  const file = join(dir, 'games.jsonl');
+  writeFileSync(file, JSON.stringify(task) + '\n');
+  const samples = join(dir, 'games-samples.jsonl');
+  writeFileSync(
+    samples,
+    [RIGHT, counter('')].map((solution) => JSON.stringify({ task_id: task.task_id, solution })).join('\n') + '\n',
+  );
+  const json = join(dir, 'eval-games.json');
+  const run = await crucible(['eval', '--dataset', file, '--samples', samples, '--json', json, '--no-record'], {
+    cwd: dir,
+  });
+  assert.equal(run.code, 0, run.stderr + run.stdout);
+  const document = JSON.parse(readFileSync(json, 'utf8'));
+  assert.equal(document.settings.domain, 'games');
+  assert.deepEqual(
+    document.samples.map((s: { status: string }) => s.status),
+    ['pass', 'fail'],
+  );
+  const suites = Object.keys(document.summary.pass_at_k);
+  assert.ok(suites.length >= 3, `the load and each plan case are suites: ${suites.join(', ')}`);
+  assert.equal(
+    document.summary.pass_at_k[suites.at(-1)!]['1'],
+    0.5,
+    'the game whose reset does nothing fails the last case',
+  );
+});

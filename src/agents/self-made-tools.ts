@@ -10,7 +10,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { runSandboxed, type CommandLimits } from './sandboxed-command.js';
+import { runSandboxed, type CommandLimits } from '../runtimes/command.js';
 import type { SandboxMode } from '../runtimes/sandbox.js';
 import { summarizeTests } from './test-summary.js';
 import type { AgentTool } from './tools.js';

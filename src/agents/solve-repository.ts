@@ -10,7 +10,7 @@ import type { SandboxMode } from '../runtimes/sandbox.js';
 import type { Store } from '../store/index.js';
 import { memoryTrace, storeTrace } from '../strategies/trace.js';
 import { runAgent, type AgentOutcome } from './agent.js';
-import { runSandboxed, type CommandLimits } from './sandboxed-command.js';
+import { runSandboxed, type CommandLimits } from '../runtimes/command.js';
 import { defaultTestCommand, summarizeTests, type TestSummary } from './test-summary.js';
 import { commandTools, FILE_TOOLS } from './tools.js';
 import { changedLines, Workspace, type FileChange } from './workspace.js';

@@ -8,7 +8,7 @@
 import { RE2JS } from 're2js';
 import { z } from 'zod';
 import type { SandboxMode } from '../runtimes/sandbox.js';
-import { runSandboxed, type CommandLimits, type CommandResult } from './sandboxed-command.js';
+import { runSandboxed, type CommandLimits, type CommandResult } from '../runtimes/command.js';
 import { checkSyntax, definitions, hasGrammar } from './syntax.js';
 import { summarizeTests } from './test-summary.js';
 import { Refused, type Workspace } from './workspace.js';
@@ -253,7 +253,7 @@ function describeRun(result: CommandResult): string {
   return `exit code ${result.exitCode}`;
 }
 
-/** `run` and `run_tests`: commands in the sandbox, on a throwaway copy of the workspace (sandboxed-command.ts). */
+/** `run` and `run_tests`: commands in the sandbox, on a throwaway copy of the workspace (runtimes/command.ts). */
 export const MAX_COMMAND_CHARS = 32_768;
 
 export function commandTools(options: CommandToolOptions): AgentTool[] {

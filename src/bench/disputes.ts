@@ -10,7 +10,7 @@ import { verifyProgram, withoutGeneratedInputs, type CodeChecks } from '../domai
 import { GENERATED_SUITE } from '../verify/differential.js';
 import { findDisputedInputs, type DisputedInput } from '../verify/disputed-inputs.js';
 import type { Harness } from '../verify/harness.js';
-import { toSampleResult, type SampleResult } from './evaluate.js';
+import { sampleRow, type SampleResult } from './evaluate.js';
 
 export interface SettledDisputes {
   /** The results, those judged again replaced. */
@@ -50,7 +50,7 @@ export async function settleDisputedInputs(
     await Promise.all(
       again.map(async (i) => {
         const report = await verifyProgram(harness, reduced, candidateAt(i).program, { shrink: options.shrink });
-        settled[i] = toSampleResult(candidateAt(i), report);
+        settled[i] = sampleRow(candidateAt(i), report);
       }),
     );
   }

@@ -1,7 +1,8 @@
 import pMap from 'p-map';
 import type { Candidate, Task } from '../core/task.js';
 import { STATUSES, type Failure, type Status } from '../core/verdict.js';
-import { verifyProgram, type CodeChecks, type CodeReport } from '../domains/code/index.js';
+import { verifyProgram, type CodeChecks } from '../domains/code/index.js';
+import type { Report } from '../domains/types.js';
 import type { Harness } from '../verify/harness.js';
 import { meanPassAtK, reportableKs } from './pass-at-k.js';
 
@@ -91,7 +92,7 @@ export async function evaluateCandidates(
       const taskChecks = checks.get(candidate.taskId);
       if (!taskChecks) throw new Error(`sample for unknown task ${candidate.taskId}`);
       const report = await verifyProgram(harness, taskChecks, candidate.program, { shrink: options.shrink === true });
-      results[i] = toSampleResult(candidate, report);
+      results[i] = sampleRow(candidate, report);
       options.onResult?.(results[i]!, ++done, candidates.length);
     },
     { concurrency: Math.max(1, options.concurrency ?? 8) },
@@ -99,7 +100,14 @@ export async function evaluateCandidates(
   return options.signal?.aborted ? results.filter((result) => result !== undefined) : results;
 }
 
-export function toSampleResult(candidate: Candidate, report: CodeReport): SampleResult {
+/**
+ * The row `eval` writes for one judged sample, in every pack: its verdict per suite, the first
+ * failure, the minimal counterexample when one was found, and the gated reward.
+ */
+export function sampleRow(
+  candidate: Candidate,
+  report: Report & { readonly counterexample?: SampleResult['counterexample'] },
+): SampleResult {
   const { verdict, counterexample } = report;
   const suites: Record<string, SuiteResult> = {};
   for (const suite of verdict.suites)
@@ -109,6 +117,7 @@ export function toSampleResult(candidate: Candidate, report: CodeReport): Sample
       total: suite.total,
       ...(suite.inline ? { inline: true } : {}),
       ...(suite.failedAt !== undefined ? { failed_at: suite.failedAt } : {}),
+      ...(suite.firstFailure ? { first_failure: suite.firstFailure } : {}),
       ...(suite.slow
         ? {
             slow: suite.slow.map((s) => ({
@@ -131,19 +140,7 @@ export function toSampleResult(candidate: Candidate, report: CodeReport): Sample
     time_ms: Math.round(verdict.timeMs * 10) / 10,
     ...(verdict.typeErrors?.length ? { type_errors: verdict.typeErrors } : {}),
     ...(verdict.typeCheckNotDone ? { type_check_not_done: verdict.typeCheckNotDone } : {}),
-    ...(counterexample
-      ? {
-          counterexample: {
-            input: counterexample.input,
-            expected: counterexample.expected,
-            actual: counterexample.actual,
-            message: counterexample.message,
-            original: counterexample.original,
-            shrunk: counterexample.shrunk,
-            rounds: counterexample.rounds,
-          },
-        }
-      : {}),
+    ...(counterexample ? { counterexample } : {}),
     reward: report.reward.reward,
   };
 }

@@ -157,6 +157,11 @@ export class BrowserRuntime {
     };
   }
 
+  /** What judges, for a document's settings: the browser and its limits. */
+  get settings(): object {
+    return { browser: CHROMIUM, ...this.limits };
+  }
+
   /** The browser's version (it is launched if it is not running). */
   async version(): Promise<string> {
     return (await this.launch().browser).version();

@@ -36,12 +36,14 @@ export async function runEval(flags: EvalFlags): Promise<void> {
     return (await import('./eval-agent.js')).runAgentEval(flags as ModelEvalFlags);
   }
   if ('model' in flags && flags.model) return (await import('./eval-model.js')).runModelEval(flags as ModelEvalFlags);
-  // A task file of another domain is judged by its pack (the dataset's `domain`; SQL's own formats are recognised).
+  // A task file of a pack (domains/registry.ts) is judged by the pack; any other dataset holds functions.
   const { dataset } = flags;
-  if (dataset !== undefined && (await import('../domains/sql/read-tasks.js')).isSqlTaskFile(dataset)) {
-    const { judgeSqlSamples } = await import('./eval-sql.js');
+  const registry = await import('../domains/registry.js');
+  const module = dataset === undefined ? undefined : registry.packOfTaskFile(dataset, await registry.installedPacks());
+  if (module) {
+    const { judgePackSamples } = await import('./eval-pack.js');
     return recorded(flags, { command: 'eval', dataset: datasetLabel(flags), judged: judgedLabel(flags), flags }, () =>
-      judgeSqlSamples({ ...flags, dataset }),
+      judgePackSamples(module, { ...flags, dataset: dataset! }),
     );
   }
   const inputs = await readInputs(flags);

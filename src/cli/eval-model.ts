@@ -47,7 +47,7 @@ export async function runModelEval(flags: ModelEvalFlags): Promise<void> {
   const options = await strategyOptions(flags);
   const seed = chooseSeed(flags.seed);
   const domain = await modelEvalDomain(flags, seed);
-  const misfit = strategyMisfit(flags.strategy, domain.domain, `a ${domain.domain} dataset`);
+  const misfit = strategyMisfit(flags.strategy, domain.writes, `a ${domain.domain} dataset`);
   if (misfit) {
     await domain.close();
     throw new Error(misfit);

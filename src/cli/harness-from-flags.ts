@@ -1,8 +1,8 @@
-/** The harness (and the SQL engine, and the browser) that the options of withHarnessOptions (shared-options.ts) describe. */
-import { BrowserRuntime } from '../browser/runtime.js';
+/** The harness (and the SQL engine, and any pack's runtime) that the options of withHarnessOptions (shared-options.ts) describe. */
 import { checkNodePath } from '../runtimes/recipes.js';
 import { SqlRunner } from '../runtimes/sql-pool.js';
 import { Harness } from '../verify/harness.js';
+import type { AnyPackModule, OpenPack } from '../domains/registry.js';
 import type { HarnessFlags } from './shared-options.js';
 
 function warnUnsandboxed(flags: Pick<HarnessFlags, 'sandbox'>, what: string): void {
@@ -34,8 +34,11 @@ export function sqlRunnerFromFlags(flags: Pick<HarnessFlags, 'sandbox' | 'worker
   return new SqlRunner({ ...(flags.workers ? { workers: flags.workers } : {}), sandbox: flags.sandbox });
 }
 
-/** The judging browser, confined unless --sandbox none says otherwise (src/browser/confinement.ts). */
-export function browserFromFlags(flags: Pick<HarnessFlags, 'sandbox'>): BrowserRuntime {
-  warnUnsandboxed(flags, 'pages');
-  return new BrowserRuntime({ sandbox: flags.sandbox });
+/** A pack of the registry on its runtime, as --sandbox and --workers say. */
+export function openPackFromFlags(
+  module: AnyPackModule,
+  flags: Pick<HarnessFlags, 'sandbox' | 'workers'>,
+): Promise<OpenPack> {
+  warnUnsandboxed(flags, module.runs);
+  return module.open({ sandbox: flags.sandbox, ...(flags.workers ? { workers: flags.workers } : {}) });
 }

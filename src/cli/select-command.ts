@@ -86,13 +86,13 @@ async function selectOnSqlTasks(
   threshold: Threshold | undefined,
 ): Promise<CommandResult> {
   if (!flags.samples) throw new Error('select needs --samples: the queries to choose among, several per task');
-  const [{ readSqlTasks, sqlPack }, { readSqlSamples }, { sqlRunnerFromFlags }] = await Promise.all([
+  const [{ readSqlTasks, sqlPack }, { readPackSamples }, { sqlRunnerFromFlags }] = await Promise.all([
     import('../domains/sql/index.js'),
-    import('../bench/evaluate-sql.js'),
+    import('../bench/pack-samples.js'),
     import('./harness-from-flags.js'),
   ]);
   const tasks = readSqlTasks(dataset);
-  const candidates = readSqlSamples(flags.samples, tasks);
+  const candidates = readPackSamples(flags.samples, tasks);
   const runner = sqlRunnerFromFlags(flags);
   const progress = createProgress('select');
   let run: SelectRun;

@@ -12,62 +12,42 @@ import {
   type StrategyResult,
   type Subject,
 } from '../strategies/index.js';
-import { sqlSubject } from '../strategies/sql-subject.js';
-import { gamesSubject } from '../strategies/games-subject.js';
-import { docsSubject } from '../strategies/docs-subject.js';
-import { docsPack, type DocTask } from '../domains/docs/index.js';
-import { BrowserRuntime } from '../browser/runtime.js';
-import { gamesPack, type GameTask } from '../domains/games/index.js';
-import { writePlan } from '../domains/games/write-plan.js';
-import type { Model } from '../models/index.js';
-import { sqlPack, type SqlTask } from '../domains/sql/index.js';
-import { SqlRunner } from '../runtimes/sql-pool.js';
 import type { Harness } from '../verify/harness.js';
 import { chooseSeed } from '../core/seed.js';
-import { browserFromFlags, harnessFromFlags, sqlRunnerFromFlags } from './harness-from-flags.js';
+import { harnessFromFlags, openPackFromFlags } from './harness-from-flags.js';
 import { openModel, strategyOptions } from './strategy-flags.js';
-import type { SolveFlags, StrategyFlags } from './solve-options.js';
-import {
-  readDocTaskSource,
-  readGameTaskSource,
-  readSqlTaskSource,
-  readTaskSource,
-  type TaskSource,
-} from './task-source.js';
+import type { SolveFlags } from './solve-options.js';
+import { readPackTaskSource, readTaskSource, type PackTaskSource, type TaskSource } from './task-source.js';
+import { installedPacks, type OpenPack } from '../domains/registry.js';
+import type { Model } from '../models/index.js';
 
 export async function runSolve(flags: SolveFlags): Promise<void> {
   const budget = parseBudget(flags.budget);
-  const sql = readSqlTaskSource(flags.task);
-  const game = sql ? undefined : readGameTaskSource(flags.task);
-  const doc = sql || game ? undefined : readDocTaskSource(flags.task);
+  // A task file of a pack (domains/registry.ts), else a function.
+  const packed = readPackTaskSource(flags.task, await installedPacks());
   const misfit = strategyMisfit(
     flags.strategy,
-    sql ? 'sql' : game ? 'games' : doc ? 'docs' : 'code',
-    `${sql ? 'an SQL' : game ? 'a games' : doc ? 'a docs' : 'a function'} task`,
+    packed?.module.writes ?? 'function',
+    packed ? packed.module.taskNoun : 'a function task',
   );
   if (misfit) throw new Error(misfit);
-  const source = sql || game || doc ? undefined : await readTaskSource(flags.task);
-  const label = sql?.label ?? game?.label ?? doc?.label ?? source!.label;
+  const source = packed ? undefined : await readTaskSource(flags.task);
+  const label = packed?.label ?? source!.label;
   const options = await strategyOptions(flags);
   const seed = chooseSeed(flags.seed);
   process.stderr.write(
-    `crucible: ${flags.strategy} on ${(sql ?? game ?? doc ?? source)!.task.id} with ${flags.model}, seed ${seed} (replay with --seed ${seed}${flags.offline ? '' : ' --offline'})\n`,
+    `crucible: ${flags.strategy} on ${(packed ?? source)!.task.id} with ${flags.model}, seed ${seed} (replay with --seed ${seed}${flags.offline ? '' : ' --offline'})\n`,
   );
   const model = await openModel(flags);
-  const runtime = sql ? sqlRunnerFromFlags(flags) : game || doc ? browserFromFlags(flags) : harnessFromFlags(flags);
+  const runtime = packed ? await openPackFromFlags(packed.module, flags) : harnessFromFlags(flags);
   const store = new Store(flags.db);
   const interrupt = new AbortController();
   const onSigint = () => interrupt.abort();
   process.once('SIGINT', onSigint);
   try {
-    const subject =
-      runtime instanceof SqlRunner
-        ? await sqlTarget(runtime, sql!.task, flags, seed)
-        : runtime instanceof BrowserRuntime
-          ? doc
-            ? await docsTarget(runtime, doc.task)
-            : await gamesTarget(runtime, game!.task, flags, seed, model)
-          : await codeTarget(runtime, source!, flags, seed);
+    const subject = packed
+      ? await packTarget(runtime as OpenPack, packed, flags, seed, model)
+      : await codeTarget(runtime as Harness, source!, flags, seed);
     process.stderr.write(`crucible: checks: ${subject.checks!.description}\n`);
     const { result, runId } = await solveTask({
       subject,
@@ -111,12 +91,6 @@ export async function runSolve(flags: SolveFlags): Promise<void> {
   }
 }
 
-/** A document to write, judged by the reviewer on the task's media and its content assertions. */
-async function docsTarget(runtime: BrowserRuntime, task: DocTask): Promise<Subject> {
-  const checks = await docsPack(runtime).prepare(task, { audience: 'solver', seed: 0 });
-  return docsSubject(runtime, task, checks);
-}
-
 /** A function to write, checked on the task file's tests, the prompt's examples and generated inputs. */
 async function codeTarget(harness: Harness, source: TaskSource, flags: SolveFlags, seed: number): Promise<Subject> {
   const checks = await prepareCodeChecks(harness, source.task, {
@@ -130,49 +104,30 @@ async function codeTarget(harness: Harness, source: TaskSource, flags: SolveFlag
   return codeSubject(harness, source.task, checks);
 }
 
-/** A query to write, checked on the task's database and on generated ones (--inputs of them) against the reference. */
-async function sqlTarget(runner: SqlRunner, task: SqlTask, flags: SolveFlags, seed: number): Promise<Subject> {
-  const checks = await sqlPack(runner).prepare(task, {
+/** A task of a pack: made solvable first where the pack says how (games: a plan), then its solver's checks. */
+async function packTarget(
+  open: OpenPack,
+  source: PackTaskSource,
+  flags: SolveFlags,
+  seed: number,
+  model: Model,
+): Promise<Subject> {
+  const task = source.module.beforeSolve
+    ? await source.module.beforeSolve(source.task, {
+        model,
+        seed,
+        log: (line: string) => process.stderr.write(`crucible: ${line}\n`),
+      })
+    : source.task;
+  const checks = await open.pack.prepare(task, {
     audience: 'solver',
     seed,
     ...(flags.oracle === false ? { oracle: false } : {}),
     ...(flags.inputs ? { probes: flags.inputs } : {}),
   });
-  if (checks.incomplete)
-    throw new Error(`the sandbox failed while preparing ${task.id}'s checks: ${checks.incomplete}`);
-  if (checks.referenceProblem) throw new Error(`${task.id} cannot be checked: ${checks.referenceProblem}`);
-  return sqlSubject(runner, task, checks);
-}
-
-/** A game to write, played with the task's plan (each case checked on the reference first, when there is one). */
-async function gamesTarget(
-  runtime: BrowserRuntime,
-  given: GameTask,
-  flags: SolveFlags,
-  seed: number,
-  model: Model,
-): Promise<Subject> {
-  let task = given;
-  if (task.plan === undefined) {
-    // ALIVE's one-shot planning: the model writes the plan from the prompt, once.
-    const written = await writePlan(model, task, { seed });
-    if ('error' in written)
-      throw new Error(`${task.id} has no plan, and the one the model wrote is not valid: ${written.error}`);
-    task = { ...task, plan: written.plan };
-    process.stderr.write(
-      `crucible: ${task.id} has no plan: the model wrote ${written.plan.length} cases${task.reference === undefined ? ' (no reference to check them on)' : ''}\n`,
-    );
-  }
-  const checks = await gamesPack(runtime).prepare(task, {
-    audience: 'solver',
-    seed,
-    ...(flags.oracle === false ? { oracle: false } : {}),
-  });
-  if (checks.count === 0)
-    throw new Error(
-      `${task.id} cannot be checked: ${checks.description}. Give the task a "plan" (src/domains/games/README.md has the format)`,
-    );
-  return gamesSubject(runtime, task, checks);
+  const unusable = open.unusable(checks);
+  if (unusable) throw new Error(unusable);
+  return open.subject(task, checks);
 }
 
 export function formatResult(result: StrategyResult, runId: string | undefined): string {

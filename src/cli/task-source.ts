@@ -11,9 +11,8 @@ import { builtinDataset } from '../bench/builtin/index.js';
 import { loadDataset, type Dataset } from '../bench/datasets/index.js';
 import { LANGUAGES, type ScriptSuite, type Task } from '../core/task.js';
 import type { PromptExample } from '../verify/generate/examples.js';
-import { isGameTaskFile, readGameTasks, type GameTask } from '../domains/games/task.js';
-import { isDocTaskFile, readDocTasks, type DocTask } from '../domains/docs/task.js';
-import { isSqlTaskFile, readSqlTasks, type SqlTask } from '../domains/sql/index.js';
+import { packOfTaskFile, type AnyPackModule } from '../domains/registry.js';
+import type { Identified } from '../domains/subject.js';
 
 export interface TaskSource {
   readonly task: Task;
@@ -42,54 +41,37 @@ export const TaskFileSchema = z
     message: 'entry_point is required: the name of the function to write',
   });
 
-/** An SQL task (domains/sql): from a task file of any SQL format, one task, or `FILE:TASK_ID`. */
-export interface SqlTaskSource {
-  readonly task: SqlTask;
+/** A task of a pack with task files of its own (domains/registry.ts), and the pack. */
+export interface PackTaskSource {
+  readonly module: AnyPackModule;
+  readonly task: Identified;
   readonly label: string;
 }
 
-/** The SQL task `--task` names, or undefined when it names no SQL task file. */
-export function readSqlTaskSource(spec: string): SqlTaskSource | undefined {
-  return readDomainTaskSource(spec, 'SQL', isSqlTaskFile, readSqlTasks);
-}
-
-/** The games task `--task` names (a games task file, or `FILE:TASK_ID`), or undefined. */
-export function readGameTaskSource(spec: string): { readonly task: GameTask; readonly label: string } | undefined {
-  return readDomainTaskSource(spec, 'games', isGameTaskFile, readGameTasks);
-}
-
-/** The docs task `--task` names (a docs task file, or `FILE:TASK_ID`), or undefined. */
-export function readDocTaskSource(spec: string): { readonly task: DocTask; readonly label: string } | undefined {
-  return readDomainTaskSource(spec, 'docs', isDocTaskFile, readDocTasks);
-}
-
-/** A task of a domain's task files: the file's one task, or `FILE:TASK_ID`; undefined when `spec` names no such file. */
-function readDomainTaskSource<T extends { readonly id: string }>(
-  spec: string,
-  domain: string,
-  isTaskFile: (file: string) => boolean,
-  read: (file: string) => T[],
-): { readonly task: T; readonly label: string } | undefined {
-  if (isTaskFile(spec)) {
-    const tasks = read(spec);
+/** The task `--task` names in a pack's task file (the file's one task, or `FILE:TASK_ID`), or undefined when it names none. */
+export function readPackTaskSource(spec: string, packs: readonly AnyPackModule[]): PackTaskSource | undefined {
+  const whole = packOfTaskFile(spec, packs);
+  if (whole) {
+    const tasks: Identified[] = whole.readTasks(spec);
     if (tasks.length !== 1)
-      throw new Error(`${spec} holds ${tasks.length} ${domain} tasks: name one with ${spec}:TASK_ID`);
-    return { task: tasks[0]!, label: spec };
+      throw new Error(`${spec} holds ${tasks.length} ${whole.name} tasks: name one with ${spec}:TASK_ID`);
+    return { module: whole, task: tasks[0]!, label: spec };
   }
   for (let i = spec.indexOf(':'); i > 0; i = spec.indexOf(':', i + 1)) {
     const file = spec.slice(0, i);
-    if (!isTaskFile(file)) continue;
+    const module = packOfTaskFile(file, packs);
+    if (!module) continue;
     const id = spec.slice(i + 1);
-    const tasks = read(file);
+    const tasks: Identified[] = module.readTasks(file);
     const task = tasks.find((t) => t.id === id);
     if (!task)
       throw new Error(
-        `${file} has no ${domain} task ${JSON.stringify(id)} (its ${tasks.length} tasks start with ${tasks
+        `${file} has no ${module.name} task ${JSON.stringify(id)} (its ${tasks.length} tasks start with ${tasks
           .slice(0, 5)
           .map((t) => t.id)
           .join(', ')})`,
       );
-    return { task, label: spec };
+    return { module, task, label: spec };
   }
   return undefined;
 }

@@ -19,7 +19,7 @@ import { compressOnEdit } from '../domains/docs/compression.js';
 import { SEVERITY_RANK, type Severity } from '../domains/docs/issues.js';
 import { TemplateLibrary } from '../domains/docs/templates.js';
 import type { DocReport } from '../domains/docs/verify.js';
-import { DOCS_SYSTEM, docsFeedback, isDocsSubject, taskContext } from './docs-subject.js';
+import { DOCS_SYSTEM, docsFeedback, isDocsSubject, taskContext } from '../domains/docs/subject.js';
 import { Session, type Judged } from './session.js';
 import type { Strategy } from './types.js';
 

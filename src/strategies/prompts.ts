@@ -1,6 +1,9 @@
 /** What strategies say to the model. Plain instructions; the task's prompt is quoted as given. */
 import type { Task } from '../core/task.js';
+import { revision } from '../domains/subject.js';
 import type { ChatMessage } from '../models/index.js';
+
+export { revision };
 
 const LANGUAGE_NAMES = { python: 'Python', javascript: 'JavaScript', typescript: 'TypeScript' } as const;
 const FENCE_TAGS = { python: 'python', javascript: 'javascript', typescript: 'typescript' } as const;
@@ -23,11 +26,6 @@ export function solveMessages(task: Task): ChatMessage[] {
         'Reply with the complete function (signature included, plus any imports or helpers it needs) in one fenced code block.',
     },
   ];
-}
-
-/** The conversation for a revision, in any domain: the prompt, the last answer, and what is wrong with it. */
-export function revision(prompt: readonly ChatMessage[], previousReply: string, feedback: string): ChatMessage[] {
-  return [...prompt, { role: 'assistant', content: previousReply }, { role: 'user', content: feedback }];
 }
 
 export function repairMessages(task: Task, previousReply: string, feedback: string): ChatMessage[] {

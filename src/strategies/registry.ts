@@ -7,6 +7,7 @@ import { graft } from './graft.js';
 import { repair } from './repair.js';
 import { sample } from './sample.js';
 import type { Strategy } from './types.js';
+import type { Writes } from '../domains/pack-module.js';
 import { STRATEGY_NAMES, type StrategyName } from '../core/constants.js';
 
 export { STRATEGY_NAMES, type StrategyName };
@@ -24,15 +25,15 @@ export const STRATEGIES = {
 /** The strategies that solve a task of any domain (the others write functions: subject.ts). */
 export const ANY_DOMAIN_STRATEGIES: readonly StrategyName[] = ['sample', 'best-of-n', 'repair'];
 
-/** The strategies that solve a task of a pack: functions take all but formact, documents the any-domain ones and formact. */
-export function strategiesFor(pack: string): readonly StrategyName[] {
-  if (pack === 'code') return STRATEGY_NAMES.filter((s) => s !== 'formact');
-  return pack === 'docs' ? [...ANY_DOMAIN_STRATEGIES, 'formact'] : ANY_DOMAIN_STRATEGIES;
+/** The strategies that solve a task whose artifact is `writes`: functions take all but formact, documents the any-domain ones and formact. */
+export function strategiesFor(writes: Writes): readonly StrategyName[] {
+  if (writes === 'function') return STRATEGY_NAMES.filter((s) => s !== 'formact');
+  return writes === 'document' ? [...ANY_DOMAIN_STRATEGIES, 'formact'] : ANY_DOMAIN_STRATEGIES;
 }
 
-/** Why `strategy` does not solve tasks of `pack` (and which do), or undefined when it does. */
-export function strategyMisfit(strategy: StrategyName, pack: string, what: string): string | undefined {
-  const fits = strategiesFor(pack);
+/** Why `strategy` does not solve tasks whose artifact is `writes` (and which do), or undefined when it does. */
+export function strategyMisfit(strategy: StrategyName, writes: Writes, what: string): string | undefined {
+  const fits = strategiesFor(writes);
   if (fits.includes(strategy)) return undefined;
   return `--strategy ${strategy} writes ${strategy === 'formact' ? 'documents' : 'functions'}; ${what} is solved with --strategy ${fits.join(', ')}`;
 }

@@ -6,30 +6,13 @@
  */
 import type { Task } from '../core/task.js';
 import { codePack, type CodeChecks } from '../domains/code/index.js';
-import type { Checks, DomainPack, Report } from '../domains/types.js';
+import type { Subject } from '../domains/subject.js';
 import { pickMinimal, renderFeedback } from '../feedback/index.js';
 import type { ChatMessage } from '../models/index.js';
 import type { Harness } from '../verify/harness.js';
 import { repairMessages, solveMessages } from './prompts.js';
 
-/** Every domain's task has an id: runs and candidates name it. */
-export interface Identified {
-  readonly id: string;
-}
-
-export interface Subject<T extends Identified = Identified, C extends Checks<T> = Checks<T>> {
-  readonly task: T;
-  readonly pack: DomainPack<T, string, C>;
-  /** Checks already prepared (solve's, with a task file's tests); without them the session prepares the solver's. */
-  readonly checks?: C;
-  solveMessages(): ChatMessage[];
-  /** The conversation for a revision: the task, the last reply, and what is wrong with it. */
-  repairMessages(previousReply: string, feedback: string): ChatMessage[];
-  /** The one failing fact a model should read next, in words and as data; undefined when the report has none. */
-  feedback(report: Report): { readonly text: string; readonly fact: unknown } | undefined;
-  /** What to tell a model whose reply holds no artifact. */
-  readonly noArtifact: string;
-}
+export type { Identified, Subject } from '../domains/subject.js';
 
 export interface CodeSubject extends Subject<Task, CodeChecks> {
   /** The sandboxes the pack judges on, which the model's tests and advermcts' attacks run on too. */

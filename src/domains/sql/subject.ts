@@ -1,10 +1,9 @@
 /** An SQL task as a strategy's subject: the query is written, judged and repaired through the SQL pack. */
-import { sqlPack, type SqlChecks, type SqlTask } from '../domains/sql/index.js';
-import { describeDatabase, dialectName, hasInstruction, sqlFeedback, sqlTaskText } from '../domains/sql/prompt.js';
-import type { ChatMessage } from '../models/index.js';
-import type { SqlRunner } from '../runtimes/sql-pool.js';
-import { revision } from './prompts.js';
-import type { Subject } from './subject.js';
+import { sqlPack, type SqlChecks, type SqlTask } from './index.js';
+import { describeDatabase, dialectName, hasInstruction, sqlFeedback, sqlTaskText } from './prompt.js';
+import type { ChatMessage } from '../../models/index.js';
+import type { SqlRunner } from '../../runtimes/sql-pool.js';
+import { revision, type Subject } from '../subject.js';
 
 export type SqlSubject = Subject<SqlTask, SqlChecks>;
 

@@ -1,6 +1,7 @@
 /**
- * A command an agent runs (its `run` tool, the repository's tests) inside bubblewrap, on a
- * throwaway copy of the workspace: the workspace is bound read-only and copied into the
+ * A one-shot command in the sandbox: what an agent runs (its `run` tool, the repository's
+ * tests), and what a pack judged by a tool runs (a verifier, a compiler, a checker), inside
+ * bubblewrap on a throwaway copy of a folder: the workspace is bound read-only and copied into the
  * sandbox's size-limited /tmp, so whatever the command writes (build output, caches, a
  * planted file) is gone when it ends, and the agent changes files only through its edit tools,
  * which are checked. Each command is a fresh sandbox: no network, its own PID namespace, no
@@ -12,9 +13,9 @@ import type { Readable } from 'node:stream';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { resolvePython } from '../runtimes/recipes.js';
-import { commandCgroups } from '../runtimes/cgroups.js';
-import { interpreterPaths, sandboxArgv, withAddressLimit, type SandboxMode } from '../runtimes/sandbox.js';
+import { resolvePython } from './recipes.js';
+import { commandCgroups } from './cgroups.js';
+import { interpreterPaths, sandboxArgv, withAddressLimit, type SandboxMode } from './sandbox.js';
 
 export interface CommandLimits {
   readonly seconds: number;

@@ -3,13 +3,12 @@
  * the docs pack, and revised with what the reviewer found. `sample`, `repair` and `best-of-n`
  * write it whole; `formact` edits it with tools (formact.ts).
  */
-import type { BrowserRuntime } from '../browser/runtime.js';
-import { describeIssues } from '../domains/docs/agent-tools.js';
-import { docsPack, type DocChecks, type DocReport, type DocTask } from '../domains/docs/index.js';
-import type { Report } from '../domains/types.js';
-import type { ChatMessage } from '../models/index.js';
-import { revision } from './prompts.js';
-import type { Subject } from './subject.js';
+import type { BrowserRuntime } from '../../browser/runtime.js';
+import { describeIssues } from './agent-tools.js';
+import { docsPack, type DocChecks, type DocReport, type DocTask } from './index.js';
+import type { Report } from '../types.js';
+import type { ChatMessage } from '../../models/index.js';
+import { revision, type Subject } from '../subject.js';
 
 export interface DocsSubject extends Subject<DocTask, DocChecks> {
   readonly runtime: BrowserRuntime;

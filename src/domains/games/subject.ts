@@ -1,11 +1,10 @@
 /** A games task as a strategy's subject: the game is written, played with its plan and repaired through the games pack. */
-import type { BrowserRuntime } from '../browser/runtime.js';
-import { gamesPack, type GameChecks, type GameTask } from '../domains/games/index.js';
-import type { Report } from '../domains/types.js';
-import type { FailureFact } from '../feedback/facts.js';
-import type { ChatMessage } from '../models/index.js';
-import { revision } from './prompts.js';
-import type { Subject } from './subject.js';
+import type { BrowserRuntime } from '../../browser/runtime.js';
+import { gamesPack, type GameChecks, type GameTask } from './index.js';
+import type { Report } from '../types.js';
+import type { FailureFact } from '../../feedback/facts.js';
+import type { ChatMessage } from '../../models/index.js';
+import { revision, type Subject } from '../subject.js';
 
 export type GamesSubject = Subject<GameTask, GameChecks>;
 

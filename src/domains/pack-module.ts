@@ -1,0 +1,89 @@
+/**
+ * What the front doors (solve, eval, eval --model) need of a pack beyond judging (types.ts):
+ * which task files are its own and how they read, the runtime it judges on, what a solver
+ * sees (its subject), what it writes, and how an artifact is scored. A pack that exports one
+ * of these and has its line in registry.ts is served by every front door that loops over the
+ * registry; nothing outside its folder names it.
+ */
+import type { Candidate } from '../core/task.js';
+import type { Failure, Status } from '../core/verdict.js';
+import type { Model } from '../models/index.js';
+import type { SandboxMode } from '../runtimes/sandbox.js';
+import type { Identified, Subject } from './subject.js';
+import type { Checks, DomainPack, PrepareOptions } from './types.js';
+
+/** What a pack's artifact is: the strategies that fit a task read this (strategies/registry.ts), not the pack's name. */
+export type Writes = 'function' | 'query' | 'game' | 'document';
+
+/** The shared options a pack opens its runtime with (`--sandbox`, `--workers`). */
+export interface RuntimeOptions {
+  readonly sandbox: SandboxMode;
+  readonly workers?: number;
+}
+
+/** One suite an artifact is scored on (pass@k counts per suite; an abstention fails each). */
+export interface ScoredSuite {
+  readonly name: string;
+  readonly total: number;
+}
+
+/** A judge that needs no runtime (`eval --judge NAME`): an answer per artifact, from the task alone. */
+export type StaticJudge<T> = (
+  task: T,
+  artifact: string,
+) => Promise<{ readonly status: Status; readonly failure: Failure | null }>;
+
+/**
+ * A pack's module. What it needs to read its task files is imported with it; what judges (the
+ * engine, the browser, the reviewer) is imported by `open`, so that finding the pack of a file
+ * costs a command that judges functions nothing.
+ */
+export interface PackModule<T extends Identified = Identified, C extends Checks<T> = Checks<T>> {
+  /** The `domain` field of its task lines; the pack's name in reports and on the command line. */
+  readonly name: string;
+  /** Its tasks in words, with the article: "an SQL task", "a games task". */
+  readonly taskNoun: string;
+  readonly writes: Writes;
+  /** What its runtime runs of a model's (the `--sandbox none` warning): "queries", "pages". */
+  readonly runs: string;
+  /** A file of this pack's tasks (its `domain` on the first line, or a format it owns). */
+  isTaskFile(file: string): boolean;
+  /** The file's tasks; errors name the line to fix. */
+  readTasks(file: string): T[];
+  /** What `eval` judges without `--samples` (SQL: the references and their known rewrites); without it, --samples is needed. */
+  readonly samplesWithout?: { readonly what: string; of(tasks: readonly T[]): Candidate[] };
+  /**
+   * How a solver's checks are prepared where the task's reference is kept for scoring (eval
+   * --model without --oracle): what must not reach the solver (SQL: the reference's answers on
+   * generated databases).
+   */
+  readonly withoutOracle: Partial<PrepareOptions>;
+  /** Why these tasks cannot be scored at all (games without a plan), or undefined. */
+  unscorable?(tasks: readonly T[], file: string): string | undefined;
+  /** Before solve: the task made solvable with the model's help (games: the model writes a missing plan). */
+  beforeSolve?(task: T, context: { readonly model: Model; readonly seed: number; log(line: string): void }): Promise<T>;
+  /** Judges that need no runtime, by the name `eval --judge` takes. */
+  readonly judges?: Readonly<Record<string, StaticJudge<T>>>;
+  /** The pack on its runtime (sandboxed engine workers, a confined browser), until `close`. */
+  open(options: RuntimeOptions): Promise<OpenPack<T, C>>;
+}
+
+export interface OpenPack<T extends Identified = Identified, C extends Checks<T> = Checks<T>> {
+  readonly pack: DomainPack<T, string, C>;
+  /** Samples judged at once: enough to keep the runtime's workers busy. */
+  readonly concurrency: number;
+  subject(task: T, checks: C): Promise<Subject<T, C>>;
+  /** Why the checks cannot judge this task, said to the user (undefined when they can). */
+  unusable(checks: C): string | undefined;
+  /** The suites an artifact is scored on, in order. */
+  suites(checks: C): readonly ScoredSuite[];
+  /** What judged, for the eval document's settings. */
+  settings(tasks: readonly T[]): object;
+  /** What `--augment` added, for the eval document (SQL: generated databases per task). */
+  augmented?(checks: ReadonlyMap<string, C>): object;
+  close(): Promise<void>;
+}
+
+/** A pack module with its types forgotten, as the registry holds it. */
+// `any`: each entry keeps its own types; a front door only passes one entry's values between that entry's members.
+export type AnyPackModule = PackModule<any, any>;

@@ -1,0 +1,75 @@
+/** The SQL pack's entry in the registry (../registry.ts): its task files, its engine, its subject and its scoring. */
+import type { PackModule } from '../pack-module.js';
+import type { SqlChecks } from './checks.js';
+import { isSqlTaskFile, readSqlTasks } from './read-tasks.js';
+import type { SqlTask } from './task.js';
+
+const STATIC_MESSAGES = {
+  equivalent: 'the same query as the reference, normalised',
+  different: 'differs from the reference where the result must differ',
+  unknown: 'the static judge cannot tell: judge by execution (without --judge static)',
+} as const;
+
+export const sqlModule: PackModule<SqlTask, SqlChecks> = {
+  name: 'sql',
+  taskNoun: 'an SQL task',
+  writes: 'query',
+  runs: 'queries',
+  isTaskFile: isSqlTaskFile,
+  readTasks: readSqlTasks,
+  // Without samples: each task's reference and its known-equivalent rewrites, which should all pass.
+  samplesWithout: {
+    what: 'references and their known rewrites',
+    of: (tasks) =>
+      tasks.flatMap((task) =>
+        [task.reference, ...task.equivalents].map((program, index) => ({ taskId: task.id, index, program })),
+      ),
+  },
+  // The reference's results on generated databases would tell the solver the answers.
+  withoutOracle: { oracle: false },
+  judges: {
+    // Execution-free: equivalent passes, different fails, and what the normalisation cannot tell is no verdict.
+    async static(task, query) {
+      const verdict = (await import('./static-judge.js')).staticJudge(task.reference, query);
+      const status = verdict === 'equivalent' ? 'pass' : verdict === 'different' ? 'fail' : 'no-verdict';
+      return {
+        status,
+        failure:
+          status === 'pass' ? null : { input: null, expected: null, actual: null, message: STATIC_MESSAGES[verdict] },
+      };
+    },
+  },
+  async open(options) {
+    const [{ SqlRunner }, { sqlPack }, { sqlSubject }, { BASE, GENERATED }, { sqlEngines }] = await Promise.all([
+      import('../../runtimes/sql-pool.js'),
+      import('./index.js'),
+      import('./subject.js'),
+      import('./checks.js'),
+      import('./task.js'),
+    ]);
+    const runner = new SqlRunner({
+      ...(options.workers ? { workers: options.workers } : {}),
+      sandbox: options.sandbox,
+    });
+    return {
+      pack: sqlPack(runner),
+      concurrency: 2 * runner.size,
+      subject: (task, checks) => sqlSubject(runner, task, checks),
+      unusable: (checks) =>
+        checks.incomplete
+          ? `the sandbox failed while preparing ${checks.task.id}'s checks: ${checks.incomplete}`
+          : checks.referenceProblem
+            ? `${checks.task.id} cannot be checked: ${checks.referenceProblem}`
+            : undefined,
+      suites: (checks) => [
+        { name: BASE, total: 1 },
+        ...(checks.generated.length ? [{ name: GENERATED, total: checks.generated.length }] : []),
+      ],
+      settings: (tasks) => ({ engine: sqlEngines(tasks), workers: runner.size }),
+      augmented: (checks) => ({
+        databases: Object.fromEntries([...checks].map(([id, c]) => [id, c.generated.length])),
+      }),
+      close: () => runner.close(),
+    };
+  },
+};

@@ -1,0 +1,187 @@
+/**
+ * A pack is one folder plus one registration line: the regex pack under test/fixtures/packs/regex
+ * is installed as a user installs theirs (CRUCIBLE_PACKS names its module) and served by the
+ * front doors that loop over the registry — eval --samples, eval --model, solve and report — as
+ * real processes, with a scripted model server. It also passes the pack contract, judging in
+ * the sandbox (a pattern that backtracks forever ends in timeout, and the next is judged right).
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { after, test } from 'node:test';
+import { crucible, writeJsonl } from './cli-support.js';
+import { runPackContract } from './contracts/pack-contract.js';
+import { regexPack } from './fixtures/packs/regex/pack.js';
+import { regexTaskOf } from './fixtures/packs/regex/task.js';
+import { scriptedModel, type ModelFixture } from './strategies-support.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'crucible-regex-pack-'));
+const fixtures: ModelFixture[] = [];
+after(async () => {
+  await Promise.all(fixtures.map((f) => f.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const env = { ...process.env, CRUCIBLE_PACKS: join(import.meta.dirname, 'fixtures/packs/regex/index.ts') };
+/** Thirty a's and a b: `(a+)+` backtracks on it for longer than any limit. */
+const BACKTRACKS = 'a'.repeat(30) + 'b';
+const line = {
+  task_id: 'regex/digits',
+  domain: 'regex',
+  prompt: 'Match a whole number written with digits only.',
+  match: ['7', '2026'],
+  reject: ['12a', BACKTRACKS],
+  hidden: { match: ['000'], reject: ['', ' 1'] },
+  reference: '[0-9]+',
+};
+const RIGHT = '[0-9]+';
+/** Right on every visible string, wrong on the hidden empty one. */
+const WRONG = '[0-9]*';
+
+runPackContract(() => regexPack({ sandbox: 'bwrap' }), {
+  name: 'regex (a fixture pack)',
+  task: regexTaskOf(line, 'test'),
+  right: RIGHT,
+  wrong: WRONG,
+  broken: '[0-9',
+  hostile: '(a+)+',
+  reply: `Here it is:\n\n\`\`\`regex\n${RIGHT}\n\`\`\`\n`,
+  prepare: {},
+  skip: {
+    'a wrong artifact fails with a fact to feed back, the smallest probe shrunk, and a lower reward':
+      'the fixture does not shrink strings: it shows that a pack of one folder is served, not how to shrink',
+  },
+});
+
+const tasks = join(dir, 'regex.jsonl');
+writeJsonl(tasks, [
+  line,
+  {
+    ...line,
+    task_id: 'regex/letters',
+    prompt: 'Lower-case letters only.',
+    match: ['ab'],
+    reject: ['a1', 'a'.repeat(30) + '!'],
+    hidden: { match: ['z'], reject: ['A'] },
+    reference: '[a-z]+',
+  },
+]);
+
+test('eval --samples: a fixture pack scored with pass@k, statuses and the JSON document, as functions are', async () => {
+  const samples = join(dir, 'samples.jsonl');
+  writeJsonl(samples, [
+    { task_id: 'regex/digits', solution: RIGHT },
+    { task_id: 'regex/digits', solution: WRONG },
+    { task_id: 'regex/digits', solution: '[0-9' },
+    { task_id: 'regex/letters', solution: '(a+)+' },
+    { task_id: 'regex/letters', solution: '[a-z]+' },
+  ]);
+  const json = join(dir, 'eval.json');
+  const run = await crucible(['eval', '--dataset', tasks, '--samples', samples, '--json', json, '--no-record'], {
+    env,
+  });
+  assert.equal(run.code, 0, run.stderr);
+  const doc = JSON.parse(readFileSync(json, 'utf8'));
+  assert.equal(doc.settings.domain, 'regex');
+  assert.deepEqual(
+    doc.samples.map((s: { status: string }) => s.status),
+    ['pass', 'fail', 'error', 'timeout', 'pass'],
+  );
+  // pass@1 on `visible` alone counts the wrong pattern right; with `hidden` it does not.
+  assert.equal(doc.summary.pass_at_k.visible['1'], (2 / 3 + 1 / 2) / 2);
+  assert.equal(doc.summary.pass_at_k.hidden['1'], (1 / 3 + 1 / 2) / 2);
+  assert.equal(doc.samples[1].first_failure.message, '"" must be rejected');
+  assert.match(run.stdout, /regex\/digits/);
+
+  // The report of that document renders from the same JSON.
+  const html = join(dir, 'eval.html');
+  const report = await crucible(['report', json, '--out', html], { env });
+  assert.equal(report.code, 0, report.stderr);
+  const payload = /id="crucible-report-data" data-encoding="gzip\+base64">([^<]+)</.exec(
+    readFileSync(html, 'utf8'),
+  )![1]!;
+  const [shown] = JSON.parse(gunzipSync(Buffer.from(payload, 'base64')).toString('utf8')).documents;
+  assert.deepEqual(
+    shown.document.samples.map((s: { task_id: string }) => s.task_id),
+    doc.samples.map((s: { task_id: string }) => s.task_id),
+  );
+});
+
+test('eval --samples on a pack without samples of its own says what to give', async () => {
+  const run = await crucible(['eval', '--dataset', tasks, '--no-record'], { env });
+  assert.equal(run.code, 2, run.stdout);
+  assert.match(run.stderr, /holds regex tasks, which bring no samples of their own: give --samples FILE/);
+});
+
+test('eval --model and solve: a model writes the pattern, the feedback names the string, the repair is verified', async () => {
+  const fence = (pattern: string) => `\`\`\`regex\n${pattern}\n\`\`\``;
+  // eval --model with sample: one reply per task, scored on the hidden strings too.
+  const model = await scriptedModel({ programs: [fence(WRONG), fence('[a-z]+')] });
+  fixtures.push(model);
+  const json = join(dir, 'model.json');
+  const run = await crucible(
+    [
+      'eval',
+      '--dataset',
+      tasks,
+      '--model',
+      `${model.server.url}#fake`,
+      '--strategy',
+      'sample',
+      '--candidates',
+      '1',
+      '--json',
+      json,
+      '--db',
+      join(dir, 'runs.db'),
+      '--cache-dir',
+      join(dir, 'cache-eval'),
+    ],
+    { env },
+  );
+  assert.equal(run.code, 0, run.stderr);
+  const doc = JSON.parse(readFileSync(json, 'utf8'));
+  // The wrong pattern passes what the solver saw, so sample returns it; the hidden empty string fails it.
+  assert.deepEqual(
+    doc.samples.map((s: { task_id: string; status: string }) => [s.task_id, s.status]),
+    [
+      ['regex/digits', 'fail'],
+      ['regex/letters', 'pass'],
+    ],
+  );
+
+  // solve with repair: the first pattern matches "12a", the feedback says so, the second is right.
+  const solver = await scriptedModel({ programs: [fence('[0-9a-z]+'), fence(RIGHT)] });
+  fixtures.push(solver);
+  const solved = await crucible(
+    [
+      'solve',
+      '--task',
+      `${tasks}:regex/digits`,
+      '--model',
+      `${solver.server.url}#fake`,
+      '--strategy',
+      'repair',
+      '--no-model-tests',
+      '--db',
+      join(dir, 'runs.db'),
+      '--cache-dir',
+      join(dir, 'cache-solve'),
+    ],
+    { env },
+  );
+  assert.equal(solved.code, 0, solved.stderr + solved.stdout);
+  assert.match(solved.stdout, /^\[0-9\]\+$/m);
+  assert.match(solved.stdout, /verified/);
+  assert.match(solver.lastUserMessages()[1]!, /"12a" must be rejected/);
+
+  // A strategy that writes functions is refused for the pack, by what the pack writes.
+  const misfit = await crucible(
+    ['solve', '--task', `${tasks}:regex/digits`, '--model', `${solver.server.url}#fake`, '--strategy', 'dccd'],
+    { env },
+  );
+  assert.equal(misfit.code, 2);
+  assert.match(misfit.stderr, /a regex task is solved with --strategy sample, best-of-n, repair/);
+});
