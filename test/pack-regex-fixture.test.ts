@@ -13,6 +13,12 @@ import { gunzipSync } from 'node:zlib';
 import { after, test } from 'node:test';
 import { crucible, writeJsonl } from './cli-support.js';
 import { runPackContract } from './contracts/pack-contract.js';
+import { PACKS } from '../src/domains/registry.js';
+import type { Executor } from '../src/runtimes/executor.js';
+import { createApp } from '../src/server/app.js';
+import { Metrics } from '../src/server/metrics.js';
+import { PackVerifiers } from '../src/server/pack-verifiers.js';
+import regexModule from './fixtures/packs/regex/index.js';
 import { regexPack } from './fixtures/packs/regex/pack.js';
 import { regexTaskOf } from './fixtures/packs/regex/task.js';
 import { scriptedModel, type ModelFixture } from './strategies-support.js';
@@ -184,4 +190,60 @@ test('eval --model and solve: a model writes the pattern, the feedback names the
   );
   assert.equal(misfit.code, 2);
   assert.match(misfit.stderr, /a regex task is solved with --strategy sample, best-of-n, repair/);
+});
+
+test('/v1/verify with "domain": "regex": the task line and candidates judged in the sandbox, the form in the OpenAPI document', async () => {
+  const packs = new PackVerifiers([...PACKS, regexModule], { sandbox: 'bwrap' });
+  const app = createApp({
+    executor: new Proxy({}, { get: () => assert.fail('no stdin program runs in this test') }) as Executor,
+    metrics: new Metrics(),
+    maxBodyBytes: 1 << 20,
+    requestTimeoutSeconds: 60,
+    version: 'test',
+    packs,
+  });
+  const post = (body: unknown) =>
+    app.request('/v1/verify', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', host: '127.0.0.1' },
+      body: JSON.stringify(body),
+    });
+  try {
+    const answer = await post({ domain: 'regex', task: line, candidates: [RIGHT, { id: 'w', code: WRONG }, '(a+)+'] });
+    assert.equal(answer.status, 200);
+    const { results, summary } = (await answer.json()) as {
+      results: { id: string; status: string; reward: number | null; first_failed_level: string | null }[];
+      summary: { status_counts: Record<string, number>; task: { domain: string } };
+    };
+    assert.deepEqual(
+      results.map((r) => [r.id, r.status]),
+      [
+        ['0', 'pass'],
+        ['w', 'fail'],
+        ['2', 'timeout'],
+      ],
+    );
+    assert.equal(results[0]!.reward, 1);
+    assert.equal(results[1]!.first_failed_level, 'hidden', 'the wrong pattern passes every visible string');
+    assert.equal(summary.task.domain, 'regex');
+
+    const unknown = await post({ domain: 'proofs', task: {}, candidates: ['x'] });
+    assert.equal(unknown.status, 400);
+    assert.match(
+      ((await unknown.json()) as { error: string }).error,
+      /no pack of this server judges it; send one of sql, games, docs, regex/,
+    );
+    const malformed = await post({ domain: 'regex', task: line, candidates: [] });
+    assert.equal(malformed.status, 400);
+    assert.match(((await malformed.json()) as { error: string }).error, /candidates is empty/);
+
+    const openapi = (await (await app.request('/openapi.json', { headers: { host: '127.0.0.1' } })).json()) as {
+      paths: Record<string, { post: { requestBody: { content: Record<string, { schema: unknown }> } } }>;
+    };
+    const forms = JSON.stringify(openapi.paths['/v1/verify']!.post.requestBody.content['application/json']!.schema);
+    for (const domain of ['sql', 'games', 'docs', 'regex'])
+      assert.ok(forms.includes(`"const":"${domain}"`), `${domain} is listed`);
+  } finally {
+    await packs.close();
+  }
 });

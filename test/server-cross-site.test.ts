@@ -19,7 +19,7 @@ import { createApp } from '../src/server/app.js';
 import { createDashboard } from '../src/server/dashboard.js';
 import { LocalExecutor } from '../src/server/executor.js';
 import { Metrics } from '../src/server/metrics.js';
-import { SqlVerifier } from '../src/server/verify-sql.js';
+import { PackVerifiers } from '../src/server/pack-verifiers.js';
 import { TaskVerifier } from '../src/server/verify-task.js';
 import { Store } from '../src/store/store.js';
 import { startTestServer, SUM_RIGHT, SUM_WRONG } from './server-support.js';
@@ -29,7 +29,7 @@ const db = join(dir, 'crucible.db');
 const metrics = new Metrics();
 const executor = new LocalExecutor({ workers: 1 }, metrics);
 const tasks = new TaskVerifier({ metrics });
-const sql = new SqlVerifier();
+const packs = new PackVerifiers();
 let app: ReturnType<typeof createApp>;
 let runId: string;
 
@@ -46,7 +46,7 @@ before(() => {
     executor,
     metrics,
     tasks,
-    sql,
+    packs,
     dashboard,
     maxBodyBytes: 1 << 20,
     requestTimeoutSeconds: 60,
@@ -55,7 +55,7 @@ before(() => {
   });
 });
 after(async () => {
-  await Promise.all([tasks.close(), sql.close(), executor.close()]);
+  await Promise.all([tasks.close(), packs.close(), executor.close()]);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -278,7 +278,7 @@ describe('what the server is for keeps working', () => {
       executor,
       metrics,
       tasks,
-      sql,
+      packs,
       token: 's3cret',
       maxBodyBytes: 1 << 20,
       requestTimeoutSeconds: 60,

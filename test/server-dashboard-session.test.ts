@@ -16,7 +16,7 @@ import { createApp } from '../src/server/app.js';
 import { createDashboard, type DashboardOptions } from '../src/server/dashboard.js';
 import { LocalExecutor } from '../src/server/executor.js';
 import { Metrics } from '../src/server/metrics.js';
-import { SqlVerifier } from '../src/server/verify-sql.js';
+import { PackVerifiers } from '../src/server/pack-verifiers.js';
 import { TaskVerifier } from '../src/server/verify-task.js';
 import { Store } from '../src/store/store.js';
 import { SUM_RIGHT, SUM_WRONG } from './server-support.js';
@@ -29,7 +29,7 @@ const db = join(dir, 'crucible.db');
 const metrics = new Metrics();
 const executor = new LocalExecutor({ workers: 1 }, metrics);
 const tasks = new TaskVerifier({ metrics });
-const sql = new SqlVerifier();
+const packs = new PackVerifiers();
 let runId: string;
 
 before(() => {
@@ -38,7 +38,7 @@ before(() => {
   store.close();
 });
 after(async () => {
-  await Promise.all([tasks.close(), sql.close(), executor.close()]);
+  await Promise.all([tasks.close(), packs.close(), executor.close()]);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -49,7 +49,7 @@ function server(options: Partial<DashboardOptions> = {}) {
     executor,
     metrics,
     tasks,
-    sql,
+    packs,
     dashboard,
     token: TOKEN,
     maxBodyBytes: 1 << 20,

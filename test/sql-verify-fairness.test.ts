@@ -1,5 +1,5 @@
 /**
- * `/v1/verify` SQL requests sharing one engine (server/verify-sql.ts `SqlVerifier`, in
+ * `/v1/verify` SQL requests sharing one engine (domains/sql/verify-request.ts `SqlVerifier`, in
  * process, on real sandboxed workers): a task whose preparation is endless — two of its
  * reference's mutants recurse for ever on every generated database — must not hold up another
  * user's request, must stop when its client leaves, and is judged right within its budget.
@@ -10,7 +10,8 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, describe, it } from 'node:test';
 import { SqlRunner } from '../src/runtimes/sql-pool.js';
-import { SqlVerifier, SqlVerifyRequestSchema } from '../src/server/verify-sql.js';
+import { SqlVerifyRequestSchema } from '../src/domains/sql/request.js';
+import { SqlVerifier } from '../src/domains/sql/verify-request.js';
 
 const runner = new SqlRunner({ workers: 2 });
 const verifier = new SqlVerifier({ runner });

@@ -11,6 +11,8 @@ import type { RecordFlags } from './record-options.js';
 import { datasetLabel, judgedLabel, recorded, type CommandResult } from './recording.js';
 import { codePack } from '../domains/code/index.js';
 import { harnessFromFlags } from './harness-from-flags.js';
+import type { AnyPackModule } from '../domains/registry.js';
+import type { Identified } from '../domains/subject.js';
 import type { HarnessFlags } from './shared-options.js';
 
 export interface SelectFlags extends HarnessFlags, InputFlags, RecordFlags {
@@ -26,14 +28,16 @@ const TASK_LINES_UP_TO = 40;
 export async function runSelect(flags: SelectFlags): Promise<void> {
   const threshold = flags.threshold ? await readThreshold(flags.threshold) : undefined;
   const { dataset } = flags;
-  const sql = dataset !== undefined && (await import('../domains/sql/read-tasks.js')).isSqlTaskFile(dataset);
-  const inputs = sql ? undefined : await readInputs(flags);
+  // A task file of a pack (domains/registry.ts) is selected on by its pack; any other dataset holds functions.
+  const registry = await import('../domains/registry.js');
+  const module = dataset === undefined ? undefined : registry.packOfTaskFile(dataset, await registry.installedPacks());
+  const inputs = module ? undefined : await readInputs(flags);
   const seed = chooseSeed(flags.seed);
   process.stderr.write(`crucible: seed ${seed} (replay with --seed ${seed})\n`);
   await recorded(
     flags,
     { command: 'select', dataset: datasetLabel(flags), judged: judgedLabel(flags), seed, flags },
-    () => (inputs ? selectOnTasks(flags, inputs, seed, threshold) : selectOnSqlTasks(flags, dataset!, seed, threshold)),
+    () => (inputs ? selectOnTasks(flags, inputs, seed, threshold) : selectOnPack(module!, flags, seed, threshold)),
   );
 }
 
@@ -78,33 +82,32 @@ async function selectOnTasks(
   return finish(flags, inputs.name, run, threshold, inputs.candidates);
 }
 
-/** SQL tasks: the queries' results on the task's database and on databases generated from its schema are the behaviour compared. */
-async function selectOnSqlTasks(
+/** A pack's tasks: what the samples do on the pack's probes (SQL: the task's database and generated ones) is the behaviour compared. */
+async function selectOnPack(
+  module: AnyPackModule,
   flags: SelectFlags,
-  dataset: string,
   seed: number,
   threshold: Threshold | undefined,
 ): Promise<CommandResult> {
-  if (!flags.samples) throw new Error('select needs --samples: the queries to choose among, several per task');
-  const [{ readSqlTasks, sqlPack }, { readPackSamples }, { sqlRunnerFromFlags }] = await Promise.all([
-    import('../domains/sql/index.js'),
+  const dataset = flags.dataset!;
+  if (!flags.samples) throw new Error(`select needs --samples: what to choose among, several per task of ${dataset}`);
+  const [{ readPackSamples }, { openPackFromFlags }] = await Promise.all([
     import('../bench/pack-samples.js'),
     import('./harness-from-flags.js'),
   ]);
-  const tasks = readSqlTasks(dataset);
+  const tasks: Identified[] = module.readTasks(dataset);
   const candidates = readPackSamples(flags.samples, tasks);
-  const runner = sqlRunnerFromFlags(flags);
+  const open = await openPackFromFlags(module, flags);
   const progress = createProgress('select');
   let run: SelectRun;
   try {
-    // --inputs: the generated databases per task (default 12).
-    run = await selectAll(sqlPack(runner), tasks, candidates, {
-      ...runOptions(flags, seed, threshold, runner.size, progress.update),
-      inputs: flags.inputs ?? 12,
+    run = await selectAll(open.pack, tasks, candidates, {
+      ...runOptions(flags, seed, threshold, open.concurrency, progress.update),
+      ...((flags.inputs ?? module.probes) ? { inputs: flags.inputs ?? module.probes } : {}),
     });
   } finally {
     progress.stop();
-    await runner.close();
+    await open.close();
   }
   return finish(flags, dataset, run, threshold, candidates);
 }

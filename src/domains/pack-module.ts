@@ -9,6 +9,7 @@ import type { Candidate } from '../core/task.js';
 import type { Failure, Status } from '../core/verdict.js';
 import type { Model } from '../models/index.js';
 import type { SandboxMode } from '../runtimes/sandbox.js';
+import type { PackRequests } from './request.js';
 import type { Identified, Subject } from './subject.js';
 import type { Checks, DomainPack, PrepareOptions } from './types.js';
 
@@ -58,10 +59,16 @@ export interface PackModule<T extends Identified = Identified, C extends Checks<
    * generated databases).
    */
   readonly withoutOracle: Partial<PrepareOptions>;
+  /** Probes per task where a command generates them and no number is given (SQL: 12 databases); else the command's default. */
+  readonly probes?: number;
   /** Why these tasks cannot be scored at all (games without a plan), or undefined. */
   unscorable?(tasks: readonly T[], file: string): string | undefined;
   /** Before solve: the task made solvable with the model's help (games: the model writes a missing plan). */
   beforeSolve?(task: T, context: { readonly model: Model; readonly seed: number; log(line: string): void }): Promise<T>;
+  /** One task from a `/v1/verify` body's task line; errors name `where`. It names no file of this machine (a request's task cannot). */
+  requestTaskOf?(value: unknown, where: string): T;
+  /** A request form of its own for `/v1/verify`; without it, a body carries a task line (`task`) and candidates. */
+  readonly requests?: PackRequests;
   /** Judges that need no runtime, by the name `eval --judge` takes. */
   readonly judges?: Readonly<Record<string, StaticJudge<T>>>;
   /** The pack on its runtime (sandboxed engine workers, a confined browser), until `close`. */

@@ -22,8 +22,8 @@ import {
   SubmitRequestSchema,
   VerifyRequestSchema,
 } from './schemas.js';
+import { PackVerifiers } from './pack-verifiers.js';
 import { verify, type VerifyProgress } from './verify.js';
-import { isSqlVerifyBody, SqlVerifier, SqlVerifyRequestSchema } from './verify-sql.js';
 import { TaskVerifier } from './verify-task.js';
 
 export interface AppOptions {
@@ -46,8 +46,8 @@ export interface AppOptions {
    * it and closes it on shutdown (startServer does); without one, the app makes its own.
    */
   readonly tasks?: TaskVerifier;
-  /** /v1/verify with `"domain": "sql"`: its engine (the caller closes it; without one, the app makes its own). */
-  readonly sql?: SqlVerifier;
+  /** /v1/verify with `"domain": NAME`: the packs' verifiers (the caller closes them; without them, the app opens the built-in packs'). */
+  readonly packs?: PackVerifiers;
   /** The dashboard at `/` (the caller closes it; without one, the app makes one with no run store). */
   readonly dashboard?: Dashboard;
 }
@@ -138,7 +138,7 @@ function checkSeconds(limit: number, fields: Record<string, number | null | unde
 export function createApp(options: AppOptions): Hono {
   const { executor, metrics } = options;
   const tasks = options.tasks ?? new TaskVerifier({ metrics });
-  const sql = options.sql ?? new SqlVerifier();
+  const packs = options.packs ?? new PackVerifiers();
   const dashboard = options.dashboard ?? createDashboard({ token: options.token });
   const app = new Hono();
 
@@ -210,7 +210,9 @@ export function createApp(options: AppOptions): Hono {
   app.get('/metrics', async (c) =>
     c.text(metrics.render(await executor.load()), 200, { 'Content-Type': 'text/plain; version=0.0.4' }),
   );
-  app.get('/openapi.json', (c) => c.json(openApiDocument(options.version, options.requestTimeoutSeconds)));
+  app.get('/openapi.json', (c) =>
+    c.json(openApiDocument(options.version, options.requestTimeoutSeconds, packs.forms())),
+  );
 
   app.post('/run_code', async (c) => {
     const body = parse(RunCodeRequestSchema, await jsonBody(c));
@@ -237,9 +239,12 @@ export function createApp(options: AppOptions): Hono {
     const { value, text } = await jsonBodyText(c);
     type Hooks = { signal: AbortSignal; onProgress: (p: VerifyProgress) => void; onCandidate: (v: unknown) => void };
     let run: (hooks: Partial<Hooks> & { signal: AbortSignal }) => Promise<{ summary: object }>;
-    if (isSqlVerifyBody(value)) {
-      const body = parse(SqlVerifyRequestSchema, value);
-      run = (hooks) => sql.verify(body, hooks);
+    const domain = typeof value === 'object' && value !== null ? (value as { domain?: unknown }).domain : undefined;
+    if (domain !== undefined) {
+      if (typeof domain !== 'string') badRequest('domain is the name of a pack (a string)');
+      const { requests, verifier } = await packs.verifierFor(domain);
+      const body = parse(requests.schema, value);
+      run = (hooks) => verifier.verify(body, hooks);
     } else if (isFunctionVerifyBody(value)) {
       const body = parse(FunctionVerifyRequestSchema, value);
       tasks.check(body, text);

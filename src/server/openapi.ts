@@ -1,6 +1,7 @@
 /** The OpenAPI 3.1 document served at /openapi.json; request schemas come from the zod schemas. */
 import { z } from 'zod';
 import { AdvantagesRequestSchema, GatedRewardRequestSchema } from '../rl/schemas.js';
+import type { PackRequests } from '../domains/request.js';
 import { AnyVerifyRequestSchema, RunCodeRequestSchema, SubmitRequestSchema } from './schemas.js';
 
 const jsonSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
@@ -35,7 +36,12 @@ function post(summary: string, schema: z.ZodType, ok: string, path503 = false) {
   };
 }
 
-export function openApiDocument(version: string, requestTimeoutSeconds: number) {
+export function openApiDocument(
+  version: string,
+  requestTimeoutSeconds: number,
+  packs: readonly { readonly name: string; readonly requests: PackRequests }[] = [],
+) {
+  const verifyForms = z.union([AnyVerifyRequestSchema, ...packs.map((p) => p.requests.schema)]);
   return {
     openapi: '3.1.0',
     info: {
@@ -62,11 +68,13 @@ export function openApiDocument(version: string, requestTimeoutSeconds: number) 
         'EvalResult: {id, accepted, extracted_code, extracted_type, tests: [{passed, exec_info, test_info}]}',
       ),
       '/v1/verify': post(
-        'Many candidates in one request, in two forms. Stdin/stdout: {language, candidates, tests: [{stdin, expected_stdout, public?}]}. ' +
+        `Many candidates in one request: a stdin program, a function, or an artifact of a pack named by \`domain\` (${packs.map((p) => p.name).join(', ') || 'none installed'}): ` +
+          'SQL sends its task inline {schema, setup, reference}; the others send one task line of the pack as `task`. ' +
+          'Without domain, two forms. Stdin/stdout: {language, candidates, tests: [{stdin, expected_stdout, public?}]}. ' +
           'Function-style: {task: {language, prompt, entry_point, reference?, tests?: [{input, output, public?}], test_code?} or dataset_record (one HumanEval / HumanEval+ / MBPP+ / MultiPL-E / HumanEvalPack / QuixBugs record), candidates (code or {completion}), augment?: {inputs, seed}}: ' +
           "the task's suites, the prompt's examples as public tests, generated inputs judged against the reference with failures shrunk. " +
           'With Accept: text/event-stream, SSE events progress, verdict, done (and error for a task that turns out unusable).',
-        AnyVerifyRequestSchema,
+        verifyForms,
         'Stdin form: {results: [{id, status, passed, total, pass_rate, reward, gates, first_failed_level, first_failure, minimal_failure, tests}], summary}. ' +
           'Function form: {results: [{id, status, passed, total, pass_rate, reward, gates, first_failed_level, reason?, first_failure: {suite, status, input, expected, actual, message}, ' +
           'minimal_failure (with arguments, original, rounds when shrunk), suites: [{name, public, status, passed, total}], type_errors?, type_check_not_done?}], summary: {candidates, task: {id, language, source, entry_point, has_reference, suites, examples, generated?, cached}, status_counts, seconds}}. ' +

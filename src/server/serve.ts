@@ -8,8 +8,8 @@ import { createDashboard } from './dashboard.js';
 import type { Executor } from '../runtimes/executor.js';
 import { LocalExecutor } from './executor.js';
 import { Metrics } from './metrics.js';
-import type { SqlRunnerOptions } from '../runtimes/sql-pool.js';
-import { SqlVerifier } from './verify-sql.js';
+import { PackVerifiers } from './pack-verifiers.js';
+import { installedPacks, type RuntimeOptions } from '../domains/registry.js';
 import { TaskVerifier } from './verify-task.js';
 import type { HarnessOptions } from '../verify/harness.js';
 
@@ -89,7 +89,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const address = await checkExposure(options.host, options.token, options.lookup);
   const metrics = options.metrics ?? new Metrics();
   const tasks = new TaskVerifier({ harness: options.harness ?? poolOptionsOf(options.executor), metrics });
-  const sql = new SqlVerifier(poolOptionsOf(options.executor));
+  const packs = new PackVerifiers(await installedPacks(), poolOptionsOf(options.executor));
   const dashboard = createDashboard({
     token: options.token,
     store: options.store,
@@ -99,7 +99,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   if (options.store !== undefined) dashboard.warm();
   const app = createApp({
     tasks,
-    sql,
+    packs,
     dashboard,
     executor: options.executor,
     metrics,
@@ -117,7 +117,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     });
   } catch (error) {
     dashboard.close();
-    await Promise.all([tasks.close(), sql.close()]);
+    await Promise.all([tasks.close(), packs.close()]);
     throw error;
   }
   // Many clients keep connections open (verl's requests, load generators).
@@ -135,16 +135,16 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         server.close(() => resolve());
       });
       dashboard.close();
-      await Promise.all([tasks.close(), sql.close()]);
+      await Promise.all([tasks.close(), packs.close()]);
     },
   };
 }
 
 /**
- * The harness of function-style tasks and the SQL engine run with the local pool's workers
+ * The harness of function-style tasks and the packs' runtimes run with the local pool's workers
  * and sandbox (a queue server: the defaults).
  */
-function poolOptionsOf(executor: Executor): HarnessOptions & SqlRunnerOptions {
+function poolOptionsOf(executor: Executor): HarnessOptions & Partial<RuntimeOptions> {
   if (!(executor instanceof LocalExecutor)) return {};
   const { workers, sandbox } = executor.options;
   return { ...(workers ? { workers } : {}), ...(sandbox ? { sandbox } : {}) };

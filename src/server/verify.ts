@@ -52,10 +52,9 @@ export interface CandidateVerdict extends CandidateVerdictOf<FailingTest> {
   tests: TestVerdict[];
 }
 
-export interface VerifyProgress {
-  done: number;
-  total: number;
-}
+import type { VerifyProgress } from '../domains/request.js';
+
+export type { VerifyProgress };
 
 const SNIPPET = 2000;
 /**

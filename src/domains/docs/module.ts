@@ -1,6 +1,6 @@
 /** The docs pack's entry in the registry (../registry.ts): its task files, the browser, its subject and its scoring. */
 import type { PackModule } from '../pack-module.js';
-import { isDocTaskFile, readDocTasks, type DocTask } from './task.js';
+import { docTaskOf, isDocTaskFile, readDocTasks, type DocTask } from './task.js';
 import type { DocChecks } from './verify.js';
 
 export const docsModule: PackModule<DocTask, DocChecks> = {
@@ -10,6 +10,7 @@ export const docsModule: PackModule<DocTask, DocChecks> = {
   runs: 'pages',
   isTaskFile: isDocTaskFile,
   readTasks: readDocTasks,
+  requestTaskOf: (value, where) => docTaskOf(value, where, null),
   // The reviewer is the same for everyone: nothing is kept from the solver.
   withoutOracle: {},
   async open(options) {

@@ -63,13 +63,17 @@ export const contentTypeOf = (name: string) => CONTENT_TYPES[extname(name).toLow
 
 const DATA_URI = /^data:([^;,]+)?((?:;[^;,]+)*?)(;base64)?,(.*)$/s;
 
-/** One asset's bytes: a data: URI's, or a file's in the task file's folder (task-paths.ts: nothing outside it). */
-function assetOf(name: string, value: string, folder: string, where: string) {
+/** One asset's bytes: a data: URI's, or a file's in the task file's folder (task-paths.ts: nothing outside it); with no folder (a task a request sent), no file's. */
+function assetOf(name: string, value: string, folder: string | null, where: string) {
   const data = DATA_URI.exec(value);
   if (data) {
     const body = data[3] ? Buffer.from(data[4]!, 'base64') : Buffer.from(decodeURIComponent(data[4]!), 'utf8');
     return { contentType: data[1] || contentTypeOf(name), body: new Uint8Array(body) };
   }
+  if (folder === null)
+    throw new Error(
+      `${where}: asset ${name} names a file; a task sent in a request names none: give it as a data: URI`,
+    );
   const file = pathInTaskFolder(value, {
     folder,
     where,
@@ -79,8 +83,8 @@ function assetOf(name: string, value: string, folder: string, where: string) {
   return { contentType: contentTypeOf(value), body: new Uint8Array(readFileSync(file)) };
 }
 
-/** One task line, or why it is not one; `folder` is where asset paths are relative to. */
-export function docTaskOf(value: unknown, where: string, folder = '.'): DocTask {
+/** One task line, or why it is not one; `folder` is where asset paths are relative to (null: none may be named). */
+export function docTaskOf(value: unknown, where: string, folder: string | null = '.'): DocTask {
   const line = taskLine.safeParse(value);
   if (!line.success)
     throw new Error(

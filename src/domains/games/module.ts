@@ -1,6 +1,6 @@
 /** The games pack's entry in the registry (../registry.ts): its task files, the browser, its subject and its scoring. */
 import type { PackModule } from '../pack-module.js';
-import { isGameTaskFile, readGameTasks, type GameTask } from './task.js';
+import { gameTaskOf, isGameTaskFile, readGameTasks, type GameTask } from './task.js';
 import type { GameChecks } from './verify.js';
 
 export const gamesModule: PackModule<GameTask, GameChecks> = {
@@ -10,6 +10,8 @@ export const gamesModule: PackModule<GameTask, GameChecks> = {
   runs: 'pages',
   isTaskFile: isGameTaskFile,
   readTasks: readGameTasks,
+  // A games line names no file.
+  requestTaskOf: gameTaskOf,
   // Cases the reference fails are dropped: that tells the solver nothing the plan does not.
   withoutOracle: {},
   unscorable(tasks, file) {

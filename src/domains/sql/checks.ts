@@ -23,11 +23,9 @@ import { queryMutants, type QueryMutant } from './mutants.js';
 import { DEFAULT_MUTANT_SECONDS, PreparationBudget, type SqlPrepareLimits } from './preparation-budget.js';
 import { impliedUnique, queryOn, readSchema, sampleValues } from './schema.js';
 import { withEngineOrder, type RunOnDatabase } from './sort-keys.js';
-import type { SqlTask } from './task.js';
+import { BASE, DEFAULT_DATABASES, GENERATED, type SqlTask } from './task.js';
 
-export const BASE = 'base';
-export const GENERATED = 'generated';
-export const DEFAULT_DATABASES = 12;
+export { BASE, DEFAULT_DATABASES, GENERATED } from './task.js';
 
 /** One database the reference ran on, and its result. */
 export interface DatabaseCheck {

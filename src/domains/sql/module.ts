@@ -2,7 +2,8 @@
 import type { PackModule } from '../pack-module.js';
 import type { SqlChecks } from './checks.js';
 import { isSqlTaskFile, readSqlTasks } from './read-tasks.js';
-import type { SqlTask } from './task.js';
+import { SqlVerifyRequestSchema } from './request.js';
+import { BASE, DEFAULT_DATABASES, GENERATED, sqlEngines, type SqlTask } from './task.js';
 
 const STATIC_MESSAGES = {
   equivalent: 'the same query as the reference, normalised',
@@ -25,6 +26,7 @@ export const sqlModule: PackModule<SqlTask, SqlChecks> = {
         [task.reference, ...task.equivalents].map((program, index) => ({ taskId: task.id, index, program })),
       ),
   },
+  probes: DEFAULT_DATABASES,
   // The reference's results on generated databases would tell the solver the answers.
   withoutOracle: { oracle: false },
   judges: {
@@ -39,13 +41,15 @@ export const sqlModule: PackModule<SqlTask, SqlChecks> = {
       };
     },
   },
+  requests: {
+    schema: SqlVerifyRequestSchema,
+    open: async (options) => new (await import('./verify-request.js')).SqlVerifier(options),
+  },
   async open(options) {
-    const [{ SqlRunner }, { sqlPack }, { sqlSubject }, { BASE, GENERATED }, { sqlEngines }] = await Promise.all([
+    const [{ SqlRunner }, { sqlPack }, { sqlSubject }] = await Promise.all([
       import('../../runtimes/sql-pool.js'),
       import('./index.js'),
       import('./subject.js'),
-      import('./checks.js'),
-      import('./task.js'),
     ]);
     const runner = new SqlRunner({
       ...(options.workers ? { workers: options.workers } : {}),

@@ -30,3 +30,9 @@ export function sqlEngines(tasks: readonly Pick<SqlTask, 'dialect'>[]): string {
   const dialects = [...new Set(tasks.map((t) => t.dialect))].sort((a, b) => b.localeCompare(a));
   return dialects.length ? dialects.join(' + ') : 'sqlite';
 }
+
+/** The suites a query is judged on: the task's own database, then the generated ones. */
+export const BASE = 'base';
+export const GENERATED = 'generated';
+/** Databases generated per task unless a command says how many. */
+export const DEFAULT_DATABASES = 12;
