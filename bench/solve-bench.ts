@@ -30,7 +30,7 @@ import { loadLabelledSamples, type SampleLabel } from '../src/bench/samples.js';
 import { parseBudget } from '../src/core/budget.js';
 import type { Candidate, Task } from '../src/core/task.js';
 import type { Verdict } from '../src/core/verdict.js';
-import { codePack } from '../src/domains/code/index.js';
+import { codePack, taskChecks } from '../src/domains/code/index.js';
 import { EMPTY_CONFIG } from '../src/models/config.js';
 import { createModel, PromptIndex, type CallRecord, type Model } from '../src/models/index.js';
 import { startFakeOpenAIServer } from '../src/models/testing/index.js';
@@ -269,7 +269,7 @@ if (PART === 'all' || PART === 'selective') {
       codePack(harness),
       calibrationHalf,
       calibrationHalf.flatMap((t) => byTask.get(t.id)!.map((s) => s.candidate)),
-      { seed: SEED, alpha: ALPHA, delta: DELTA },
+      { seed: SEED, alpha: ALPHA, delta: DELTA, labelChecks: taskChecks },
     );
     thresholds.push(calibration.threshold);
     for (const item of calibration.items)

@@ -2,6 +2,10 @@
  * Fidelity on real benchmark data, through the same harness a user runs: references
  * pass, known-wrong programs fail, and recorded model outputs agree with their labels.
  * Each test skips with a message when the shared datasets are not beside the checkout.
+ *
+ * `npm test` judges a fixed eighth of each dataset (every 8th task, every 8th labelled sample):
+ * the whole of them took 11 of the suite's minutes on CI's two cores. `npm run bench:fidelity`
+ * (CRUCIBLE_FIDELITY=full) judges all of them, and its figures are the README's.
  */
 import assert from 'node:assert/strict';
 import { after, test, type TestContext } from 'node:test';
@@ -16,10 +20,20 @@ import { loadLabelledSamples } from '../src/bench/samples.js';
 import { Harness, REFERENCE_OUT_OF_TIME } from '../src/verify/harness.js';
 
 const harness = new Harness({ workers: 2 });
+const FULL = process.env.CRUCIBLE_FIDELITY === 'full';
+/** Every STRIDE-th item of a dataset, the first included; all of them with CRUCIBLE_FIDELITY=full. */
+const STRIDE = FULL ? 1 : 8;
+const sampled = <T>(items: readonly T[]): T[] => items.filter((_, i) => i % STRIDE === 0);
+/** How many of `total` items the sample holds. */
+const of = (total: number) => Math.ceil(total / STRIDE);
+/** "164/164", or in the sample "21/21 of 164". */
+const all = (total: number) =>
+  FULL ? `${total}/${total}` : `${of(total)}/${of(total)} (every ${STRIDE}th of ${total})`;
 after(() => harness.close());
 
 async function audit(relative: string, judge: Harness = harness) {
-  const dataset = await loadDataset(realFile(relative).path);
+  const all = await loadDataset(realFile(relative).path);
+  const dataset = { ...all, tasks: sampled(all.tasks) };
   return { dataset, report: await auditDataset(judge, dataset.tasks), judge };
 }
 
@@ -68,40 +82,40 @@ const describe = (entries: readonly { task_id: string; status: string; first_fai
   entries.map((e) => `${e.task_id}: ${e.status} ${e.first_failure?.message ?? ''}`).join('\n');
 
 const humaneval = realFile('humaneval/HumanEval.jsonl.gz');
-test('HumanEval: 164/164 references pass', { skip: humaneval.skip }, async (t) => {
-  await assertReferencesPass(t, await audit('humaneval/HumanEval.jsonl.gz'), 164);
+test(`HumanEval: ${all(164)} references pass`, { skip: humaneval.skip }, async (t) => {
+  await assertReferencesPass(t, await audit('humaneval/HumanEval.jsonl.gz'), of(164));
 });
 
 const plus = realFile('evalplus/HumanEvalPlus-v0.1.10.jsonl.gz');
 test(
-  'HumanEval+: 164/164 references pass on base and plus inputs',
+  `HumanEval+: ${all(164)} references pass on base and plus inputs`,
   { skip: plus.skip, timeout: 900_000 },
   async (t) => {
-    await assertReferencesPass(t, await audit('evalplus/HumanEvalPlus-v0.1.10.jsonl.gz'), 164);
+    await assertReferencesPass(t, await audit('evalplus/HumanEvalPlus-v0.1.10.jsonl.gz'), of(164));
   },
 );
 
 const mbpp = realFile('evalplus/MbppPlus-v0.2.0.jsonl.gz');
-test('MBPP+: 378/378 references pass', { skip: mbpp.skip, timeout: 1_800_000 }, async (t) => {
-  await assertReferencesPass(t, await audit('evalplus/MbppPlus-v0.2.0.jsonl.gz'), 378);
+test(`MBPP+: ${all(378)} references pass`, { skip: mbpp.skip, timeout: 1_800_000 }, async (t) => {
+  await assertReferencesPass(t, await audit('evalplus/MbppPlus-v0.2.0.jsonl.gz'), of(378));
 });
 
 const packPython = realFile('humanevalpack/humanevalpack-python.jsonl.gz');
 test(
-  'HumanEvalPack Python: references pass 164/164, buggy programs fail 164/164',
+  `HumanEvalPack Python: references pass ${all(164)}, buggy programs fail as many`,
   { skip: packPython.skip },
   async (t) => {
     const audited = await audit('humanevalpack/humanevalpack-python.jsonl.gz');
     const { report } = audited;
-    await assertReferencesPass(t, audited, 164);
-    assert.equal(report.known_wrong.total, 164);
-    assert.equal(report.known_wrong.failed, 164, describe(report.disagreements));
+    await assertReferencesPass(t, audited, of(164));
+    assert.equal(report.known_wrong.total, of(164));
+    assert.equal(report.known_wrong.failed, of(164), describe(report.disagreements));
   },
 );
 
 const packJs = realFile('humanevalpack/humanevalpack-js.jsonl.gz');
 test(
-  'HumanEvalPack JS: references pass 164/164 (JavaScript/162 requires js-md5 from --node-path), buggy programs fail 164/164',
+  `HumanEvalPack JS: references pass ${all(164)} (JavaScript/162 requires js-md5 from --node-path), buggy programs fail as many`,
   { skip: packJs.skip },
   async (t) => {
     // The documented way: npm install --prefix DIR js-md5, then --node-path DIR/node_modules
@@ -113,9 +127,9 @@ test(
     try {
       const audited = await audit('humanevalpack/humanevalpack-js.jsonl.gz', withPackages);
       const { report } = audited;
-      await assertReferencesPass(t, audited, 164);
-      assert.equal(report.known_wrong.total, 164);
-      assert.equal(report.known_wrong.failed, 164, describe(report.disagreements));
+      await assertReferencesPass(t, audited, of(164));
+      assert.equal(report.known_wrong.total, of(164));
+      assert.equal(report.known_wrong.failed, of(164), describe(report.disagreements));
     } finally {
       await withPackages.close();
     }
@@ -123,11 +137,11 @@ test(
 );
 
 const quixbugs = realFile('quixbugs-python/quixbugs_python.jsonl');
-test('QuixBugs: fixed programs pass 40/40, buggy ones fail 40/40', { skip: quixbugs.skip }, async (t) => {
+test(`QuixBugs: fixed programs pass ${all(40)}, buggy ones fail as many`, { skip: quixbugs.skip }, async (t) => {
   const audited = await audit('quixbugs-python/quixbugs_python.jsonl');
   const { report } = audited;
-  await assertReferencesPass(t, audited, 40);
-  assert.equal(report.known_wrong.failed, 40, describe(report.disagreements));
+  await assertReferencesPass(t, audited, of(40));
+  assert.equal(report.known_wrong.failed, of(40), describe(report.disagreements));
 });
 
 const labelled = realFile('llm-samples/samples_normalized.jsonl.gz');
@@ -136,12 +150,16 @@ for (const [name, file, suite, skip] of [
   ['HumanEval+', 'evalplus/HumanEvalPlus-v0.1.10.jsonl.gz', 'HumanEval+', plus.skip || labelled.skip],
 ] as const) {
   test(
-    `recorded model outputs agree with their ${name} labels at least 98% of the time`,
+    `recorded model outputs${FULL ? '' : ` (every ${STRIDE}th)`} agree with their ${name} labels at least ${FULL ? 98 : 97}% of the time`,
     { skip, timeout: 1_800_000 },
     async (t) => {
       const dataset = await loadDataset(realFile(file).path);
-      const { candidates, labels } = await loadLabelledSamples(labelled.path, dataset, { testSuite: suite });
-      assert.ok(candidates.length > 1000, `expected the labelled ${name} samples, got ${candidates.length}`);
+      const recorded = await loadLabelledSamples(labelled.path, dataset, { testSuite: suite });
+      assert.ok(
+        recorded.candidates.length > 1000,
+        `expected the labelled ${name} samples, got ${recorded.candidates.length}`,
+      );
+      const [candidates, labels] = [sampled(recorded.candidates), sampled(recorded.labels)];
       const results = await evaluateCandidates(
         harness,
         new Map(dataset.tasks.map((t) => [t.id, taskChecks(t)])),
@@ -149,7 +167,8 @@ for (const [name, file, suite, skip] of [
         { concurrency: 8 },
       );
       const agreement = compareWithLabels(candidates, labels, results);
-      assert.ok(agreement.rate >= 0.98, `agreement ${agreement.rate} over ${agreement.compared}`);
+      // An eighth of the samples measures the rate within about a point (97.9% for HumanEval's, 98.6% in all).
+      assert.ok(agreement.rate >= (FULL ? 0.98 : 0.97), `agreement ${agreement.rate} over ${agreement.compared}`);
       assert.equal(results.filter((r) => r.status === 'no-verdict').length, 0);
       assert.ok(agreement.disagreements.every((d) => d.explanation.length > 0));
     },

@@ -247,3 +247,48 @@ test('/v1/verify with "domain": "regex": the task line and candidates judged in 
     await packs.close();
   }
 });
+
+test("select and calibrate: the pack's samples voted on by what they do on its probes, labelled on its scorer's checks", async () => {
+  const samples = join(dir, 'several.jsonl');
+  writeJsonl(samples, [
+    { task_id: 'regex/digits', solution: RIGHT },
+    { task_id: 'regex/digits', solution: '[a-z0-9]+' },
+    { task_id: 'regex/digits', solution: RIGHT },
+    { task_id: 'regex/letters', solution: '[a-z]+' },
+    { task_id: 'regex/letters', solution: '[a-z]+' },
+    { task_id: 'regex/letters', solution: '[0-9]+' },
+  ]);
+  const json = join(dir, 'select.json');
+  const selected = await crucible(['select', '--dataset', tasks, '--samples', samples, '--json', json, '--no-record'], {
+    env,
+  });
+  assert.equal(selected.code, 0, selected.stderr);
+  const picks = JSON.parse(readFileSync(json, 'utf8')).tasks.map((t: { task_id: string; selected_index: number }) => [
+    t.task_id,
+    t.selected_index,
+  ]);
+  // Indices count each task's own samples: the first of the two that agree, on both tasks.
+  assert.deepEqual(picks, [
+    ['regex/digits', 0],
+    ['regex/letters', 0],
+  ]);
+
+  const threshold = join(dir, 'threshold.json');
+  const calibrated = await crucible(
+    ['calibrate', '--dataset', tasks, '--samples', samples, '--out', threshold, '--no-record'],
+    { env },
+  );
+  assert.equal(calibrated.code, 0, calibrated.stderr);
+  const items = JSON.parse(readFileSync(threshold, 'utf8')).calibration as { taskId: string; correct: boolean }[];
+  assert.deepEqual(
+    items.map((i) => [i.taskId, i.correct]),
+    [
+      ['regex/digits', true],
+      ['regex/letters', true],
+    ],
+  );
+  // A pack that does not say how to audit its tasks is refused, saying what is audited.
+  const audit = await crucible(['audit', '--dataset', tasks, '--no-record'], { env });
+  assert.equal(audit.code, 2);
+  assert.match(audit.stderr, /audit does not audit regex tasks yet/);
+});

@@ -10,7 +10,10 @@ import { writeJsonDocument } from './json-document.js';
 import { createProgress } from './progress.js';
 import type { RecordFlags } from './record-options.js';
 import { datasetLabel, recorded, type CommandResult } from './recording.js';
-import { harnessFromFlags } from './harness-from-flags.js';
+import { harnessFromFlags, openPackFromFlags } from './harness-from-flags.js';
+import type { AnyPackModule } from '../domains/registry.js';
+import type { PackAudit } from '../domains/pack-module.js';
+import type { Identified } from '../domains/subject.js';
 import type { HarnessFlags } from './shared-options.js';
 
 export interface AuditFlags extends HarnessFlags, RecordFlags {
@@ -27,11 +30,17 @@ export interface AuditFlags extends HarnessFlags, RecordFlags {
 
 export async function runAudit(flags: AuditFlags): Promise<void> {
   const { dataset: file } = flags;
-  if (file !== undefined && (await import('../domains/sql/read-tasks.js')).isSqlTaskFile(file)) {
-    const { auditSql } = await import('./audit-sql.js');
-    const judged = flags.mutants ? 'references, rewrites, injected bugs' : 'references, rewrites';
+  // A task file of a pack (domains/registry.ts) is audited by its pack; any other dataset holds functions.
+  const registry = await import('../domains/registry.js');
+  const module = file === undefined ? undefined : registry.packOfTaskFile(file, await registry.installedPacks());
+  if (module) {
+    if (!module.auditJudges)
+      throw new Error(
+        `audit does not audit ${module.name} tasks yet: it audits functions and the packs that say how (sql)`,
+      );
+    const judged = module.auditJudges(Boolean(flags.mutants));
     return recorded(flags, { command: 'audit', dataset: datasetLabel(flags), judged, flags }, () =>
-      auditSql({ ...flags, dataset: file }),
+      auditPack(module, { ...flags, dataset: file! }),
     );
   }
   const all = flags.dataset ? await loadDataset(flags.dataset) : builtinDataset();
@@ -108,4 +117,29 @@ async function audit(
   }
   if (coverage) headline.coverage = coverage.totals;
   return { interrupted: false, document, headline };
+}
+
+/** A pack's own audit, on its runtime: its lines printed, its document written. */
+async function auditPack(
+  module: AnyPackModule,
+  flags: AuditFlags & { readonly dataset: string },
+): Promise<CommandResult> {
+  const tasks: Identified[] = module.readTasks(flags.dataset);
+  const open = await openPackFromFlags(module, flags);
+  const progress = createProgress('audit');
+  let audited: PackAudit;
+  try {
+    audited = await open.audit!(tasks, {
+      name: flags.dataset,
+      mutants: Boolean(flags.mutants),
+      onTask: progress.update,
+      ...(flags.limit !== undefined ? { limit: flags.limit } : {}),
+    });
+  } finally {
+    progress.stop();
+    await open.close();
+  }
+  process.stdout.write(audited.lines.join('\n') + '\n');
+  await writeJsonDocument(flags.json, audited.document, 'audit');
+  return { interrupted: false, document: audited.document, headline: audited.headline };
 }

@@ -7,8 +7,11 @@ import { readInputs, type InputFlags, type Inputs } from './inputs.js';
 import { createProgress } from './progress.js';
 import type { RecordFlags } from './record-options.js';
 import { datasetLabel, judgedLabel, recorded, type CommandResult } from './recording.js';
-import { codePack } from '../domains/code/index.js';
-import { harnessFromFlags } from './harness-from-flags.js';
+import { codePack, taskChecks } from '../domains/code/index.js';
+import type { AnyPackModule } from '../domains/registry.js';
+import type { Identified } from '../domains/subject.js';
+import type { Candidate } from '../core/task.js';
+import { harnessFromFlags, openPackFromFlags } from './harness-from-flags.js';
 import type { HarnessFlags } from './shared-options.js';
 
 export interface CalibrateFlags extends HarnessFlags, InputFlags, RecordFlags {
@@ -21,33 +24,92 @@ export interface CalibrateFlags extends HarnessFlags, InputFlags, RecordFlags {
 
 export async function runCalibrate(flags: CalibrateFlags): Promise<void> {
   if (!flags.samples) throw new Error('calibrate needs --samples: the candidates whose selections are labelled');
-  const inputs = await readInputs(flags);
+  // A task file of a pack (domains/registry.ts) is calibrated on by its pack; any other dataset holds functions.
+  const registry = await import('../domains/registry.js');
+  const { dataset } = flags;
+  const module = dataset === undefined ? undefined : registry.packOfTaskFile(dataset, await registry.installedPacks());
+  const inputs = module ? await packInputs(module, flags) : await readInputs(flags);
   const seed = chooseSeed(flags.seed);
   process.stderr.write(`crucible: seed ${seed} (replay with --seed ${seed})\n`);
   await recorded(
     flags,
     { command: 'calibrate', dataset: datasetLabel(flags), judged: judgedLabel(flags), seed, flags },
-    () => calibrateOn(flags, inputs, seed),
+    () => (module ? calibrateOnPack(module, flags, inputs, seed) : calibrateOnFunctions(flags, inputs as Inputs, seed)),
   );
 }
 
-async function calibrateOn(flags: CalibrateFlags, inputs: Inputs, seed: number): Promise<CommandResult> {
+type Calibration = Awaited<ReturnType<typeof calibrate>>;
+type Labelled = {
+  readonly name: string;
+  readonly tasks: readonly Identified[];
+  readonly candidates: readonly Candidate[];
+};
+
+async function packInputs(module: AnyPackModule, flags: CalibrateFlags): Promise<Labelled> {
+  const tasks: Identified[] = module.readTasks(flags.dataset!);
+  const { readPackSamples } = await import('../bench/pack-samples.js');
+  return { name: flags.dataset!, tasks, candidates: readPackSamples(flags.samples!, tasks) };
+}
+
+/** Functions: each selection labelled by the task's own suites. */
+async function calibrateOnFunctions(flags: CalibrateFlags, inputs: Inputs, seed: number): Promise<CommandResult> {
+  if (inputs.tasks.every((t) => t.suites.length === 0))
+    throw new Error('calibration needs a dataset with tests to label the selected programs; this one has none');
   const harness = harnessFromFlags(flags);
   const progress = createProgress('calibrate');
-  let run: Awaited<ReturnType<typeof calibrate>>;
+  let run: Calibration;
   try {
     run = await calibrate(codePack(harness), inputs.tasks, inputs.candidates, {
-      seed,
-      alpha: flags.alpha,
-      delta: flags.delta,
-      ...(flags.inputs ? { inputs: flags.inputs } : {}),
-      concurrency: harness.workerCount,
-      onTask: (_, done, total) => progress.update(done, total),
+      ...calibrateOptions(flags, seed, harness.workerCount, progress.update),
+      labelChecks: taskChecks,
     });
   } finally {
     progress.stop();
     await harness.close();
   }
+  return finish(flags, inputs, seed, run);
+}
+
+/** A pack's tasks: each selection labelled on the scorer's checks, as eval scores it. */
+async function calibrateOnPack(
+  module: AnyPackModule,
+  flags: CalibrateFlags,
+  inputs: Labelled,
+  seed: number,
+): Promise<CommandResult> {
+  const open = await openPackFromFlags(module, flags);
+  const progress = createProgress('calibrate');
+  let run: Calibration;
+  try {
+    run = await calibrate(open.pack, inputs.tasks, inputs.candidates, {
+      ...calibrateOptions(flags, seed, open.concurrency, progress.update),
+      ...(flags.inputs === undefined && module.probes ? { inputs: module.probes } : {}),
+      labelChecks: (task) => open.pack.prepare(task, { audience: 'scorer', seed }),
+    });
+  } finally {
+    progress.stop();
+    await open.close();
+  }
+  return finish(flags, inputs, seed, run);
+}
+
+function calibrateOptions(
+  flags: CalibrateFlags,
+  seed: number,
+  concurrency: number,
+  onTask: (done: number, total: number) => void,
+) {
+  return {
+    seed,
+    alpha: flags.alpha,
+    delta: flags.delta,
+    ...(flags.inputs ? { inputs: flags.inputs } : {}),
+    concurrency,
+    onTask: (_: unknown, done: number, total: number) => onTask(done, total),
+  };
+}
+
+async function finish(flags: CalibrateFlags, inputs: Labelled, seed: number, run: Calibration): Promise<CommandResult> {
   const t = run.threshold;
   const correct = run.items.filter((i) => i.correct).length;
   // The threshold file is the run's document: select --threshold reads it (ThresholdSchema keeps

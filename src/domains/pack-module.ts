@@ -69,6 +69,8 @@ export interface PackModule<T extends Identified = Identified, C extends Checks<
   requestTaskOf?(value: unknown, where: string): T;
   /** A request form of its own for `/v1/verify`; without it, a body carries a task line (`task`) and candidates. */
   readonly requests?: PackRequests;
+  /** What `crucible audit` judges (for the run list); a pack without it is not audited. */
+  auditJudges?(mutants: boolean): string;
   /** Judges that need no runtime, by the name `eval --judge` takes. */
   readonly judges?: Readonly<Record<string, StaticJudge<T>>>;
   /** The pack on its runtime (sandboxed engine workers, a confined browser), until `close`. */
@@ -86,9 +88,27 @@ export interface OpenPack<T extends Identified = Identified, C extends Checks<T>
   suites(checks: C): readonly ScoredSuite[];
   /** What judged, for the eval document's settings. */
   settings(tasks: readonly T[]): object;
+  /** `crucible audit`: the judge measured on the dataset itself (SQL: references, rewrites, injected bugs). */
+  audit?(tasks: readonly T[], options: AuditOptions): Promise<PackAudit>;
   /** What `--augment` added, for the eval document (SQL: generated databases per task). */
   augmented?(checks: ReadonlyMap<string, C>): object;
   close(): Promise<void>;
+}
+
+export interface AuditOptions {
+  /** The dataset's name, as the lines say it. */
+  readonly name: string;
+  readonly limit?: number;
+  /** Also inject bugs (or mutants) into the references and count those the checks catch. */
+  readonly mutants: boolean;
+  readonly onTask?: (done: number, total: number) => void;
+}
+
+/** An audit: lines for a person, the document `--json` writes, and the run list's headline. */
+export interface PackAudit {
+  readonly lines: readonly string[];
+  readonly document: Record<string, unknown>;
+  readonly headline: Record<string, unknown>;
 }
 
 /** A pack module with its types forgotten, as the registry holds it. */

@@ -19,7 +19,7 @@ export function documentKind(value: unknown): DocumentKind | undefined {
     // select (src/cli/select-command.ts): one decision per task.
     if (Array.isArray(value.tasks) && 'threshold' in value) return 'select';
   }
-  // audit, functions (src/cli/audit-command.ts) and SQL (src/cli/audit-sql.ts): no version field.
+  // audit, functions (src/cli/audit-command.ts) and SQL (src/domains/sql/audit.ts): no version field.
   if ('dataset' in value && isObject(value.references) && (isObject(value.known_wrong) || isObject(value.rewrites)))
     return 'audit';
   // A recorded run with its trace events, as `crucible show --json` prints it (src/store/store.ts getRun).

@@ -3,10 +3,9 @@
  * `crucible calibrate` do, as library functions.
  */
 import pMap from 'p-map';
-import type { Candidate, Task } from '../core/task.js';
-import { taskChecks, type CodePack } from '../domains/code/index.js';
+import type { Candidate } from '../core/task.js';
 import { calibrateThreshold, decide, type CalibrationItem, type Threshold } from './abstain.js';
-import type { Checks, Probe } from '../domains/types.js';
+import type { Checks, DomainPack, Probe } from '../domains/types.js';
 import {
   CONFIDENCE_SCORE,
   selectForTask,
@@ -100,18 +99,20 @@ export interface CalibrationRun {
 }
 
 /**
- * Selects on every task, labels each selection with the dataset's full tests (the
- * calibration set is labelled data), and picks the threshold.
+ * Selects on every task, labels each selection on the checks `labelChecks` gives (the
+ * dataset's full tests: the calibration set is labelled data), and picks the threshold.
  */
-export async function calibrate(
-  pack: CodePack,
-  tasks: readonly Task[],
+export async function calibrate<T extends { readonly id: string }, C extends Checks<T>, P extends Probe>(
+  pack: DomainPack<T, string, C, P>,
+  tasks: readonly T[],
   candidates: readonly Candidate[],
-  options: Omit<SelectRunOptions, 'threshold'> & { readonly alpha: number; readonly delta: number },
+  options: Omit<SelectRunOptions, 'threshold'> & {
+    readonly alpha: number;
+    readonly delta: number;
+    /** What a selected artifact is labelled right or wrong on: a function's own suites, a pack's scorer's checks. */
+    readonly labelChecks: (task: T) => C | Promise<C>;
+  },
 ): Promise<CalibrationRun> {
-  const missing = tasks.filter((t) => t.suites.length === 0);
-  if (missing.length === tasks.length)
-    throw new Error('calibration needs a dataset with tests to label the selected programs; this one has none');
   const { tasks: selections } = await selectAll(pack, tasks, candidates, options);
   const byId = new Map(tasks.map((t) => [t.id, t]));
   const programs = new Map(candidates.map((c) => [`${c.taskId}\u0000${c.index}`, c.program]));
@@ -119,9 +120,9 @@ export async function calibrate(
     selections
       .filter((s) => s.selectedIndex !== null)
       .map(async (s) => {
-        // Labelled by the task's own tests, as eval scores it.
+        // Labelled as eval scores it.
         const report = await pack.verify(
-          taskChecks(byId.get(s.taskId)!),
+          await options.labelChecks(byId.get(s.taskId)!),
           programs.get(`${s.taskId}\u0000${s.selectedIndex}`)!,
         );
         if (report.noVerdict !== undefined) return undefined; // the sandbox failed: no label either way

@@ -41,6 +41,7 @@ export const sqlModule: PackModule<SqlTask, SqlChecks> = {
       };
     },
   },
+  auditJudges: (mutants) => (mutants ? 'references, rewrites, injected bugs' : 'references, rewrites'),
   requests: {
     schema: SqlVerifyRequestSchema,
     open: async (options) => new (await import('./verify-request.js')).SqlVerifier(options),
@@ -73,6 +74,7 @@ export const sqlModule: PackModule<SqlTask, SqlChecks> = {
       augmented: (checks) => ({
         databases: Object.fromEntries([...checks].map(([id, c]) => [id, c.generated.length])),
       }),
+      audit: async (tasks, options) => (await import('./audit.js')).auditSql(runner, tasks, options),
       close: () => runner.close(),
     };
   },

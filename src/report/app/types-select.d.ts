@@ -1,7 +1,7 @@
 /**
  * The documents of `crucible select`, `crucible calibrate` and `crucible audit`, as the report
  * reads them (src/cli/select-command.ts, src/cli/calibrate-command.ts, src/cli/audit-command.ts
- * and src/cli/audit-sql.ts write them). Loose like types.d.ts: older documents lack fields.
+ * and src/domains/sql/audit.ts write them). Loose like types.d.ts: older documents lack fields.
  * Data only (no DOM types).
  */
 
