@@ -14,11 +14,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadDataset } from '../src/bench/datasets/index.js';
+import { loadDataset } from '../src/datasets/index.js';
 import { type CorpusProgram, judgeBothWays, multiplECorpus } from '../src/bench/node-api-corpus.js';
 import type { Task } from '../src/core/task.js';
 import { spawnPerSample } from '../src/runtimes/testing/fresh-interpreter.js';
-import { Harness } from '../src/verify/harness.js';
+import { Harness } from '../src/domains/code/harness.js';
 
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[xs.length >> 1]!;
 const WORKER = fileURLToPath(new URL('../src/runtimes/node/candidate-worker.cjs', import.meta.url));

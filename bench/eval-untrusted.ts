@@ -7,13 +7,13 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadDataset } from '../src/bench/datasets/index.js';
+import { loadDataset } from '../src/datasets/index.js';
 import { evaluateCandidates } from '../src/bench/evaluate.js';
 import { taskChecks } from '../src/domains/code/index.js';
 import type { Task } from '../src/core/task.js';
 import { resolvePython } from '../src/runtimes/recipes.js';
 import { spawnPerSample } from '../src/runtimes/testing/fresh-interpreter.js';
-import { Harness } from '../src/verify/harness.js';
+import { Harness } from '../src/domains/code/harness.js';
 
 async function samplesPerSecond(tasks: Task[], untrustedTests: boolean): Promise<{ rate: number; passed: number }> {
   const harness = new Harness({ untrustedTests, typeCheck: false });

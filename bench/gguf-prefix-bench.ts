@@ -14,7 +14,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { loadDataset } from '../src/bench/datasets/index.js';
+import { loadDataset } from '../src/datasets/index.js';
 import { createModel, type ChatMessage, type GenerateResult, type Model } from '../src/models/index.js';
 import { writeTinyGguf } from '../src/models/testing/tiny-gguf.js';
 import { skeletonsOf, type Skeleton } from '../src/skeletons/library.js';

@@ -18,9 +18,9 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadDataset } from '../src/bench/datasets/index.js';
+import { loadDataset } from '../src/datasets/index.js';
 import { codePack } from '../src/domains/code/index.js';
-import { loadLabelledSamples } from '../src/bench/samples.js';
+import { loadLabelledSamples } from '../src/datasets/samples.js';
 import type { Candidate, IoSuite, Task } from '../src/core/task.js';
 import type { SuiteVerdict } from '../src/core/verdict.js';
 import { calibrateThreshold } from '../src/select/abstain.js';
@@ -31,11 +31,11 @@ import {
   type SelectionEvidence,
   type TaskSelection,
 } from '../src/select/select.js';
-import { augmentTask, GENERATED_SUITE, splitJsonArray, type Augmentation } from '../src/verify/differential.js';
-import { findDisputedInputs, withoutInputs, type DisputedInput } from '../src/verify/disputed-inputs.js';
-import { seededRandom } from '../src/verify/generate/mutate.js';
-import { Harness } from '../src/verify/harness.js';
-import { settleTimeouts } from '../src/verify/slow-inputs.js';
+import { augmentTask, GENERATED_SUITE, splitJsonArray, type Augmentation } from '../src/domains/code/differential.js';
+import { findDisputedInputs, withoutInputs, type DisputedInput } from '../src/domains/code/disputed-inputs.js';
+import { seededRandom } from '../src/core/random.js';
+import { Harness } from '../src/domains/code/harness.js';
+import { settleTimeouts } from '../src/domains/code/slow-inputs.js';
 
 const DATASETS = join(import.meta.dirname, '..', '..', 'shared', 'datasets');
 // BENCH_DATASET=mbpp measures on MBPP+ (the labelled MBPP solutions) instead: data the scoring was not tuned on.

@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pMap from 'p-map';
-import { loadDataset } from '../src/bench/datasets/index.js';
+import { loadDataset } from '../src/datasets/index.js';
 import type { Task } from '../src/core/task.js';
 import { EMPTY_CONFIG } from '../src/models/config.js';
 import { createModel } from '../src/models/index.js';
@@ -24,7 +24,7 @@ import { startFakeOpenAIServer } from '../src/models/testing/index.js';
 import { SkeletonLibrary } from '../src/skeletons/library.js';
 import { blocksBetween, formatPatchReply } from '../src/skeletons/patch.js';
 import { prepareCodeChecks, solveTask, type StrategyResult } from '../src/strategies/index.js';
-import { Harness } from '../src/verify/harness.js';
+import { Harness } from '../src/domains/code/harness.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const DATA = resolve(process.env.CRUCIBLE_DATASETS ?? join(ROOT, '../shared/datasets'));

@@ -14,14 +14,20 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { auditCoverage } from '../src/bench/audit-coverage.js';
-import { loadDataset } from '../src/bench/datasets/index.js';
-import { coverageFigures, coverageMap, percent, referenceArcs, type CoverageFigures } from '../src/verify/coverage.js';
-import { codePack } from '../src/domains/code/index.js';
+import { loadDataset } from '../src/datasets/index.js';
+import {
+  coverageFigures,
+  coverageMap,
+  percent,
+  referenceArcs,
+  type CoverageFigures,
+} from '../src/domains/code/coverage.js';
+import { codePack, mutantJudge } from '../src/domains/code/index.js';
 import type { Task } from '../src/core/task.js';
-import { augmentTask, GENERATED_SUITE } from '../src/verify/differential.js';
-import { Harness } from '../src/verify/harness.js';
-import { generateMutants } from '../src/verify/mutation.js';
-import { scoreMutants } from '../src/verify/mutants/score.js';
+import { augmentTask, GENERATED_SUITE } from '../src/domains/code/differential.js';
+import { Harness } from '../src/domains/code/harness.js';
+import { generateMutants } from '../src/domains/code/mutation.js';
+import { scoreMutants } from '../src/domains/code/mutants/score.js';
 
 const DATASETS = join(import.meta.dirname, '..', '..', 'shared', 'datasets');
 const mbpp = process.env.BENCH_DATASET === 'mbpp';
@@ -80,7 +86,7 @@ for (const name of SUITES) {
     SUITES.every((s) => alone[s]!.has(entry.task.id)) ? [{ ...entry, task: alone[name]!.get(entry.task.id)! }] : [],
   );
   log(`judging ${entries.reduce((k, e) => k + e.mutants.length, 0)} mutants on the ${name} inputs`);
-  const report = await scoreMutants(codePack(harness), entries, { max, seed });
+  const report = await scoreMutants(mutantJudge(codePack(harness)), entries, { max, seed });
   scores[name] = report.mutants;
   for (const [i, task] of report.tasks.entries()) {
     const survivors = new Set(task.survivors.map((s) => s.program));

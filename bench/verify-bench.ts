@@ -14,14 +14,14 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadDataset } from '../src/bench/datasets/index.js';
-import { loadLabelledSamples } from '../src/bench/samples.js';
+import { loadDataset } from '../src/datasets/index.js';
+import { loadLabelledSamples } from '../src/datasets/samples.js';
 import type { Task } from '../src/core/task.js';
-import { augmentTask, GENERATED_SUITE } from '../src/verify/differential.js';
-import { Harness } from '../src/verify/harness.js';
-import { expectedJsonOf, judgeOn, observe } from '../src/verify/probe.js';
-import { settleTimeouts } from '../src/verify/slow-inputs.js';
-import { callLimit } from '../src/verify/time-limits.js';
+import { augmentTask, GENERATED_SUITE } from '../src/domains/code/differential.js';
+import { Harness } from '../src/domains/code/harness.js';
+import { expectedJsonOf, judgeOn, observe } from '../src/domains/code/probe.js';
+import { settleTimeouts } from '../src/domains/code/slow-inputs.js';
+import { callLimit } from '../src/domains/code/time-limits.js';
 import { spawnPerSample } from '../src/runtimes/testing/fresh-interpreter.js';
 
 const DATASETS = join(import.meta.dirname, '..', '..', 'shared', 'datasets');

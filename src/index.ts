@@ -4,8 +4,8 @@ export { LANGUAGES } from './core/task.js';
 export type { Failure, Status, SuiteVerdict, Verdict } from './core/verdict.js';
 export { STATUSES, combineStatuses } from './core/verdict.js';
 
-export { Harness, type HarnessOptions } from './verify/harness.js';
-export { DEFAULT_TIME_POLICY, type TimePolicy } from './verify/time-limits.js';
+export { Harness, type HarnessOptions } from './domains/code/harness.js';
+export { DEFAULT_TIME_POLICY, type TimePolicy } from './domains/code/time-limits.js';
 
 export type { Limits, RunRequest, RunResult, Runtime } from './runtimes/runtime.js';
 export { DEFAULT_LIMITS } from './runtimes/runtime.js';
@@ -13,8 +13,8 @@ export { createPythonRuntime } from './runtimes/python-runtime.js';
 export { createJavaScriptRuntime, createTypeScriptRuntime } from './runtimes/javascript-runtime.js';
 export { typeCheck } from './runtimes/typescript.js';
 
-export { loadDataset, type Dataset, type DatasetFormat } from './bench/datasets/index.js';
-export { loadLabelledSamples, loadSamples } from './bench/samples.js';
+export { loadDataset, type Dataset, type DatasetFormat } from './datasets/index.js';
+export { loadLabelledSamples, loadSamples } from './datasets/samples.js';
 export { evaluateCandidates, summarize, type SampleResult, type Summary } from './bench/evaluate.js';
 export { auditDataset, type AuditReport } from './bench/audit.js';
 export { compareWithLabels, type Agreement } from './bench/labels.js';
@@ -29,18 +29,23 @@ export {
   signatureOf,
   type InputSpace,
   type GeneratedInputs,
-} from './verify/generate/inputs.js';
-export { findPromptExamples, publicSuites } from './verify/generate/examples.js';
+} from './domains/code/generate/inputs.js';
+export { findPromptExamples, publicSuites } from './domains/code/generate/examples.js';
 export {
   augmentTask,
   minimalCounterexample,
   GENERATED_SUITE,
   type Augmentation,
   type Counterexample,
-} from './verify/differential.js';
-export { checkProperties, shrinkPropertyViolation, soundProperties, PROPERTIES_SUITE } from './verify/properties.js';
-export { shrinkFailingInput } from './verify/shrink.js';
-export { observe, type Observation } from './verify/probe.js';
+} from './domains/code/differential.js';
+export {
+  checkProperties,
+  shrinkPropertyViolation,
+  soundProperties,
+  PROPERTIES_SUITE,
+} from './domains/code/properties.js';
+export { shrinkFailingInput } from './domains/code/shrink.js';
+export { observe, type Observation } from './domains/code/probe.js';
 export { selectForTask, CONFIDENCE_SCORE, type TaskSelection, type CandidateScore } from './select/select.js';
 export { selectAll, calibrate, type TaskDecision, type SelectSummary } from './select/run.js';
 export { calibrateThreshold, decide, ThresholdSchema, type Threshold } from './select/abstain.js';

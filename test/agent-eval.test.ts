@@ -12,7 +12,7 @@ import { after, test } from 'node:test';
 import { readRepoTasks, writeRepo } from '../src/agents/repo-tasks.js';
 import { runSandboxed } from '../src/runtimes/command.js';
 import { summarizeTests } from '../src/agents/test-summary.js';
-import { realFile } from '../src/bench/datasets/testing.js';
+import { realFile } from '../src/datasets/testing.js';
 import { startFakeOpenAIServer } from '../src/models/testing/index.js';
 import { crucible } from './cli-support.js';
 

@@ -16,7 +16,7 @@ import { runSandboxed } from '../src/runtimes/command.js';
 import { commandTools, FILE_TOOLS, MAX_COMMAND_CHARS } from '../src/agents/tools.js';
 import { Workspace } from '../src/agents/workspace.js';
 import type { FakeChatRequest, FakeReply } from '../src/models/testing/index.js';
-import { memoryTrace } from '../src/strategies/trace.js';
+import { memoryTrace } from '../src/store/trace.js';
 import { stackRepo } from './agent-support.js';
 import { fixture } from './models-support.js';
 

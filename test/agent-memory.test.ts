@@ -14,7 +14,7 @@ import { MemoryGraph } from '../src/agents/memory.js';
 import { defaultTestCommand } from '../src/agents/test-summary.js';
 import { commandTools, FILE_TOOLS } from '../src/agents/tools.js';
 import { Workspace } from '../src/agents/workspace.js';
-import { memoryTrace } from '../src/strategies/trace.js';
+import { memoryTrace } from '../src/store/trace.js';
 import { fixture } from './models-support.js';
 
 const dirs: string[] = [];

@@ -15,7 +15,7 @@ import { commandTools, FILE_TOOLS } from '../src/agents/tools.js';
 import { Workspace } from '../src/agents/workspace.js';
 import { createModel } from '../src/models/index.js';
 import type { FakeChatRequest, FakeReply } from '../src/models/testing/index.js';
-import { memoryTrace } from '../src/strategies/trace.js';
+import { memoryTrace } from '../src/store/trace.js';
 import { stackRepo, tempDir } from './agent-support.js';
 import { fixture } from './models-support.js';
 

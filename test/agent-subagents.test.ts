@@ -14,7 +14,7 @@ import { runAgent } from '../src/agents/agent.js';
 import { commandTools, FILE_TOOLS } from '../src/agents/tools.js';
 import { Workspace } from '../src/agents/workspace.js';
 import type { FakeChatRequest } from '../src/models/testing/index.js';
-import { memoryTrace } from '../src/strategies/trace.js';
+import { memoryTrace } from '../src/store/trace.js';
 import { fixture } from './models-support.js';
 
 const dirs: string[] = [];

@@ -83,7 +83,7 @@ test('the hook does see the heavy modules once a command runs', { timeout: 120_0
   ]);
   assert.match(stderr, /missing\.jsonl/);
   assert.ok(
-    modules.some((url) => url.endsWith('/src/verify/harness.ts')),
+    modules.some((url) => url.endsWith('/src/domains/code/harness.ts')),
     'eval loads the harness',
   );
 });

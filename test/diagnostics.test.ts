@@ -12,7 +12,7 @@ import type { SampleResult } from '../src/bench/evaluate.js';
 import { compareWithLabels } from '../src/bench/labels.js';
 import { formatFirstFailures, formatSamples } from '../src/bench/report.js';
 import type { Task } from '../src/core/task.js';
-import { Harness } from '../src/verify/harness.js';
+import { Harness } from '../src/domains/code/harness.js';
 import { crucible, writeJsonl } from './cli-support.js';
 
 const harness = new Harness({ workers: 1, typeCheck: false });

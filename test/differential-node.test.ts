@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { after, test } from 'node:test';
 import { judgeBothWays, NODE_API_PROGRAMS } from '../src/bench/node-api-corpus.js';
-import { Harness } from '../src/verify/harness.js';
+import { Harness } from '../src/domains/code/harness.js';
 
 const nodePath = [fileURLToPath(new URL('../node_modules', import.meta.url))];
 const harness = new Harness({ workers: 2, nodePath });

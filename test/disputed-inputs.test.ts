@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { launchChromium } from '../src/browser/chromium.js';
-import { decodedObservation, keptRelations, MIN_SUPPORT } from '../src/verify/answer-relations.js';
-import { isDegenerate } from '../src/verify/disputed-inputs.js';
+import { decodedObservation, keptRelations, MIN_SUPPORT } from '../src/domains/code/answer-relations.js';
+import { isDegenerate } from '../src/domains/code/disputed-inputs.js';
 import { openPage, screenshot, seriousViolations } from './browser-support.js';
 import { crucible, writeJsonl } from './cli-support.js';
 

@@ -9,9 +9,9 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import type { Task } from '../src/core/task.js';
 import { prepareCodeChecks, verifyProgram } from '../src/domains/code/index.js';
-import { GENERATED_SUITE } from '../src/verify/differential.js';
-import { exampleRelations } from '../src/verify/generate/example-relations.js';
-import { Harness } from '../src/verify/harness.js';
+import { GENERATED_SUITE } from '../src/domains/code/differential.js';
+import { exampleRelations } from '../src/domains/code/generate/example-relations.js';
+import { Harness } from '../src/domains/code/harness.js';
 
 const dict = (...entries: [unknown, unknown][]) => ({ $t: 'dict', v: entries });
 

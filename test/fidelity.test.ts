@@ -11,13 +11,13 @@ import assert from 'node:assert/strict';
 import { after, test, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { auditDataset } from '../src/bench/audit.js';
-import { loadDataset } from '../src/bench/datasets/index.js';
-import { realFile } from '../src/bench/datasets/testing.js';
+import { loadDataset } from '../src/datasets/index.js';
+import { realFile } from '../src/datasets/testing.js';
 import { evaluateCandidates } from '../src/bench/evaluate.js';
 import { taskChecks } from '../src/domains/code/index.js';
 import { compareWithLabels } from '../src/bench/labels.js';
-import { loadLabelledSamples } from '../src/bench/samples.js';
-import { Harness, REFERENCE_OUT_OF_TIME } from '../src/verify/harness.js';
+import { loadLabelledSamples } from '../src/datasets/samples.js';
+import { Harness, REFERENCE_OUT_OF_TIME } from '../src/domains/code/harness.js';
 
 const harness = new Harness({ workers: 2 });
 const FULL = process.env.CRUCIBLE_FIDELITY === 'full';

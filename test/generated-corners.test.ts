@@ -8,9 +8,15 @@ import { execFile } from 'node:child_process';
 import { after, test } from 'node:test';
 import { promisify } from 'node:util';
 import type { Task } from '../src/core/task.js';
-import { type CoverageMap, coverageFigures, coverageMap, newArcInputs, referenceArcs } from '../src/verify/coverage.js';
-import { augmentTask, GENERATED_SUITE } from '../src/verify/differential.js';
-import { Harness } from '../src/verify/harness.js';
+import {
+  type CoverageMap,
+  coverageFigures,
+  coverageMap,
+  newArcInputs,
+  referenceArcs,
+} from '../src/domains/code/coverage.js';
+import { augmentTask, GENERATED_SUITE } from '../src/domains/code/differential.js';
+import { Harness } from '../src/domains/code/harness.js';
 
 const harness = new Harness();
 after(() => harness.close());

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import type { Task } from '../src/core/task.js';
 import { decodeWire } from '../src/core/wire-values.js';
-import { Harness } from '../src/verify/harness.js';
-import { observe } from '../src/verify/probe.js';
+import { Harness } from '../src/domains/code/harness.js';
+import { observe } from '../src/domains/code/probe.js';
 
 const harness = new Harness({ workers: 1 });
 after(() => harness.close());

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import type { Language, Task } from '../src/core/task.js';
-import { Harness } from '../src/verify/harness.js';
+import { Harness } from '../src/domains/code/harness.js';
 
 const harness = new Harness({ workers: 1, time: { scriptFloorSeconds: 2, callFloorSeconds: 1 } });
 after(() => harness.close());

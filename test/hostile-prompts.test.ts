@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Task } from '../src/core/task.js';
-import { findPromptExamples } from '../src/verify/generate/examples.js';
-import { parsePythonSignature, parseTypeScriptSignature } from '../src/verify/generate/types.js';
-import { promptHelpers } from '../src/verify/prompt-helpers.js';
+import { findPromptExamples } from '../src/domains/code/generate/examples.js';
+import { parsePythonSignature, parseTypeScriptSignature } from '../src/domains/code/generate/types.js';
+import { promptHelpers } from '../src/core/prompt-helpers.js';
 import { definesEntry } from '../src/domains/code/extract.js';
 
 const task = (language: Task['language'], prompt: string): Task => ({

@@ -11,7 +11,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { Harness } from '../src/verify/harness.js';
+import { Harness } from '../src/domains/code/harness.js';
 import { addTaskOf, summary } from './contracts/runtime-contract.js';
 
 const { task: TASK, right: RIGHT, wrong: WRONG } = addTaskOf('python');

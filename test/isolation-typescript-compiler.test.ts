@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { Task } from '../src/core/task.js';
 import { ProgramRunner } from '../src/runtimes/program-pool.js';
-import { Harness } from '../src/verify/harness.js';
+import { Harness } from '../src/domains/code/harness.js';
 
 const TASK: Task = {
   id: 'isolation/ts-add',

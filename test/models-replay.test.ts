@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { loadDataset } from '../src/bench/datasets/index.js';
-import { loadSamples } from '../src/bench/samples.js';
+import { loadDataset } from '../src/datasets/index.js';
+import { loadSamples } from '../src/datasets/samples.js';
 import type { Task } from '../src/core/task.js';
 import { EMPTY_CONFIG } from '../src/models/config.js';
 import {
@@ -20,7 +20,7 @@ import { extractProgram } from '../src/domains/code/extract.js';
 import { prepareCodeChecks, solveTask } from '../src/strategies/index.js';
 import { finalAnswerMessages, solveMessages } from '../src/strategies/prompts.js';
 import { z } from 'zod';
-import { Harness } from '../src/verify/harness.js';
+import { Harness } from '../src/domains/code/harness.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'crucible-replay-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

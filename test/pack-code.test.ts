@@ -1,7 +1,7 @@
 /** The code pack passes the domain-pack contract in each of its languages. */
 import { after } from 'node:test';
 import { codePack } from '../src/domains/code/index.js';
-import { Harness } from '../src/verify/harness.js';
+import { Harness } from '../src/domains/code/harness.js';
 import { runPackContract } from './contracts/pack-contract.js';
 import { builtin, fenced } from './strategies-support.js';
 

@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import type { Candidate, Task } from '../src/core/task.js';
 import { codePack } from '../src/domains/code/index.js';
 import { selectForTask } from '../src/select/select.js';
-import { Harness } from '../src/verify/harness.js';
+import { Harness } from '../src/domains/code/harness.js';
 
 const run = promisify(execFile);
 const harness = new Harness({ workers: 2 });

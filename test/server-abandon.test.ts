@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Task } from '../src/core/task.js';
 import { ProgramRunner } from '../src/runtimes/program-pool.js';
-import { Harness } from '../src/verify/harness.js';
+import { Harness } from '../src/domains/code/harness.js';
 import { addTaskOf } from './contracts/runtime-contract.js';
 import { startTestServer, SUM_RIGHT, type TestServer } from './server-support.js';
 

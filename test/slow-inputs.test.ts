@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import type { Task } from '../src/core/task.js';
 import { prepareCodeChecks, verifyProgram } from '../src/domains/code/index.js';
-import { GENERATED_SUITE } from '../src/verify/differential.js';
-import { Harness } from '../src/verify/harness.js';
-import { cutBy, cutToAHundredth, settleTimeouts, sizeOf } from '../src/verify/slow-inputs.js';
+import { GENERATED_SUITE } from '../src/domains/code/differential.js';
+import { Harness } from '../src/domains/code/harness.js';
+import { cutBy, cutToAHundredth, settleTimeouts, sizeOf } from '../src/domains/code/slow-inputs.js';
 
 test('a hundredth of an input: large integers, strings and containers are cut, small ones kept', () => {
   assert.deepEqual(cutToAHundredth([65534, 7]), [655, 7]);

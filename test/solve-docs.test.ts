@@ -17,7 +17,7 @@ import { DocumentState, documentTools } from '../src/domains/docs/agent-tools.js
 import { compressOnEdit } from '../src/domains/docs/compression.js';
 import { TemplateLibrary } from '../src/domains/docs/templates.js';
 import type { ChatMessage } from '../src/models/index.js';
-import { memoryTrace } from '../src/strategies/trace.js';
+import { memoryTrace } from '../src/store/trace.js';
 import { crucible } from './cli-support.js';
 import { scriptedModel, type ModelFixture } from './strategies-support.js';
 

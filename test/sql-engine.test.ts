@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { realFile } from '../src/bench/datasets/testing.js';
+import { realFile } from '../src/datasets/testing.js';
 import type { SqlTask } from '../src/domains/sql/task.js';
 import { SqlRunner, type SqlDatabase } from '../src/runtimes/sql-pool.js';
 import { engineChecks, show, workerLifecycle, type EngineFixture } from './sql-engine-support.js';

@@ -20,7 +20,7 @@ import {
 } from '../src/strategies/advermcts/tree.js';
 import { codeSubject, prepareCodeChecks, memoryTrace } from '../src/strategies/index.js';
 import { inMemoryHarness } from '../src/testing/index.js';
-import type { Harness } from '../src/verify/harness.js';
+import type { Harness } from '../src/domains/code/harness.js';
 import { builtin, fenced, scriptedInMemoryModel, standInRuntime } from './strategies-support.js';
 
 let harness: Harness;

@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import { createModel } from '../src/models/index.js';
 import { CODE_JSON_GBNF, codeSubject, dccd, memoryTrace } from '../src/strategies/index.js';
 import { inMemoryHarness, writeTinyGguf, type InMemoryRuntime } from '../src/testing/index.js';
-import type { Harness } from '../src/verify/harness.js';
+import type { Harness } from '../src/domains/code/harness.js';
 import { builtin, fenced, scriptedInMemoryModel, standInRuntime } from './strategies-support.js';
 
 let runtime: InMemoryRuntime;

@@ -12,7 +12,7 @@ import { after, before, test } from 'node:test';
 import { SkeletonLibrary, skeletonsOf } from '../src/skeletons/library.js';
 import { applyBlocks, blocksBetween, formatPatchReply, parsePatchReply, stitch } from '../src/skeletons/patch.js';
 import { prepareCodeChecks, solveTask } from '../src/strategies/index.js';
-import { Harness } from '../src/verify/harness.js';
+import { Harness } from '../src/domains/code/harness.js';
 import { builtin, fenced, scriptedModel } from './strategies-support.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'crucible-graft-'));

@@ -22,7 +22,7 @@ import {
 } from '../src/strategies/index.js';
 import { inMemoryHarness } from '../src/testing/index.js';
 import { depthStrict, depthTask } from './plain-task-support.js';
-import { Harness } from '../src/verify/harness.js';
+import { Harness } from '../src/domains/code/harness.js';
 import {
   builtin,
   depthCounting,

@@ -5,7 +5,7 @@ import type { Threshold } from '../src/select/abstain.js';
 import { CONFIDENCE_SCORE } from '../src/select/select.js';
 import { prepareCodeChecks, solveTask } from '../src/strategies/index.js';
 import { inMemoryHarness, type InMemoryRuntime } from '../src/testing/index.js';
-import type { Harness } from '../src/verify/harness.js';
+import type { Harness } from '../src/domains/code/harness.js';
 import { builtin, fenced, scriptedInMemoryModel, standInRuntime } from './strategies-support.js';
 
 let runtime: InMemoryRuntime;

@@ -11,7 +11,7 @@ import { describe, test } from 'node:test';
 import { ModelCallError } from '../src/models/errors.js';
 import { PriceTable } from '../src/models/prices.js';
 import type { RunRequest, TimedSuite } from '../src/runtimes/runtime.js';
-import { publicSuites } from '../src/verify/generate/examples.js';
+import { publicSuites } from '../src/domains/code/generate/examples.js';
 import * as testing from 'crucible/testing';
 import {
   createInMemoryRuntime,

@@ -8,9 +8,14 @@ import fc from 'fast-check';
 import { builtinTasks } from '../src/bench/builtin/index.js';
 import type { Task } from '../src/core/task.js';
 import { decodeWire } from '../src/core/wire-values.js';
-import { augmentTask, GENERATED_SUITE, minimalCounterexample, splitJsonArray } from '../src/verify/differential.js';
-import { Harness } from '../src/verify/harness.js';
-import { checkProperties, shrinkPropertyViolation, soundProperties } from '../src/verify/properties.js';
+import {
+  augmentTask,
+  GENERATED_SUITE,
+  minimalCounterexample,
+  splitJsonArray,
+} from '../src/domains/code/differential.js';
+import { Harness } from '../src/domains/code/harness.js';
+import { checkProperties, shrinkPropertyViolation, soundProperties } from '../src/domains/code/properties.js';
 import { DEPTH_BODY, DEPTH_PROMPT, depthStrict, depthTask } from './plain-task-support.js';
 
 const harness = new Harness({ workers: 2 });
@@ -136,7 +141,7 @@ test('a property that a prompt example contradicts is dropped before use', () =>
 });
 
 test('an MBPP+-style contract goes after the signature of a whole-function reference, indented like its body', async () => {
-  const { contractedReference } = await import('../src/verify/differential.js');
+  const { contractedReference } = await import('../src/domains/code/differential.js');
   const task: Task = {
     ...taskWith('[]'),
     prompt: '"""\nWrite a function.\nassert g(2) == 4\n"""\n',

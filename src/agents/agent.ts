@@ -17,10 +17,11 @@ import {
   type ToolCall,
   type ToolDefinition,
 } from '../models/index.js';
-import { BudgetStop, ModelCalls } from '../strategies/model-calls.js';
-import type { StrategyUsage, Trace } from '../strategies/types.js';
+import { BudgetStop, ModelCalls } from '../models/calls.js';
+import type { Trace } from '../core/trace.js';
 import { MemoryGraph, memoryTools, observeToolCall } from './memory.js';
 import { createToolTool, type SelfMadeToolOptions } from './self-made-tools.js';
+import type { AgentOutcome } from './outcome.js';
 import { CALL_SUBAGENT, subAgentTools } from './sub-agents.js';
 import { callTool, toolSchemas, type AgentTool } from './tools.js';
 import type { Workspace } from './workspace.js';
@@ -61,17 +62,7 @@ export interface AgentRun {
   readonly rewriteContext?: (history: readonly ChatMessage[]) => ChatMessage[] | undefined;
 }
 
-export interface AgentOutcome {
-  /** finished: the model called `finish`; stopped: turns or budget ran out first. */
-  readonly status: 'finished' | 'stopped';
-  /** The model's own summary, or why it stopped. */
-  readonly summary: string;
-  readonly turns: number;
-  readonly toolCalls: number;
-  readonly usage: StrategyUsage;
-  /** The graph memory at the end (nodes and typed edges), kept with the run. */
-  readonly memory?: ReturnType<MemoryGraph['toJSON']>;
-}
+export type { AgentOutcome };
 
 export const FINISH = 'finish';
 const DEFAULT_MAX_TURNS = 40;

@@ -5,7 +5,7 @@
  * checks that every repository task can end verified.
  */
 import type { Model } from '../models/index.js';
-import { inMemoryModel } from '../testing/in-memory-model.js';
+import { inMemoryModel } from '../models/in-memory.js';
 import type { RepoTask } from './repo-tasks.js';
 
 export const REPLAYED_FIXES = 'fixes';

@@ -8,7 +8,7 @@ import type { Budget } from '../core/budget.js';
 import type { Model } from '../models/index.js';
 import type { SandboxMode } from '../runtimes/sandbox.js';
 import type { Store } from '../store/index.js';
-import { memoryTrace, storeTrace } from '../strategies/trace.js';
+import { memoryTrace, storeTrace } from '../store/trace.js';
 import { runAgent, type AgentOutcome } from './agent.js';
 import { runSandboxed, type CommandLimits } from '../runtimes/command.js';
 import { defaultTestCommand, summarizeTests, type TestSummary } from './test-summary.js';

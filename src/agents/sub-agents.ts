@@ -6,7 +6,7 @@
  * parent's, under the parent's budget.
  */
 import { z } from 'zod';
-import type { AgentOutcome } from './agent.js';
+import type { AgentOutcome } from './outcome.js';
 import { CREATE_TOOL } from './self-made-tools.js';
 import type { AgentTool } from './tools.js';
 

@@ -5,9 +5,15 @@
  * cannot catch a bug there; the weakest tasks are listed.
  */
 import type { IoSuite, Task } from '../core/task.js';
-import { coverageFigures, coverageMap, percent, referenceArcs, type CoverageFigures } from '../verify/coverage.js';
-import { augmentTask, GENERATED_SUITE, splitJsonArray } from '../verify/differential.js';
-import type { Harness } from '../verify/harness.js';
+import {
+  coverageFigures,
+  coverageMap,
+  percent,
+  referenceArcs,
+  type CoverageFigures,
+} from '../domains/code/coverage.js';
+import { augmentTask, GENERATED_SUITE, splitJsonArray } from '../domains/code/differential.js';
+import type { Harness } from '../domains/code/harness.js';
 
 export interface TaskCoverage {
   readonly task_id: string;

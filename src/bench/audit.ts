@@ -2,8 +2,8 @@ import { formatCoverage, type CoverageReport } from './audit-coverage.js';
 import pMap from 'p-map';
 import type { Task } from '../core/task.js';
 import type { Failure, Status } from '../core/verdict.js';
-import { codePack, taskChecks, verifyProgram, type CodeChecks } from '../domains/code/index.js';
-import type { Harness } from '../verify/harness.js';
+import { codePack, mutantJudge, taskChecks, verifyProgram, type CodeChecks } from '../domains/code/index.js';
+import type { Harness } from '../domains/code/harness.js';
 import {
   DEFAULT_MUTANTS_PER_TASK,
   formatMutationReport,
@@ -11,7 +11,7 @@ import {
   scoreMutants,
   type MutationOptions,
   type MutationReport,
-} from '../verify/mutation.js';
+} from '../domains/code/mutation.js';
 
 export interface AuditEntry {
   readonly task_id: string;
@@ -121,7 +121,7 @@ export async function auditMutants(
     (task) => byTask.get(task) ?? { task, mutants: [], found: 0, invalid: 0, duplicates: 0, problem },
   );
   return scoreMutants(
-    codePack(harness),
+    mutantJudge(codePack(harness)),
     all,
     { max: options.max ?? DEFAULT_MUTANTS_PER_TASK, seed: options.seed ?? 0 },
     onProgress,

@@ -7,9 +7,9 @@
  */
 import type { Candidate } from '../core/task.js';
 import { verifyProgram, withoutGeneratedInputs, type CodeChecks } from '../domains/code/index.js';
-import { GENERATED_SUITE } from '../verify/differential.js';
-import { findDisputedInputs, type DisputedInput } from '../verify/disputed-inputs.js';
-import type { Harness } from '../verify/harness.js';
+import { GENERATED_SUITE } from '../domains/code/differential.js';
+import { findDisputedInputs, type DisputedInput } from '../domains/code/disputed-inputs.js';
+import type { Harness } from '../domains/code/harness.js';
 import { sampleRow, type SampleResult } from './evaluate.js';
 
 export interface SettledDisputes {

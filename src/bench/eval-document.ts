@@ -4,7 +4,7 @@
  * who scores samples gets the same document the command writes.
  */
 import { VERSION } from '../core/version.js';
-import type { Harness } from '../verify/harness.js';
+import type { Harness } from '../domains/code/harness.js';
 import type { SampleResult, Summary } from './evaluate.js';
 
 export interface DocumentSource {

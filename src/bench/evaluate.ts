@@ -3,7 +3,7 @@ import type { Candidate, Task } from '../core/task.js';
 import { STATUSES, type Failure, type Status } from '../core/verdict.js';
 import { verifyProgram, type CodeChecks } from '../domains/code/index.js';
 import type { Report } from '../domains/types.js';
-import type { Harness } from '../verify/harness.js';
+import type { Harness } from '../domains/code/harness.js';
 import { meanPassAtK, reportableKs } from './pass-at-k.js';
 
 export interface SampleResult {

@@ -8,7 +8,7 @@
 import pMap from 'p-map';
 import type { Language, Task } from '../core/task.js';
 import type { Verdict } from '../core/verdict.js';
-import type { Harness } from '../verify/harness.js';
+import type { Harness } from '../domains/code/harness.js';
 import { resolvePython } from '../runtimes/recipes.js';
 import { transpile } from '../runtimes/typescript.js';
 import { spawnPerSample } from '../runtimes/testing/fresh-interpreter.js';

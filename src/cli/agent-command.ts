@@ -12,7 +12,7 @@ import { chooseSeed } from '../core/seed.js';
 import { createModel } from '../models/index.js';
 import { checkNodePath } from '../runtimes/recipes.js';
 import { Store } from '../store/index.js';
-import type { AgentFlags } from './agent-options.js';
+import type { AgentFlags } from './flags.js';
 
 async function taskText(flags: AgentFlags): Promise<string> {
   if (flags.task !== undefined && flags.issue !== undefined)

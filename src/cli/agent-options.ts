@@ -7,27 +7,9 @@ import { Option } from 'commander';
 import { DEFAULT_CACHE_DIR } from '../core/constants.js';
 import { storeOption } from './record-options.js';
 import { positiveInt, seedNumber } from './shared-options.js';
+import type { AgentFlags } from './flags.js';
 
 export const DEFAULT_AGENT_BUDGET = 'calls=40,wall=20min';
-
-export interface AgentFlags {
-  readonly repo: string;
-  readonly task?: string;
-  readonly issue?: string;
-  readonly model: string;
-  readonly test?: string;
-  readonly budget: string;
-  readonly turns: number;
-  readonly apply?: boolean;
-  readonly json?: string;
-  readonly seed?: number;
-  readonly offline?: boolean;
-  readonly sandbox: 'bwrap' | 'none';
-  readonly db: string;
-  readonly cacheDir: string;
-  readonly config?: string;
-  readonly nodePath?: string[];
-}
 
 export function registerAgentCommand(program: Command): void {
   program

@@ -3,8 +3,8 @@ import { auditDataset, auditMutants, failingReferences, formatAudit, type AuditR
 import { auditCoverage } from '../bench/audit-coverage.js';
 import { builtinDataset } from '../bench/builtin/index.js';
 import { chooseSeed } from '../core/seed.js';
-import { loadDataset } from '../bench/datasets/index.js';
-import { DEFAULT_MUTANTS_PER_TASK } from '../verify/mutation.js';
+import { loadDataset } from '../datasets/index.js';
+import { DEFAULT_MUTANTS_PER_TASK } from '../domains/code/mutation.js';
 import type { Task } from '../core/task.js';
 import { writeJsonDocument } from './json-document.js';
 import { createProgress } from './progress.js';

@@ -6,10 +6,10 @@
 import type { Task } from '../core/task.js';
 import { chooseSeed } from '../core/seed.js';
 import { generatedSummary, prepareCodeChecks, taskChecks, type CodeChecks } from '../domains/code/index.js';
-import type { Harness } from '../verify/harness.js';
-import { percent, type CoverageFigures } from '../verify/coverage.js';
-import type { GenerationRecord } from '../verify/differential.js';
-import { KEPT_REASONS, type KeptReason } from '../verify/guided-selection.js';
+import type { Harness } from '../domains/code/harness.js';
+import { percent, type CoverageFigures } from '../domains/code/coverage.js';
+import type { GenerationRecord } from '../domains/code/differential.js';
+import { KEPT_REASONS, type KeptReason } from '../domains/code/guided-selection.js';
 import { createProgress } from './progress.js';
 
 export interface AugmentFlags {

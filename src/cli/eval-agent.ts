@@ -19,7 +19,7 @@ import { parseBudget } from '../core/budget.js';
 import { chooseSeed } from '../core/seed.js';
 import type { Model } from '../models/index.js';
 import type { RunUsage, Store } from '../store/index.js';
-import type { ModelEvalFlags } from './eval-model-options.js';
+import type { ModelEvalFlags } from './flags.js';
 import { interruptOnSigint } from './interrupt.js';
 import { writeJsonDocument } from './json-document.js';
 import { createProgress } from './progress.js';

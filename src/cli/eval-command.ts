@@ -6,22 +6,16 @@ import { evaluateCandidates, summarize, type SampleResult } from '../bench/evalu
 import { compareWithLabels, formatAgreement, type Label } from '../bench/labels.js';
 import { formatFirstFailures, formatSamples, formatSummary } from '../bench/report.js';
 import type { Candidate } from '../core/task.js';
-import { evalChecks, type AugmentFlags } from './augment.js';
-import type { DisputedInput } from '../verify/disputed-inputs.js';
-import type { ModelEvalFlags } from './eval-model-options.js';
-import { readInputs, type InputFlags, type Inputs } from './inputs.js';
+import { evalChecks } from './augment.js';
+import type { DisputedInput } from '../domains/code/disputed-inputs.js';
+import type { ModelEvalFlags } from './flags.js';
+import { readInputs, type Inputs } from './inputs.js';
 import { writeJsonDocument } from './json-document.js';
 import { createProgress } from './progress.js';
-import type { RecordFlags } from './record-options.js';
 import { datasetLabel, judgedLabel, recorded, type CommandResult } from './recording.js';
 import { harnessFromFlags } from './harness-from-flags.js';
-import type { HarnessFlags } from './shared-options.js';
 import { interruptOnSigint } from './interrupt.js';
-
-export interface EvalFlags extends HarnessFlags, InputFlags, AugmentFlags, RecordFlags {
-  readonly json?: string;
-  readonly disagreements?: string;
-}
+import type { EvalFlags } from './flags.js';
 
 /** Small runs list every sample's verdict before the summary. */
 const SAMPLE_LINES_UP_TO = 100;

@@ -1,14 +1,7 @@
 /** Options only: eval-model.ts has the code, which `eval --help` must not load (see shared-options.ts). */
 import type { Command } from 'commander';
-import type { EvalFlags } from './eval-command.js';
 import { positiveInt } from './shared-options.js';
-import { withStrategyOptions, type StrategyFlags } from './solve-options.js';
-
-export interface ModelEvalFlags extends EvalFlags, StrategyFlags {
-  readonly limit?: number;
-  /** Each task is a repository for the agent (eval-agent.ts), not a function for a strategy. */
-  readonly agent?: boolean;
-}
+import { withStrategyOptions } from './solve-options.js';
 
 /** The options `eval` takes for generating with a model (added to the eval command). */
 export function withModelEvalOptions(command: Command): Command {

@@ -18,7 +18,7 @@ import {
   type StrategyResult,
 } from '../strategies/index.js';
 import { chooseSeed } from '../core/seed.js';
-import type { ModelEvalFlags } from './eval-model-options.js';
+import type { ModelEvalFlags } from './flags.js';
 import { modelEvalDomain, type ModelEvalDomain, type ScoredSuite } from './model-eval-domains.js';
 import { createProgress } from './progress.js';
 import { openModel, strategyOptions } from './strategy-flags.js';

@@ -12,7 +12,7 @@ import type { Candidate } from '../core/task.js';
 import { installedPacks, type AnyPackModule } from '../domains/registry.js';
 import type { Identified } from '../domains/subject.js';
 import type { Checks } from '../domains/types.js';
-import type { EvalFlags } from './eval-command.js';
+import type { EvalFlags } from './flags.js';
 import { openPackFromFlags } from './harness-from-flags.js';
 import { interruptOnSigint } from './interrupt.js';
 import { writeJsonDocument } from './json-document.js';

@@ -1,7 +1,7 @@
 /** The harness (and the SQL engine, and any pack's runtime) that the options of withHarnessOptions (shared-options.ts) describe. */
 import { checkNodePath } from '../runtimes/recipes.js';
 import { SqlRunner } from '../runtimes/sql-pool.js';
-import { Harness } from '../verify/harness.js';
+import { Harness } from '../domains/code/harness.js';
 import type { AnyPackModule, OpenPack } from '../domains/registry.js';
 import type { HarnessFlags } from './shared-options.js';
 

@@ -1,8 +1,8 @@
 /** Reading a dataset and its samples, shared by the commands that judge samples. */
 import { builtinDataset, builtinSamples } from '../bench/builtin/index.js';
-import { loadDataset } from '../bench/datasets/index.js';
+import { loadDataset } from '../datasets/index.js';
 import type { Label } from '../bench/labels.js';
-import { loadLabelledSamples, loadSamples } from '../bench/samples.js';
+import { loadLabelledSamples, loadSamples } from '../datasets/samples.js';
 import type { Candidate, Task } from '../core/task.js';
 
 export interface InputFlags {

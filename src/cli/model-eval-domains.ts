@@ -5,7 +5,7 @@
  * which keep the reference as the oracle.
  */
 import { builtinDataset } from '../bench/builtin/index.js';
-import { loadDataset } from '../bench/datasets/index.js';
+import { loadDataset } from '../datasets/index.js';
 import { sampleRow, type SampleResult } from '../bench/evaluate.js';
 import type { DocumentSource } from '../bench/eval-document.js';
 import { taskChecks } from '../domains/code/index.js';
@@ -18,8 +18,8 @@ import {
 } from '../domains/registry.js';
 import type { Checks } from '../domains/types.js';
 import { codeSubject, prepareCodeChecks, verifyProgram, type Identified, type Subject } from '../strategies/index.js';
-import { suiteSize } from '../verify/harness.js';
-import type { ModelEvalFlags } from './eval-model-options.js';
+import { suiteSize } from '../domains/code/harness.js';
+import type { ModelEvalFlags } from './flags.js';
 import { harnessFromFlags, openPackFromFlags } from './harness-from-flags.js';
 
 export type { ScoredSuite };

@@ -7,7 +7,7 @@ import { dirname } from 'node:path';
 import { readReportDocument, writeReport } from '../report/index.js';
 import { runReportPath } from '../report/write.js';
 import { readStoredRun } from '../report/read.js';
-import type { ReportFlags } from './report-options.js';
+import type { ReportFlags } from './flags.js';
 
 /** The report beside the first document: results.json → results.html. */
 export const defaultReportPath = (file: string) =>

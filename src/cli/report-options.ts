@@ -5,13 +5,7 @@
  */
 import type { Command } from 'commander';
 import { storeOption } from './record-options.js';
-
-export interface ReportFlags {
-  readonly out?: string;
-  /** `--run RUN_ID`: a recorded run (or the start of its id), read from the store at `db`. */
-  readonly run?: string;
-  readonly db: string;
-}
+import type { ReportFlags } from './flags.js';
 
 /** What the command is given, checked before anything loads: a file (or two), or --run. */
 export function checkReportArguments(file: string | undefined, file2: string | undefined, flags: ReportFlags): void {

@@ -12,7 +12,7 @@ import { Store } from '../store/index.js';
 import { harnessFromFlags } from './harness-from-flags.js';
 import { readInputs } from './inputs.js';
 import { createProgress } from './progress.js';
-import type { SkeletonsAddFlags, SkeletonsFlags } from './skeletons-options.js';
+import type { SkeletonsAddFlags, SkeletonsFlags } from './flags.js';
 
 export async function runSkeletonsAdd(flags: SkeletonsAddFlags): Promise<void> {
   if ((flags.dataset === undefined) === (flags.run === undefined))

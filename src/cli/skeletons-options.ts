@@ -2,18 +2,8 @@
 import type { Command } from 'commander';
 import { DEFAULT_LIBRARY } from '../skeletons/paths.js';
 import { storeOption } from './record-options.js';
-import { positiveInt, withHarnessOptions, type HarnessFlags } from './shared-options.js';
-
-export interface SkeletonsFlags {
-  readonly library: string;
-}
-
-export interface SkeletonsAddFlags extends SkeletonsFlags, HarnessFlags {
-  readonly dataset?: string;
-  readonly run?: string;
-  readonly limit?: number;
-  readonly db: string;
-}
+import { positiveInt, withHarnessOptions } from './shared-options.js';
+import type { SkeletonsAddFlags, SkeletonsFlags } from './flags.js';
 
 const libraryOption = (command: Command) =>
   command.option('--library <file>', 'the skeleton library (JSON Lines)', DEFAULT_LIBRARY);

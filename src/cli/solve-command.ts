@@ -12,11 +12,11 @@ import {
   type StrategyResult,
   type Subject,
 } from '../strategies/index.js';
-import type { Harness } from '../verify/harness.js';
+import type { Harness } from '../domains/code/harness.js';
 import { chooseSeed } from '../core/seed.js';
 import { harnessFromFlags, openPackFromFlags } from './harness-from-flags.js';
 import { openModel, strategyOptions } from './strategy-flags.js';
-import type { SolveFlags } from './solve-options.js';
+import type { SolveFlags } from './flags.js';
 import { readPackTaskSource, readTaskSource, type PackTaskSource, type TaskSource } from './task-source.js';
 import { installedPacks, type OpenPack } from '../domains/registry.js';
 import type { Model } from '../models/index.js';

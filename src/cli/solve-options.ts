@@ -4,41 +4,12 @@
  * of them (see shared-options.ts).
  */
 import { Option, type Command } from 'commander';
-import { DEFAULT_CACHE_DIR, STRATEGY_NAMES, type StrategyName } from '../core/constants.js';
+import { DEFAULT_CACHE_DIR, STRATEGY_NAMES } from '../core/constants.js';
 import { storeOption } from './record-options.js';
-import { positiveInt, seedNumber, withHarnessOptions, type HarnessFlags } from './shared-options.js';
+import { positiveInt, seedNumber, withHarnessOptions } from './shared-options.js';
+import type { SolveFlags } from './flags.js';
 
 export const DEFAULT_BUDGET = 'calls=20,wall=10min';
-
-export interface SolveFlags extends HarnessFlags, StrategyFlags {
-  readonly task: string;
-  readonly json?: string;
-  /** `--html FILE`: the report of what solve did (its recorded run as a tree of events). */
-  readonly html?: string;
-  readonly out?: string;
-  readonly inputs?: number;
-}
-
-/** Flags shared by `solve` and `eval --model`. */
-export interface StrategyFlags {
-  readonly model: string;
-  readonly strategy: StrategyName;
-  readonly budget: string;
-  readonly offline?: boolean;
-  readonly seed?: number;
-  readonly candidates?: number;
-  readonly attempts?: number;
-  readonly severity?: 'error' | 'warning';
-  readonly templates?: string;
-  readonly rollouts?: number;
-  readonly threshold?: string;
-  readonly library?: string;
-  readonly modelTests?: boolean;
-  readonly oracle?: boolean;
-  readonly db: string;
-  readonly cacheDir: string;
-  readonly config?: string;
-}
 
 /** `oracleDefault`: solve uses a task's reference as an oracle unless told not to; eval keeps it for scoring unless told to. */
 export function withStrategyOptions(command: Command, settings: { oracleDefault: boolean; seed: boolean }): Command {

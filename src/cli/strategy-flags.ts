@@ -2,7 +2,7 @@
 import { TemplateLibrary } from '../domains/docs/templates.js';
 import { createModel } from '../models/index.js';
 import type { StrategyOptions } from '../strategies/index.js';
-import type { StrategyFlags } from './solve-options.js';
+import type { StrategyFlags } from './flags.js';
 import { readThreshold } from './threshold-file.js';
 
 export async function strategyOptions(flags: StrategyFlags): Promise<StrategyOptions> {

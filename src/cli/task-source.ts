@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
 import { builtinDataset } from '../bench/builtin/index.js';
-import { loadDataset, type Dataset } from '../bench/datasets/index.js';
+import { loadDataset, type Dataset } from '../datasets/index.js';
 import { LANGUAGES, type ScriptSuite, type Task } from '../core/task.js';
-import type { PromptExample } from '../verify/generate/examples.js';
+import type { PromptExample } from '../domains/code/generate/examples.js';
 import { packOfTaskFile, type AnyPackModule } from '../domains/registry.js';
 import type { Identified } from '../domains/subject.js';
 

@@ -85,3 +85,8 @@ export const RUN_STATUSES = [
   'interrupted',
 ] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/** Where a run's events go; `emit` returns the event's id (for children's parentId). */
+export interface Trace {
+  emit(event: NewTraceEvent): number;
+}

@@ -17,7 +17,7 @@ export type {
 export { installedPacks, packOfTaskFile, PACKS } from './registry.js';
 export { revision, type Identified, type Subject } from './subject.js';
 export { readTaskLines, isTaskFileOf } from './task-lines.js';
-export { gatedLevels, type JudgedUnit, type LevelEvidence } from '../verify/gated-levels.js';
+export { gatedLevels, type JudgedUnit, type LevelEvidence } from './gated-levels.js';
 export { gatedReward, type GatedReward } from '../rl/gated-reward.js';
 export type { FailureFact } from '../feedback/facts.js';
 export type { Failure, Status, SuiteVerdict, Verdict } from '../core/verdict.js';

@@ -8,19 +8,15 @@
 import type { Candidate } from '../core/task.js';
 import type { Failure, Status } from '../core/verdict.js';
 import type { Model } from '../models/index.js';
-import type { SandboxMode } from '../runtimes/sandbox.js';
 import type { PackRequests } from './request.js';
+import type { RuntimeOptions } from './runtime-options.js';
 import type { Identified, Subject } from './subject.js';
 import type { Checks, DomainPack, PrepareOptions } from './types.js';
 
+export type { RuntimeOptions };
+
 /** What a pack's artifact is: the strategies that fit a task read this (strategies/registry.ts), not the pack's name. */
 export type Writes = 'function' | 'query' | 'game' | 'document';
-
-/** The shared options a pack opens its runtime with (`--sandbox`, `--workers`). */
-export interface RuntimeOptions {
-  readonly sandbox: SandboxMode;
-  readonly workers?: number;
-}
 
 /** One suite an artifact is scored on (pass@k counts per suite; an abstention fails each). */
 export interface ScoredSuite {

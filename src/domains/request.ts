@@ -5,7 +5,7 @@
  * its task line (line-request.ts).
  */
 import { z } from 'zod';
-import type { RuntimeOptions } from './pack-module.js';
+import type { RuntimeOptions } from './runtime-options.js';
 import type { Report } from './types.js';
 
 export interface VerifyProgress {

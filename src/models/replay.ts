@@ -24,8 +24,8 @@
  */
 import { resolve } from 'node:path';
 import type { Task } from '../core/task.js';
-import { loadDataset } from '../bench/datasets/index.js';
-import { loadLabelledSamples, loadSamples, type LabelFilter } from '../bench/samples.js';
+import { loadDataset } from '../datasets/index.js';
+import { loadLabelledSamples, loadSamples, type LabelFilter } from '../datasets/samples.js';
 import type { Backend, BackendCallOptions, BackendCompletion, BackendRequest, BackendResponse } from './backend.js';
 import { capabilitiesFor } from './capabilities.js';
 import { ModelCallError, ModelConfigError } from './errors.js';

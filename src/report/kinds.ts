@@ -34,3 +34,11 @@ export function documentKind(value: unknown): DocumentKind | undefined {
     return 'solve';
   return undefined;
 }
+
+/** One document as the report embeds it. */
+export interface ReportDocument {
+  /** What the report calls it: the file's name. */
+  readonly name: string;
+  readonly kind: DocumentKind;
+  readonly document: object;
+}

@@ -7,16 +7,10 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { documentKind, type DocumentKind } from './kinds.js';
+import { documentKind, type ReportDocument } from './kinds.js';
 import { storedRunDocument } from './stored-run.js';
 
-/** One document as the report embeds it. */
-export interface ReportDocument {
-  /** What the report calls it: the file's name. */
-  readonly name: string;
-  readonly kind: DocumentKind;
-  readonly document: object;
-}
+export type { ReportDocument };
 
 const WHAT_TO_GIVE = 'give the JSON file a crucible command wrote (crucible eval --json FILE)';
 

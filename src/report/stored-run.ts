@@ -8,7 +8,7 @@ import type { TraceEvent } from '../core/trace.js';
 import { isCommandRun } from '../store/command-runs.js';
 import type { Run } from '../store/store.js';
 import { documentKind } from './kinds.js';
-import type { ReportDocument } from './read.js';
+import type { ReportDocument } from './kinds.js';
 
 export function storedRunDocument(run: Run, events: readonly TraceEvent[]): ReportDocument {
   if (isCommandRun(run) && run.summary) {

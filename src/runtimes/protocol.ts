@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PromptHelpers } from '../verify/prompt-helpers.js';
+import type { PromptHelpers } from '../core/prompt-helpers.js';
 import type { Channel } from './line-process.js';
 import { RAW_SUITE_STATUSES, type CandidateExit, type Limits, type LoadOutcome, type SuiteOutcome } from './runtime.js';
 

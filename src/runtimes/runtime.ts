@@ -1,7 +1,7 @@
 import type { Language, Suite } from '../core/task.js';
 import type { ChannelAbuse } from './line-process.js';
 import { STATUSES, type Failure } from '../core/verdict.js';
-import type { PromptHelpers } from '../verify/prompt-helpers.js';
+import type { PromptHelpers } from '../core/prompt-helpers.js';
 
 /** Resource limits for one candidate (its whole batch of tests). */
 export interface Limits {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { seededRandom } from '../verify/generate/mutate.js';
+import { seededRandom } from '../core/random.js';
 import fc from 'fast-check';
 import { calibrateThreshold, candidateLevels, decide, testedLevels, ThresholdSchema } from './abstain.js';
 import { upperBound } from './clopper-pearson.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { seededRandom } from '../verify/generate/mutate.js';
+import { seededRandom } from '../core/random.js';
 import { lowerBound, upperBound } from './clopper-pearson.js';
 
 test('known values: 0 of 10 at δ=0.05 gives 1 - 0.05^(1/10)', () => {

@@ -11,7 +11,7 @@ import { Metrics } from './metrics.js';
 import { PackVerifiers } from './pack-verifiers.js';
 import { installedPacks, type RuntimeOptions } from '../domains/registry.js';
 import { TaskVerifier } from './verify-task.js';
-import type { HarnessOptions } from '../verify/harness.js';
+import type { HarnessOptions } from '../domains/code/harness.js';
 
 export interface ServeOptions {
   readonly host: string;

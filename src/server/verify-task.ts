@@ -12,8 +12,8 @@
  */
 import pMap from 'p-map';
 import { createHash } from 'node:crypto';
-import { detectFormat, parseJsonlLine } from '../bench/datasets/index.js';
-import { IDENTIFIER } from '../bench/datasets/validate.js';
+import { detectFormat, parseJsonlLine } from '../datasets/index.js';
+import { IDENTIFIER } from '../datasets/validate.js';
 import { scanTopLevel, topLevelKeys } from '../core/raw-json.js';
 import type { Language, ScriptSuite, Suite, Task } from '../core/task.js';
 import type { Failure, Status, SuiteVerdict, Verdict } from '../core/verdict.js';
@@ -25,8 +25,8 @@ import {
   type CodeChecks,
   type CodeReport,
 } from '../domains/code/index.js';
-import { findPromptExamples, publicSuites, type PromptExample } from '../verify/generate/examples.js';
-import { Harness, type HarnessOptions } from '../verify/harness.js';
+import { findPromptExamples, publicSuites, type PromptExample } from '../domains/code/generate/examples.js';
+import { Harness, type HarnessOptions } from '../domains/code/harness.js';
 import type { Metrics } from './metrics.js';
 import type { FunctionTask, FunctionVerifyRequest } from './schemas.js';
 import { VerifyError, type CandidateVerdictOf, type VerifyProgress } from './verify.js';

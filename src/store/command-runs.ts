@@ -4,10 +4,7 @@
  * summary the command's whole JSON document and the headline its figures. These views read
  * only the headline, so `crucible runs` stays quick however large the documents are.
  */
-import type { Run } from './store.js';
-
-export const COMMAND_RUNS = ['eval', 'select', 'calibrate', 'audit'] as const;
-export type CommandRunName = (typeof COMMAND_RUNS)[number];
+import { COMMAND_RUNS, type CommandRunName, type Run } from './store.js';
 
 export function isCommandRun(run: Pick<Run, 'strategy'>): boolean {
   return (COMMAND_RUNS as readonly string[]).includes(run.strategy);

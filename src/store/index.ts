@@ -1,8 +1,10 @@
 /** Runs and traces in SQLite. */
 export {
+  COMMAND_RUNS,
   DEFAULT_STORE_PATH,
   Store,
   UnknownRunError,
+  type CommandRunName,
   type StoreOptions,
   type Run,
   type RunFilter,
@@ -11,5 +13,5 @@ export {
   type RunStart,
   type RunUsage,
 } from './store.js';
-export { COMMAND_RUNS, describeResult, isCommandRun, type CommandRunName } from './command-runs.js';
+export { describeResult, isCommandRun } from './command-runs.js';
 export { describeEvent, formatRunList, formatRunTree } from './render.js';

@@ -9,7 +9,6 @@ import Database from 'better-sqlite3';
 import { DEFAULT_STORE_PATH } from '../core/constants.js';
 import type { Budget } from '../core/budget.js';
 import { newTraceEventSchema, type NewTraceEvent, type RunStatus, type TraceEvent } from '../core/trace.js';
-import { COMMAND_RUNS } from './command-runs.js';
 
 export { DEFAULT_STORE_PATH };
 /** Longest time an event waits for its commit. */
@@ -64,6 +63,10 @@ export interface RunFilter {
   /** Text found (case-insensitively, for ASCII letters) in the run's id, task, model or strategy. */
   readonly text?: string;
 }
+
+/** The commands that judge a whole dataset, each stored as one run (see command-runs.ts). */
+export const COMMAND_RUNS = ['eval', 'select', 'calibrate', 'audit'] as const;
+export type CommandRunName = (typeof COMMAND_RUNS)[number];
 
 export interface Run extends RunStart {
   readonly id: string;

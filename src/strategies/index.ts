@@ -19,7 +19,7 @@ export {
 } from './registry.js';
 export { solveTask, type SolveOptions, type SolveOutcome, type SolveTarget } from './run.js';
 export { codeOnly, codeSubject, isCodeSubject, type CodeSubject, type Identified, type Subject } from './subject.js';
-export { memoryTrace, storeTrace, type MemoryTrace } from './trace.js';
+export { memoryTrace, storeTrace, type MemoryTrace } from '../store/trace.js';
 export {
   prepareCodeChecks,
   verifyProgram,

@@ -7,9 +7,9 @@
 import { z } from 'zod';
 import type { Task } from '../core/task.js';
 import { decodeWire } from '../core/wire-values.js';
-import { publicSuites, readLiteralsAsync, type PromptExample } from '../verify/generate/examples.js';
-import type { Harness } from '../verify/harness.js';
-import { meetsPrecondition, propertyHolds } from '../verify/properties.js';
+import { publicSuites, readLiteralsAsync, type PromptExample } from '../domains/code/generate/examples.js';
+import type { Harness } from '../domains/code/harness.js';
+import { meetsPrecondition, propertyHolds } from '../domains/code/properties.js';
 import { testsMessages } from './prompts.js';
 import type { Session } from './session.js';
 import type { CodeSubject } from './subject.js';

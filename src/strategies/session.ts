@@ -4,11 +4,11 @@
  */
 import type { ChatMessage } from '../models/index.js';
 import type { Checks, Report } from '../domains/types.js';
-import { BudgetStop, ModelCalls, type AskOptions, type Asked } from './model-calls.js';
+import { BudgetStop, ModelCalls, type AskOptions, type Asked } from '../models/calls.js';
 import type { Identified, Subject } from './subject.js';
 import type { ResultStatus, StrategyContext, StrategyResult, StrategyUsage } from './types.js';
 
-export { BudgetStop, type Asked } from './model-calls.js';
+export { BudgetStop, type Asked } from '../models/calls.js';
 
 export interface Judged {
   readonly program: string;

@@ -9,7 +9,7 @@ import { codePack, type CodeChecks } from '../domains/code/index.js';
 import type { Subject } from '../domains/subject.js';
 import { pickMinimal, renderFeedback } from '../feedback/index.js';
 import type { ChatMessage } from '../models/index.js';
-import type { Harness } from '../verify/harness.js';
+import type { Harness } from '../domains/code/harness.js';
 import { repairMessages, solveMessages } from './prompts.js';
 
 export type { Identified, Subject } from '../domains/subject.js';

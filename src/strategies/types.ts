@@ -3,17 +3,16 @@
  * within a budget, with every step recorded as a trace event.
  */
 import type { Budget } from '../core/budget.js';
-import type { NewTraceEvent } from '../core/trace.js';
+import type { Trace } from '../core/trace.js';
 import type { Verdict } from '../core/verdict.js';
+import type { StrategyUsage } from '../models/calls.js';
 import type { Model } from '../models/index.js';
 import type { TemplateLibrary } from '../domains/docs/templates.js';
 import type { Threshold } from '../select/abstain.js';
 import type { Subject } from './subject.js';
 
-/** Where a strategy's events go; `emit` returns the event's id (for children's parentId). */
-export interface Trace {
-  emit(event: NewTraceEvent): number;
-}
+export type { Trace } from '../core/trace.js';
+export type { StrategyUsage } from '../models/calls.js';
 
 export interface StrategyContext {
   readonly model: Model;
@@ -50,19 +49,6 @@ export interface StrategyOptions {
 }
 
 export type ResultStatus = 'verified' | 'abstained' | 'unverified';
-
-export interface StrategyUsage {
-  readonly calls: number;
-  readonly cachedCalls: number;
-  readonly inputTokens: number;
-  /** Of inputTokens, those read from a prompt or KV cache (a local model's shared prefix). */
-  readonly cachedInputTokens: number;
-  readonly outputTokens: number;
-  readonly tokens: number;
-  readonly costUsd: number | null;
-  readonly wallSeconds: number;
-  readonly sandboxSeconds: number;
-}
 
 export interface StrategyResult {
   readonly status: ResultStatus;

@@ -27,7 +27,7 @@ import { parseJsonLoose } from '../core/raw-json.js';
 import { decodeWire } from '../core/wire-values.js';
 import type { Failure } from '../core/verdict.js';
 import type { RawSuiteStatus, RunRequest, RunResult, Runtime, SuiteOutcome, TimedSuite } from '../runtimes/runtime.js';
-import { readLiteralsAsync } from '../verify/generate/examples.js';
+import { readLiteralsAsync } from '../domains/code/generate/examples.js';
 
 /** A suite's outcome as a test scripts it: a status, or the fields of the outcome (name and totals filled in). */
 export type SuiteScript = RawSuiteStatus | (Partial<Omit<SuiteOutcome, 'name'>> & { readonly status: RawSuiteStatus });

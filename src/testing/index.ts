@@ -26,7 +26,7 @@
  */
 import type { Language } from '../core/task.js';
 import type { Runtime } from '../runtimes/runtime.js';
-import { Harness, type HarnessOptions } from '../verify/harness.js';
+import { Harness, type HarnessOptions } from '../domains/code/harness.js';
 import { InMemoryRuntimeError } from './in-memory-runtime.js';
 
 export {
@@ -40,7 +40,7 @@ export {
   type ScriptedCompletion,
   type ScriptedFailure,
   type ScriptedReply,
-} from './in-memory-model.js';
+} from '../models/in-memory.js';
 export {
   createInMemoryRuntime,
   InMemoryRuntimeError,

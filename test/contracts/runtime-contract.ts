@@ -29,7 +29,7 @@ import { join } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import type { Language, Suite, Task } from '../../src/core/task.js';
 import type { Status, Verdict } from '../../src/core/verdict.js';
-import { Harness, type HarnessOptions } from '../../src/verify/harness.js';
+import { Harness, type HarnessOptions } from '../../src/domains/code/harness.js';
 
 // Set when this module loads, before any worker exists: no worker may inherit it.
 const SECRET = `crucible-secret-${process.pid}-${Date.now()}`;

@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { after, describe, it } from 'node:test';
 import { LANGUAGES, type Language } from '../../core/task.js';
 import { STATUSES, type Status, type Verdict } from '../../core/verdict.js';
-import { Harness } from '../../verify/harness.js';
+import { Harness } from '../../domains/code/harness.js';
 import { builtinDataset, builtinSamples, builtinTasks, type BuiltinTask } from './index.js';
 
 const PREFIX: Record<Language, string> = { python: 'py', javascript: 'js', typescript: 'ts' };

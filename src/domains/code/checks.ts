@@ -13,19 +13,19 @@ import {
   NO_REFERENCE,
   type Augmentation,
   type GenerationRecord,
-} from '../../verify/differential.js';
+} from './differential.js';
 import {
   exampleArgumentTexts,
   findPromptCallArguments,
   findPromptExamples,
   publicSuites,
   type PromptExample,
-} from '../../verify/generate/examples.js';
-import { generateInputs, inputSpace, type InputSpace } from '../../verify/generate/inputs.js';
-import { withoutInputs } from '../../verify/disputed-inputs.js';
-import type { Harness } from '../../verify/harness.js';
-import { meetsPrecondition, soundProperties } from '../../verify/properties.js';
-import { inputValidity, type InputValidity } from '../../verify/valid-inputs.js';
+} from './generate/examples.js';
+import { generateInputs, inputSpace, type InputSpace } from './generate/inputs.js';
+import { withoutInputs } from './disputed-inputs.js';
+import type { Harness } from './harness.js';
+import { meetsPrecondition, soundProperties } from './properties.js';
+import { inputValidity, type InputValidity } from './valid-inputs.js';
 import type { Checks, PrepareOptions } from '../types.js';
 
 export interface CodePrepareOptions extends PrepareOptions {

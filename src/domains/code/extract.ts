@@ -6,7 +6,7 @@
 import { fences } from '../../core/fences.js';
 import { escapeRegExp } from '../../core/regexp.js';
 import type { Task } from '../../core/task.js';
-import { withPromptImports } from '../../bench/samples.js';
+import { withPromptImports } from '../../datasets/samples.js';
 
 export interface Extracted {
   readonly program: string;

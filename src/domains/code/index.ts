@@ -1,8 +1,9 @@
 /** The code pack: a function (or a whole program) in Python, JavaScript or TypeScript. */
 import type { Task } from '../../core/task.js';
-import type { Harness } from '../../verify/harness.js';
+import type { MutantJudge } from './mutants/score.js';
+import type { Harness } from './harness.js';
 import type { DomainPack } from '../types.js';
-import { prepareCodeChecks, type CodeChecks, type CodePrepareOptions } from './checks.js';
+import { prepareCodeChecks, taskChecks, type CodeChecks, type CodePrepareOptions } from './checks.js';
 import { extractProgram } from './extract.js';
 import { codeProbes, neighbourProbes, observePrograms, type CodeProbe } from './observe.js';
 import { verifyProgram } from './verify.js';
@@ -42,4 +43,9 @@ export function codePack(harness: Harness): CodePack {
     observe: (checks, programs, probes) => observePrograms(harness, checks, programs, probes),
     neighbours: neighbourProbes,
   };
+}
+
+/** Judges a mutant of a task's reference on the task's own suites, as eval scores a sample. */
+export function mutantJudge(pack: CodePack): MutantJudge {
+  return async (task, program) => (await pack.verify(taskChecks(task), program)).verdict.status;
 }

@@ -6,11 +6,12 @@
  * own samples.
  */
 import { createHash } from 'node:crypto';
-import { encodeArgs } from '../../verify/generate/encode.js';
-import { mutateArgs, seededRandom } from '../../verify/generate/mutate.js';
-import type { Harness } from '../../verify/harness.js';
-import { observe, type Observation } from '../../verify/probe.js';
-import { judgeProperties } from '../../verify/properties.js';
+import { encodeArgs } from './generate/encode.js';
+import { mutateArgs } from './generate/mutate.js';
+import { seededRandom } from '../../core/random.js';
+import type { Harness } from './harness.js';
+import { observe, type Observation } from './probe.js';
+import { judgeProperties } from './properties.js';
 import type { Behaviour, Probe } from '../types.js';
 import type { CodeChecks } from './checks.js';
 

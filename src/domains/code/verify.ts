@@ -6,11 +6,11 @@
 import { combineStatuses, type SuiteVerdict, type Verdict } from '../../core/verdict.js';
 import type { FailureFact } from '../../feedback/index.js';
 import { gatedReward } from '../../rl/gated-reward.js';
-import { GENERATED_SUITE, minimalCounterexample, type Counterexample } from '../../verify/differential.js';
-import { gatedLevels } from '../../verify/gated-levels.js';
-import type { Harness } from '../../verify/harness.js';
-import { checkProperties, PROPERTIES_SUITE, shrinkPropertyViolation } from '../../verify/properties.js';
-import { settleTimeouts } from '../../verify/slow-inputs.js';
+import { GENERATED_SUITE, minimalCounterexample, type Counterexample } from './differential.js';
+import { gatedLevels } from '../gated-levels.js';
+import type { Harness } from './harness.js';
+import { checkProperties, PROPERTIES_SUITE, shrinkPropertyViolation } from './properties.js';
+import { settleTimeouts } from './slow-inputs.js';
 import type { Report, VerifyOptions } from '../types.js';
 import { EXAMPLE_PREFIX, MODEL_TEST_PREFIX, type CodeChecks } from './checks.js';
 

@@ -22,7 +22,7 @@
 import { selectAll as cssSelectAll } from 'css-select';
 import type { AnyNode, Document, Element } from 'domhandler';
 import { type DocIssue, type IssueType, type Medium, MEDIA } from './issues.js';
-import { seededRandom, type Random } from '../../verify/generate/mutate.js';
+import { seededRandom, type Random } from '../../core/random.js';
 import { PX_PER_IN, PX_PER_MM } from './media.js';
 import {
   elementRange,

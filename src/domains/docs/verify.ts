@@ -11,7 +11,7 @@ import type { Abort, BrowserRuntime } from '../../browser/runtime.js';
 import type { Status, SuiteVerdict, Verdict } from '../../core/verdict.js';
 import type { FailureFact } from '../../feedback/facts.js';
 import { gatedReward } from '../../rl/gated-reward.js';
-import { gatedLevels } from '../../verify/gated-levels.js';
+import { gatedLevels } from '../gated-levels.js';
 import { describeExpectation, type Expectation } from '../games/plan.js';
 import { runStep } from '../games/play.js';
 import type { Checks, Report, VerifyOptions } from '../types.js';

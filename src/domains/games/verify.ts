@@ -9,7 +9,7 @@ import type { Status, SuiteVerdict, Verdict } from '../../core/verdict.js';
 import type { FailureFact } from '../../feedback/facts.js';
 import { gatedReward } from '../../rl/gated-reward.js';
 import type { Abort, BrowserRuntime, BrowserSession } from '../../browser/runtime.js';
-import { gatedLevels } from '../../verify/gated-levels.js';
+import { gatedLevels } from '../gated-levels.js';
 import type { Checks, Report, VerifyOptions } from '../types.js';
 import { describeStep, type PlanCase, type Step } from './plan.js';
 import { playCase, type CaseOutcome } from './play.js';

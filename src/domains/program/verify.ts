@@ -8,7 +8,7 @@ import type { FailureFact } from '../../feedback/facts.js';
 import { gatedReward } from '../../rl/gated-reward.js';
 import type { Executor, ProgramJob } from '../../runtimes/executor.js';
 import type { ProgramResult } from '../../runtimes/program-worker.js';
-import { gatedLevels } from '../../verify/gated-levels.js';
+import { gatedLevels } from '../gated-levels.js';
 import type { Report, VerifyOptions } from '../types.js';
 import { outputMatches, testName, type StdinChecks } from './checks.js';
 

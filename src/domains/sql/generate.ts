@@ -11,7 +11,7 @@
  * Pure: the schema and the sampled values are read through the engine by the caller, and the
  * databases come back as rows, rendered as setup SQL (`setupSql`) to run in the sandbox.
  */
-import { seededRandom } from '../../verify/generate/mutate.js';
+import { seededRandom } from '../../core/random.js';
 import { tokenize } from './order.js';
 import type { SqlDatabase, SqlDialect } from './task.js';
 

@@ -8,7 +8,7 @@ import type { Status, SuiteVerdict, Verdict } from '../../core/verdict.js';
 import type { FailureFact } from '../../feedback/facts.js';
 import { gatedReward } from '../../rl/gated-reward.js';
 import type { SqlLane, SqlRequest, SqlResult, SqlRunner } from '../../runtimes/sql-pool.js';
-import { gatedLevels } from '../../verify/gated-levels.js';
+import { gatedLevels } from '../gated-levels.js';
 import type { Report, VerifyOptions } from '../types.js';
 import { BASE, GENERATED, type DatabaseCheck, type SqlChecks } from './checks.js';
 import { compareToReference, formatRow, type Comparison, type ResultTable } from './compare.js';

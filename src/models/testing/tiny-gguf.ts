@@ -6,7 +6,7 @@
  * weights. Recipe: ../shared/research/anchors-generation.md §3.4.
  */
 import { writeFileSync } from 'node:fs';
-import { seededRandom } from '../../verify/generate/mutate.js';
+import { seededRandom } from '../../core/random.js';
 
 const N_EMBD = 32;
 const N_FF = 64;

@@ -5,8 +5,8 @@
  */
 import type { Task } from '../../core/task.js';
 import { behaviourKey } from '../../domains/code/observe.js';
-import type { Harness } from '../../verify/harness.js';
-import { observe } from '../../verify/probe.js';
+import type { Harness } from '../../domains/code/harness.js';
+import { observe } from '../../domains/code/probe.js';
 
 /**
  * DMTS's reward for one input: (distinct outputs − 1) / (programs − 1) over the programs

@@ -9,8 +9,8 @@
  * public pass rate, then adversarial pass rate.
  */
 import { callText } from '../../feedback/index.js';
-import { readLiteralsAsync } from '../../verify/generate/examples.js';
-import { meetsPrecondition } from '../../verify/properties.js';
+import { readLiteralsAsync } from '../../domains/code/generate/examples.js';
+import { meetsPrecondition } from '../../domains/code/properties.js';
 import { behaviours, divergenceReward, GlobalTestFilter, type AdversarialTest } from './filter.js';
 import {
   ArbiterSchema,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { callText } from '../../feedback/index.js';
 import type { Task } from '../../core/task.js';
 import type { ChatMessage } from '../../models/index.js';
-import type { PromptExample } from '../../verify/generate/examples.js';
+import type { PromptExample } from '../../domains/code/generate/examples.js';
 import { language, solveMessages, SYSTEM } from '../prompts.js';
 
 export const StepsSchema = z.object({ steps: z.array(z.object({ thought: z.string(), score: z.number() })) });
