@@ -11,6 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { after, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { launchChromium } from '../src/browser/chromium.js';
+import { openPage, screenshot, seriousViolations } from './browser-support.js';
 import { crucible, writeJsonl } from './cli-support.js';
 import { runPackContract } from './contracts/pack-contract.js';
 import { PACKS } from '../src/domains/registry.js';
@@ -113,6 +116,24 @@ test('eval --samples: a fixture pack scored with pass@k, statuses and the JSON d
     shown.document.samples.map((s: { task_id: string }) => s.task_id),
     doc.samples.map((s: { task_id: string }) => s.task_id),
   );
+
+  // The pack's own view (its module's reportView) shows the failing input in chromium.
+  const browser = await launchChromium();
+  try {
+    const { page, errors } = await openPage(browser, pathToFileURL(html));
+    const wrong = doc.samples[1];
+    await page.click(
+      `[role="row"]:has([role="rowheader"][title="${wrong.task_id}"]) [role="gridcell"][aria-label^="sample ${wrong.index}:"]`,
+    );
+    const view = page.locator('[role="dialog"] [data-view="regex-string"]');
+    await view.waitFor();
+    assert.match((await view.textContent())!, /the empty string\s*\(0 characters\)/);
+    await screenshot(page, 'regex-pack-view');
+    assert.deepEqual(await seriousViolations(page), []);
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+  }
 });
 
 test('eval --samples on a pack without samples of its own says what to give', async () => {

@@ -69,6 +69,13 @@ export interface PackModule<T extends Identified = Identified, C extends Checks<
   auditJudges?(mutants: boolean): string;
   /** Judges that need no runtime, by the name `eval --judge` takes. */
   readonly judges?: Readonly<Record<string, StaticJudge<T>>>;
+  /**
+   * The pack's own view of its counterexamples and failing inputs in the report and the
+   * dashboard: the path of a browser module in the pack's folder whose default export takes the
+   * report's kit (`src/report/app/view-kit.js`) and registers views by shape. Without one, they
+   * show as JSON and text.
+   */
+  readonly reportView?: string;
   /** The pack on its runtime (sandboxed engine workers, a confined browser), until `close`. */
   open(options: RuntimeOptions): Promise<OpenPack<T, C>>;
 }

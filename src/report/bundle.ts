@@ -5,12 +5,15 @@
  * named by the hash of every file it was built from (the app's and its packages'), and rebuilt
  * when one of them changes. The licences of the bundled packages travel inside the script.
  * The dashboard of `crucible serve` (app/dashboard/main.js, the same views) is a second entry,
- * built and cached the same way under its own name.
+ * built and cached the same way under its own name. Each installed pack's own view
+ * (PackModule.reportView, a module in the pack's folder) is bundled in through the virtual
+ * module `crucible:pack-views`, so a pack's view is registered with the pack, not here.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
+import { installedPacks } from '../domains/registry.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /** The scripts: the report's, and the dashboard's. */
@@ -33,7 +36,7 @@ const built = new Map<AppEntry, Promise<string>>();
 export function appScript(entry: AppEntry = 'report'): Promise<string> {
   let script = built.get(entry);
   if (!script) {
-    script = Promise.resolve(cachedScript(entry)).then((cached) => cached ?? build(entry));
+    script = packViews().then((views) => cachedScript(entry, views) ?? build(entry, views));
     // A failed build is tried again by the next caller.
     script.catch(() => built.delete(entry));
     built.set(entry, script);
@@ -41,28 +44,43 @@ export function appScript(entry: AppEntry = 'report'): Promise<string> {
   return script;
 }
 
-function cachedScript(entry: AppEntry): string | undefined {
+/** The installed packs' report views (absolute paths), in the registry's order. */
+async function packViews(): Promise<readonly string[]> {
+  return (await installedPacks()).flatMap((pack) => (pack.reportView ? [resolve(pack.reportView)] : []));
+}
+
+const PACK_VIEWS = 'crucible:pack-views';
+
+/** `crucible:pack-views`: imports each pack's view and registers them in order. */
+function packViewsModule(views: readonly string[]): string {
+  const imports = views.map((path, i) => `import view${i} from ${JSON.stringify(path)};`);
+  const calls = views.map((_, i) => `view${i}(kit);`);
+  return `${imports.join('\n')}\nexport function registerPackViews(kit) {\n${calls.join('\n')}\n}\n`;
+}
+
+function cachedScript(entry: AppEntry, views: readonly string[]): string | undefined {
   try {
     const inputs = JSON.parse(readFileSync(inputsFile(entry), 'utf8')) as string[];
-    const file = scriptFile(entry, hashFiles(inputs));
+    const file = scriptFile(entry, hashFiles(inputs, views));
     return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** Also hashes this file (how the script is built) and esbuild's version. */
-function hashFiles(paths: readonly string[]): string {
+/** Also hashes this file (how the script is built), esbuild's version and which pack views are in. */
+function hashFiles(paths: readonly string[], views: readonly string[]): string {
   const hash = createHash('sha256')
     .update(readFileSync(import.meta.filename))
-    .update(esbuildVersion());
+    .update(esbuildVersion())
+    .update(JSON.stringify(views));
   for (const path of [...paths].sort()) hash.update(`\0${path}\0`).update(readFileSync(join(ROOT, path)));
   return hash.digest('hex').slice(0, 16);
 }
 
 const scriptFile = (entry: AppEntry, hash: string) => join(CACHE, `${entry}-app-${hash}.js`);
 
-async function build(entry: AppEntry): Promise<string> {
+async function build(entry: AppEntry, views: readonly string[]): Promise<string> {
   const esbuild = esbuildRequire()('esbuild') as Esbuild;
   const result = await esbuild.build({
     entryPoints: [ENTRIES[entry]],
@@ -77,12 +95,28 @@ async function build(entry: AppEntry): Promise<string> {
     write: false,
     logLevel: 'silent',
     legalComments: 'none',
+    plugins: [
+      {
+        name: 'pack-views',
+        setup(build) {
+          build.onResolve({ filter: /^crucible:pack-views$/ }, () => ({ path: PACK_VIEWS, namespace: 'pack-views' }));
+          build.onLoad({ filter: /.*/, namespace: 'pack-views' }, () => ({
+            contents: packViewsModule(views),
+            resolveDir: ROOT,
+            loader: 'js',
+          }));
+        },
+      },
+    ],
   });
-  const inputs = Object.keys(result.metafile.inputs).map((path) => relative(ROOT, resolve(ROOT, path)));
+  // The generated module is not a file; the views it imports are inputs of their own.
+  const inputs = Object.keys(result.metafile.inputs)
+    .filter((path) => !path.startsWith('pack-views:'))
+    .map((path) => relative(ROOT, resolve(ROOT, path)));
   const script = `${result.outputFiles[0]!.text}\n${licenceNotices(inputs)}`;
   try {
     mkdirSync(CACHE, { recursive: true });
-    writeAtomically(scriptFile(entry, hashFiles(inputs)), script);
+    writeAtomically(scriptFile(entry, hashFiles(inputs, views)), script);
     writeAtomically(inputsFile(entry), JSON.stringify(inputs));
   } catch {
     // A read-only install: the script is built again next time.

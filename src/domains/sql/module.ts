@@ -1,4 +1,5 @@
 /** The SQL pack's entry in the registry (../registry.ts): its task files, its engine, its subject and its scoring. */
+import { fileURLToPath } from 'node:url';
 import type { PackModule } from '../pack-module.js';
 import type { SqlChecks } from './checks.js';
 import { isSqlTaskFile, readSqlTasks } from './read-tasks.js';
@@ -16,6 +17,7 @@ export const sqlModule: PackModule<SqlTask, SqlChecks> = {
   taskNoun: 'an SQL task',
   writes: 'query',
   runs: 'queries',
+  reportView: fileURLToPath(new URL('./report-view.js', import.meta.url)),
   isTaskFile: isSqlTaskFile,
   readTasks: readSqlTasks,
   // Without samples: each task's reference and its known-equivalent rewrites, which should all pass.

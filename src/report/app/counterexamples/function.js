@@ -8,7 +8,7 @@ import { registerCounterexampleView } from '../registry.js';
 
 /** @param {unknown} value */
 const isFunctionCounterexample = (value) =>
-  typeof value === 'object' && value !== null && !('database' in value) && ('input' in value || 'shrunk' in value);
+  typeof value === 'object' && value !== null && ('input' in value || 'shrunk' in value);
 
 const SHOWN = new Set(['input', 'shrunk', 'expected', 'actual', 'message', 'original', 'rounds']);
 
@@ -36,4 +36,7 @@ function FunctionCounterexample({ value }) {
   </div>`;
 }
 
-registerCounterexampleView({ name: 'function', matches: isFunctionCounterexample, render: FunctionCounterexample });
+/** Registered after every pack's own views, so a pack's shape is tried first. */
+export function registerFunctionView() {
+  registerCounterexampleView({ name: 'function', matches: isFunctionCounterexample, render: FunctionCounterexample });
+}

@@ -239,7 +239,7 @@ function SolveView({ entry }) {
             <h2>${doc.status === 'verified' ? 'The verified program' : 'The program returned (not verified)'}</h2>
             <${Program}
               source=${doc.program}
-              language=${doc.domain === 'sql' ? 'sql' : undefined}
+              language=${typeof doc.domain === 'string' ? doc.domain : undefined}
               label="the program solve returned"
             />
           </section>`
