@@ -16,9 +16,9 @@ const HOOK = join(import.meta.dirname, 'loaded-modules-hook.mjs');
 const dir = mkdtempSync(join(tmpdir(), 'crucible-startup-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The code behind the commands: the harness, sandboxes, store, strategies, models, datasets, server. */
+/** The code behind the commands: the code pack's engine, sandboxes, store, strategies, models, datasets, server. */
 const HEAVY =
-  /\/src\/(verify|runtimes|store|strategies|models|bench|select|server|feedback|rl)\/|\/node_modules\/(better-sqlite3|ai|@ai-sdk|zod|fast-check|hono|bullmq|ioredis|cli-progress)\//;
+  /\/src\/(domains\/code|datasets|runtimes|store|strategies|models|bench|select|server|feedback|rl)\/|\/node_modules\/(better-sqlite3|ai|@ai-sdk|zod|fast-check|hono|bullmq|ioredis|cli-progress)\//;
 
 const COMMANDS = [
   [],

@@ -3,6 +3,7 @@ import type { Language, Suite, Task } from '../../core/task.js';
 import { combineStatuses, type Verdict } from '../../core/verdict.js';
 import { createJavaScriptRuntime, createTypeScriptRuntime } from '../../runtimes/javascript-runtime.js';
 import { createPythonRuntime } from '../../runtimes/python-runtime.js';
+import { ABANDONED } from '../../runtimes/pool.js';
 import { JAVASCRIPT_DEFAULT_HEAP } from '../../runtimes/recipes.js';
 import {
   compilerStopped,
@@ -94,6 +95,9 @@ export class Harness {
     }
     const runStarted = performance.now();
     let result = await this.runtime(task.language).run({ program, suites, limits: this.limits, ...signal });
+    // Aborted while it ran: whatever the run ended as (a worker killed as it started reads as an
+    // error), nobody reads it, so it says nothing about the program.
+    if (options.signal?.aborted) return this.verdictOf(task, { kind: 'no-verdict', why: ABANDONED }, started);
     let verdict = this.verdictOf(task, result, started);
     if (
       verdict.status === 'timeout' &&

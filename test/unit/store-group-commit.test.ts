@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { Store, UnknownRunError } from '../src/store/index.js';
+import { Store, UnknownRunError } from '../../src/store/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'crucible-store-commit-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

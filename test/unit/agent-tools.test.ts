@@ -10,8 +10,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { callTool, FILE_TOOLS, toolSchemas } from '../src/agents/tools.js';
-import { Workspace } from '../src/agents/workspace.js';
+import { callTool, FILE_TOOLS, toolSchemas } from '../../src/agents/tools.js';
+import { Workspace } from '../../src/agents/workspace.js';
 
 const outside = mkdtempSync(join(tmpdir(), 'crucible-outside-'));
 const repo = mkdtempSync(join(tmpdir(), 'crucible-repo-'));

@@ -5,11 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Task } from '../src/core/task.js';
-import { findPromptExamples } from '../src/domains/code/generate/examples.js';
-import { parsePythonSignature, parseTypeScriptSignature } from '../src/domains/code/generate/types.js';
-import { promptHelpers } from '../src/core/prompt-helpers.js';
-import { definesEntry } from '../src/domains/code/extract.js';
+import type { Task } from '../../src/core/task.js';
+import { findPromptExamples } from '../../src/domains/code/generate/examples.js';
+import { parsePythonSignature, parseTypeScriptSignature } from '../../src/domains/code/generate/types.js';
+import { promptHelpers } from '../../src/core/prompt-helpers.js';
+import { definesEntry } from '../../src/domains/code/extract.js';
 
 const task = (language: Task['language'], prompt: string): Task => ({
   id: 'h',

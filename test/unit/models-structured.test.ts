@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { z } from 'zod';
-import { createModel } from '../src/models/model.js';
-import { fixture, user, type Fixture } from './models-support.js';
+import { createModel } from '../../src/models/model.js';
+import { fixture, user, type Fixture } from '../models-support.js';
 
 let f: Fixture;
 before(async () => {

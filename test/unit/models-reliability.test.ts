@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { fixture, user } from './models-support.js';
+import { fixture, user } from '../models-support.js';
 
 test('the concurrency limit bounds requests in flight', async () => {
   const g = await fixture({ script: () => ({ content: 'slow answer', delayMs: 80 }) });

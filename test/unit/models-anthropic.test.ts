@@ -5,15 +5,15 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { z } from 'zod';
-import { EMPTY_CONFIG, type CrucibleConfig } from '../src/models/config.js';
-import { createModel, type ModelOptions } from '../src/models/model.js';
+import { EMPTY_CONFIG, type CrucibleConfig } from '../../src/models/config.js';
+import { createModel, type ModelOptions } from '../../src/models/model.js';
 import {
   startFakeAnthropicServer,
   type FakeAnthropicReply,
   type FakeAnthropicRequest,
   type FakeAnthropicServer,
-} from '../src/models/testing/index.js';
-import { runBackendContract, type NeutralReply, type SeenRequest } from './contracts/backend-contract.js';
+} from '../../src/models/testing/index.js';
+import { runBackendContract, type NeutralReply, type SeenRequest } from '../contracts/backend-contract.js';
 import {
   assertGivesUpAfterRetries,
   assertRetriedUntilAnswer,
@@ -21,7 +21,7 @@ import {
   serverFixture,
   user,
   type ServerFixture,
-} from './models-support.js';
+} from '../models-support.js';
 
 const HAIKU = 'claude-3-5-haiku-latest';
 /** The built-in price of claude-3-5-haiku-latest, dollars per million tokens. */

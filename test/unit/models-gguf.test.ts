@@ -9,11 +9,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { createModel } from '../src/models/model.js';
-import { lintGbnf } from '../src/models/local/gbnf-lint.js';
-import { writeTinyGguf } from '../src/models/testing/tiny-gguf.js';
-import type { ChatMessage, Model } from '../src/models/types.js';
-import { runBackendContract } from './contracts/backend-contract.js';
+import { createModel } from '../../src/models/model.js';
+import { lintGbnf } from '../../src/models/local/gbnf-lint.js';
+import { writeTinyGguf } from '../../src/models/testing/tiny-gguf.js';
+import type { ChatMessage, Model } from '../../src/models/types.js';
+import { runBackendContract } from '../contracts/backend-contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'crucible-gguf-'));
 const modelPath = join(dir, 'tiny.gguf');

@@ -2,10 +2,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createHash } from 'node:crypto';
-import { canonicalJson, requestHash } from '../src/models/cache.js';
-import { CacheMissError } from '../src/models/errors.js';
-import type { GenerateRequest, Model } from '../src/models/types.js';
-import { fixture, user, type Fixture } from './models-support.js';
+import { canonicalJson, requestHash } from '../../src/models/cache.js';
+import { CacheMissError } from '../../src/models/errors.js';
+import type { GenerateRequest, Model } from '../../src/models/types.js';
+import { fixture, user, type Fixture } from '../models-support.js';
 
 let f: Fixture;
 before(async () => {

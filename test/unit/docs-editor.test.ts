@@ -14,8 +14,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import type { Element } from 'domhandler';
-import { applyEdit, docEditSchema, view, type DocEdit } from '../src/domains/docs/editor.js';
-import { outline } from '../src/domains/docs/outline.js';
+import { applyEdit, docEditSchema, view, type DocEdit } from '../../src/domains/docs/editor.js';
+import { outline } from '../../src/domains/docs/outline.js';
 import {
   elementsIn,
   parseFragmentHtml,
@@ -23,8 +23,8 @@ import {
   selectAll,
   uniqueSelector,
   type ParseProblem,
-} from '../src/domains/docs/parse.js';
-import { TemplateLibrary } from '../src/domains/docs/templates.js';
+} from '../../src/domains/docs/parse.js';
+import { TemplateLibrary } from '../../src/domains/docs/templates.js';
 
 const library = TemplateLibrary.shipped();
 const TEMPLATES = library.templates;

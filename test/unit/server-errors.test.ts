@@ -5,11 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { BadRequestError } from '../src/core/errors.js';
-import { createApp } from '../src/server/app.js';
-import type { Executor } from '../src/runtimes/executor.js';
-import { Metrics } from '../src/server/metrics.js';
-import { TaskVerifier } from '../src/server/verify-task.js';
+import { BadRequestError } from '../../src/core/errors.js';
+import { createApp } from '../../src/server/app.js';
+import type { Executor } from '../../src/runtimes/executor.js';
+import { Metrics } from '../../src/server/metrics.js';
+import { TaskVerifier } from '../../src/server/verify-task.js';
 
 class Throwing extends TaskVerifier {
   constructor(private readonly error: Error) {

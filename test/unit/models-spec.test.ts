@@ -4,12 +4,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { capabilitiesFor, CAPABILITY_TABLE, formatCapabilityTable } from '../src/models/capabilities.js';
-import { loadConfig } from '../src/models/config.js';
-import { ModelConfigError } from '../src/models/errors.js';
-import { PriceTable } from '../src/models/prices.js';
-import { resolveModel } from '../src/models/resolve.js';
-import { parseSpec } from '../src/models/spec.js';
+import { capabilitiesFor, CAPABILITY_TABLE, formatCapabilityTable } from '../../src/models/capabilities.js';
+import { loadConfig } from '../../src/models/config.js';
+import { ModelConfigError } from '../../src/models/errors.js';
+import { PriceTable } from '../../src/models/prices.js';
+import { resolveModel } from '../../src/models/resolve.js';
+import { parseSpec } from '../../src/models/spec.js';
 
 test('specs: each form parses to its kind, model and canonical text', () => {
   assert.deepEqual(parseSpec('http://localhost:8000/v1#Qwen/Qwen2.5-Coder-7B-Instruct'), {

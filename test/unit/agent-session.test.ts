@@ -9,15 +9,15 @@ import assert from 'node:assert/strict';
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { runAgent } from '../src/agents/agent.js';
-import { defaultTestCommand } from '../src/agents/test-summary.js';
-import { commandTools, FILE_TOOLS } from '../src/agents/tools.js';
-import { Workspace } from '../src/agents/workspace.js';
-import { createModel } from '../src/models/index.js';
-import type { FakeChatRequest, FakeReply } from '../src/models/testing/index.js';
-import { memoryTrace } from '../src/store/trace.js';
-import { stackRepo, tempDir } from './agent-support.js';
-import { fixture } from './models-support.js';
+import { runAgent } from '../../src/agents/agent.js';
+import { defaultTestCommand } from '../../src/agents/test-summary.js';
+import { commandTools, FILE_TOOLS } from '../../src/agents/tools.js';
+import { Workspace } from '../../src/agents/workspace.js';
+import { createModel } from '../../src/models/index.js';
+import type { FakeChatRequest, FakeReply } from '../../src/models/testing/index.js';
+import { memoryTrace } from '../../src/store/trace.js';
+import { stackRepo, tempDir } from '../agent-support.js';
+import { fixture } from '../models-support.js';
 
 /** Replies by turn: the n-th request gets the n-th call. */
 const byTurn = (calls: ReadonlyArray<{ name: string; arguments: unknown }>) => (request: FakeChatRequest) => {

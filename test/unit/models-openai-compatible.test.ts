@@ -4,11 +4,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { createModel } from '../src/models/model.js';
-import { MissingApiKeyError, ModelConfigError } from '../src/models/errors.js';
-import type { FakeChatRequest, FakeOpenAIServer, FakeReply } from '../src/models/testing/index.js';
-import { runBackendContract, type NeutralReply, type SeenRequest } from './contracts/backend-contract.js';
-import { fixture, user, type Fixture } from './models-support.js';
+import { createModel } from '../../src/models/model.js';
+import { MissingApiKeyError, ModelConfigError } from '../../src/models/errors.js';
+import type { FakeChatRequest, FakeOpenAIServer, FakeReply } from '../../src/models/testing/index.js';
+import { runBackendContract, type NeutralReply, type SeenRequest } from '../contracts/backend-contract.js';
+import { fixture, user, type Fixture } from '../models-support.js';
 
 /** A neutral reply as the fake OpenAI-compatible server scripts it. */
 export function openAIReply(reply: NeutralReply): FakeReply {

@@ -4,17 +4,17 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { EMPTY_CONFIG, type CrucibleConfig } from '../src/models/config.js';
-import { ModelCallError } from '../src/models/errors.js';
-import { createModel, type ModelOptions } from '../src/models/model.js';
+import { EMPTY_CONFIG, type CrucibleConfig } from '../../src/models/config.js';
+import { ModelCallError } from '../../src/models/errors.js';
+import { createModel, type ModelOptions } from '../../src/models/model.js';
 import {
   startFakeOllamaServer,
   type FakeOllamaReply,
   type FakeOllamaRequest,
   type FakeOllamaServer,
-} from '../src/models/testing/index.js';
-import { runBackendContract, type NeutralReply, type SeenRequest } from './contracts/backend-contract.js';
-import { serverFixture, user, type ServerFixture } from './models-support.js';
+} from '../../src/models/testing/index.js';
+import { runBackendContract, type NeutralReply, type SeenRequest } from '../contracts/backend-contract.js';
+import { serverFixture, user, type ServerFixture } from '../models-support.js';
 
 const MODELS = ['qwen2.5-coder', 'qwen2.5-coder:7b'];
 
