@@ -37,21 +37,24 @@ export interface PackRequests {
 
 const MAX_ARTIFACT = 4 << 20;
 
-/** The candidates of a request: an artifact as a string, or `{id, code}`; at most 1024. */
-export const RequestCandidatesSchema = z
-  .array(
-    z.union(
-      [
-        z.string().max(MAX_ARTIFACT),
-        z.strictObject({ id: z.string().max(200).optional(), code: z.string().max(MAX_ARTIFACT) }),
-      ],
-      {
-        error: 'each candidate is an artifact (a string) or {id, code}',
-      },
-    ),
-  )
-  .min(1, 'candidates is empty: send at least one')
-  .max(1024, 'at most 1024 candidates per request');
+/**
+ * The candidates of a request: each `noun` (a query, a program, an artifact) as a string, or
+ * `{id, code}`; 1 to 1024 of them, each at most `maxBytes` when given.
+ */
+export function requestCandidates(noun: string, maxBytes?: number) {
+  const code = maxBytes === undefined ? z.string() : z.string().max(maxBytes);
+  return z
+    .array(
+      z.union([code, z.strictObject({ id: z.string().max(200).optional(), code })], {
+        error: `each candidate is ${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun} (a string) or {id, code}`,
+      }),
+    )
+    .min(1, `candidates is empty: send at least one ${noun}`)
+    .max(1024, 'at most 1024 candidates per request');
+}
+
+/** The candidates of a request in a task line's form (domains/line-request.ts). */
+export const RequestCandidatesSchema = requestCandidates('artifact', MAX_ARTIFACT);
 
 export const WeightsSchema = z.array(z.number().min(0)).length(5, 'weights needs one entry per level (5)').optional();
 

@@ -4,6 +4,7 @@
  * unknown fields are ignored as pydantic does, so a client that sends more still works.
  */
 import { z } from 'zod';
+import { requestCandidates } from '../domains/request.js';
 
 /** SandboxFusion's language names; the ones this server runs are mapped in languages.ts. */
 export const SANDBOX_FUSION_LANGUAGES = [
@@ -117,14 +118,7 @@ export const VerifyTestSchema = z.strictObject({
 
 export const VerifyRequestSchema = z.strictObject({
   language: languageField,
-  candidates: z
-    .array(
-      z.union([z.string(), z.strictObject({ id: z.string().max(200).optional(), code: z.string() })], {
-        error: 'each candidate is a program (a string) or {id, code}',
-      }),
-    )
-    .min(1, 'candidates is empty: send at least one program')
-    .max(1024, 'at most 1024 candidates per request'),
+  candidates: requestCandidates('program'),
   tests: z
     .array(VerifyTestSchema)
     .min(1, 'tests is empty: send at least one {stdin, expected_stdout}')

@@ -1,6 +1,6 @@
 /** The body of `POST /v1/verify` with `"domain": "sql"`: one SQL task inline and its candidate queries (verify-request.ts judges it). */
 import { z } from 'zod';
-import { WeightsSchema } from '../request.js';
+import { requestCandidates, WeightsSchema } from '../request.js';
 
 const MAX_SQL = 1 << 20;
 
@@ -25,20 +25,7 @@ export const SqlVerifyRequestSchema = z.strictObject({
       })
       .default('sqlite'),
   }),
-  candidates: z
-    .array(
-      z.union(
-        [
-          z.string().max(MAX_SQL),
-          z.strictObject({ id: z.string().max(200).optional(), code: z.string().max(MAX_SQL) }),
-        ],
-        {
-          error: 'each candidate is a query (a string) or {id, code}',
-        },
-      ),
-    )
-    .min(1, 'candidates is empty: send at least one query')
-    .max(1024, 'at most 1024 candidates per request'),
+  candidates: requestCandidates('query', MAX_SQL),
   /** Databases generated from the schema (test-suite accuracy); a difference is shrunk to the fewest rows. */
   augment: z
     .strictObject({
