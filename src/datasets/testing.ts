@@ -7,7 +7,7 @@ import { gzipSync } from 'node:zlib';
 
 /** The shared datasets folder (CRUCIBLE_DATASETS, else /work/shared/datasets beside the checkout). */
 export const DATASETS = resolve(
-  process.env.CRUCIBLE_DATASETS ?? join(import.meta.dirname, '../../../../shared/datasets'),
+  process.env.CRUCIBLE_DATASETS ?? join(import.meta.dirname, '../../../shared/datasets'),
 );
 
 /** `{ skip }` options for node:test: skip with a message when a real data file is absent. */

@@ -21,6 +21,14 @@
  */
 
 /**
+ * A pack's view of its own `crucible audit` document (SQL's: references, rewrites, injected bugs).
+ * @typedef {object} AuditView
+ * @property {string} name
+ * @property {(doc: Record<string, unknown>) => boolean} matches
+ * @property {(props: { entry: ReportDocument, doc: any }) => Child} render
+ */
+
+/**
  * @typedef {object} ShapeView
  * @property {string} name
  * @property {(value: unknown) => boolean} matches
@@ -35,6 +43,8 @@ const comparisonViews = [];
 const counterexampleViews = [];
 /** @type {ShapeView[]} */
 const inputViews = [];
+/** @type {AuditView[]} */
+const auditViews = [];
 
 /**
  * @param {readonly string[]} kinds
@@ -87,3 +97,14 @@ export function registerInputView(view) {
 
 /** @param {unknown} value */
 export const inputView = (value) => inputViews.find((view) => view.matches(value));
+
+/**
+ * An audit document's view, by shape: a pack's own, tried before the functions audit's.
+ * @param {AuditView} view
+ */
+export function registerAuditView(view) {
+  auditViews.push(view);
+}
+
+/** @param {Record<string, unknown>} doc */
+export const auditView = (doc) => auditViews.find((view) => view.matches(doc));

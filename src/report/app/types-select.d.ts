@@ -150,23 +150,3 @@ export interface FunctionAuditDocument {
   readonly disagreements: readonly AuditEntry[];
   readonly mutation?: MutationReport;
 }
-
-/** `crucible audit` on SQL tasks. */
-export interface SqlAuditDocument {
-  readonly dataset: string;
-  readonly seed?: number;
-  readonly references: {
-    readonly total: number;
-    readonly failing: readonly { readonly task_id: string; readonly why: string }[];
-  };
-  readonly rewrites: {
-    readonly total: number;
-    readonly failing: readonly { readonly task_id: string; readonly sql: string; readonly why: string }[];
-  };
-  readonly bugs?: {
-    readonly injected: number;
-    readonly caughtByBase: number;
-    readonly caught: number;
-    readonly syntax: number;
-  };
-}

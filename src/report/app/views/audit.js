@@ -3,8 +3,8 @@
  * For functions: its false-negative and false-positive rates, the references it fails, the
  * known-wrong programs it passes and the programs it could not judge, each with its
  * explanation; with --mutants, each task's mutation score and its surviving mutants as diffs
- * against the reference. For SQL tasks: the references that fail their own checks, the known
- * rewrites that fail, and the injected bugs told apart.
+ * against the reference. A pack's own audit document has its pack's view (PackModule.reportView,
+ * registered with registerAuditView), tried first.
  */
 import { html } from 'htm/preact';
 import { useMemo, useState } from 'preact/hooks';
@@ -24,11 +24,10 @@ import {
 } from '../components/select-parts.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { count, percent } from '../format.js';
-import { registerDocumentView } from '../registry.js';
+import { auditView, registerDocumentView } from '../registry.js';
 
 /** @typedef {import('../types').ReportDocument} ReportDocument */
 /** @typedef {import('../types-select').FunctionAuditDocument} FunctionAuditDocument */
-/** @typedef {import('../types-select').SqlAuditDocument} SqlAuditDocument */
 /** @typedef {import('../types-select').AuditEntry} AuditEntry */
 /** @typedef {import('../types-select').MutationReport} MutationReport */
 /** @typedef {import('../types-select').TaskMutationScore} TaskMutationScore */
@@ -333,106 +332,11 @@ function FunctionAudit({ entry, doc }) {
   </div>`;
 }
 
-/** @param {{ entry: ReportDocument, doc: SqlAuditDocument }} props */
-function SqlAudit({ entry, doc }) {
-  const refs = doc.references;
-  const rewrites = doc.rewrites;
-  const bugs = doc.bugs;
-  return html`<div class="view audit-view">
-    <${ViewHeader}
-      title=${doc.dataset}
-      kind="audit"
-      file=${entry.name}
-      facts=${[
-        ['domain', 'SQL'],
-        ['seed', doc.seed === undefined ? undefined : String(doc.seed)],
-      ]}
-    />
-    <section class="cards" aria-label="Summary">
-      <div class="card">
-        <h2>References</h2>
-        <${Figures}
-          figures=${[
-            { key: 'references', label: 'distinct queries', value: count(refs.total) },
-            {
-              key: 'references-passing',
-              label: 'pass their own checks',
-              value: count(refs.total - refs.failing.length),
-              note: percent(refs.total ? (refs.total - refs.failing.length) / refs.total : undefined),
-            },
-          ]}
-        />
-      </div>
-      <div class="card">
-        <h2>Known rewrites</h2>
-        <${Figures}
-          figures=${[
-            { key: 'rewrites', label: 'rewrites', value: count(rewrites.total) },
-            { key: 'rewrites-passing', label: 'pass', value: count(rewrites.total - rewrites.failing.length) },
-          ]}
-        />
-      </div>
-      ${
-        bugs &&
-        html`<div class="card">
-        <h2>Injected bugs</h2>
-        <${Figures}
-          figures=${[
-            { key: 'bugs', label: 'told apart from the reference', value: count(bugs.injected) },
-            {
-              key: 'bugs-base',
-              label: "on the task's own database",
-              value: count(bugs.caughtByBase),
-              note: percent(bugs.injected ? bugs.caughtByBase / bugs.injected : undefined),
-            },
-            {
-              key: 'bugs-generated',
-              label: 'only on generated databases',
-              value: count(bugs.injected - bugs.caughtByBase),
-            },
-            { key: 'bugs-syntax', label: 'syntax faults rejected', value: count(bugs.syntax) },
-          ]}
-        />
-      </div>`
-      }
-    </section>
-    <section class="card audit-list" aria-labelledby="sql-references-title" data-list="failing-references">
-      <h2 id="sql-references-title">References that fail their own checks <span class="muted" data-count>${count(refs.failing.length)}</span></h2>
-      ${
-        refs.failing.length === 0
-          ? html`<p class="empty-list">None: every reference runs and gives a result on its database.</p>`
-          : refs.failing.map(
-              (f) => html`<article class="audit-entry" data-task=${f.task_id}>
-                <header class="ae-head"><span class="mono ae-task">${f.task_id}</span></header>
-                <pre class="message">${f.why}</pre>
-              </article>`,
-            )
-      }
-    </section>
-    <section class="card audit-list" aria-labelledby="sql-rewrites-title" data-list="failing-rewrites">
-      <h2 id="sql-rewrites-title">Known rewrites judged different <span class="muted" data-count>${count(rewrites.failing.length)}</span></h2>
-      <p class="muted small">A dataset's other gold queries for the same question must pass: each that fails is a fact about the dataset or about the checks.</p>
-      ${
-        rewrites.failing.length === 0
-          ? html`<p class="empty-list">None: every known rewrite passes.</p>`
-          : rewrites.failing.map(
-              (f) => html`<article class="audit-entry" data-task=${f.task_id}>
-                <header class="ae-head"><span class="mono ae-task">${f.task_id}</span></header>
-                <${Program} source=${f.sql} language="sql" label=${`rewrite of ${f.task_id}`} />
-                <pre class="message">${f.why}</pre>
-              </article>`,
-            )
-      }
-    </section>
-  </div>`;
-}
-
 /** @param {{ entry: ReportDocument }} props */
 function AuditView({ entry }) {
   const doc = entry.document;
-  const references = /** @type {Record<string, unknown> | undefined} */ (doc.references);
-  if (references && Array.isArray(references.failing))
-    return html`<${SqlAudit} entry=${entry} doc=${/** @type {SqlAuditDocument} */ (/** @type {unknown} */ (doc))} />`;
+  const own = auditView(doc);
+  if (own) return html`<${own.render} entry=${entry} doc=${doc} />`;
   return html`<${FunctionAudit} entry=${entry} doc=${/** @type {FunctionAuditDocument} */ (/** @type {unknown} */ (doc))} />`;
 }
 
