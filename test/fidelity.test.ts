@@ -167,6 +167,9 @@ for (const [name, file, suite, skip] of [
         { concurrency: 8 },
       );
       const agreement = compareWithLabels(candidates, labels, results);
+      t.diagnostic(
+        `${name}: ${(100 * agreement.rate).toFixed(1)}% agreement over ${agreement.compared} labelled samples`,
+      );
       // An eighth of the samples measures the rate within about a point (97.9% for HumanEval's, 98.6% in all).
       assert.ok(agreement.rate >= (FULL ? 0.98 : 0.97), `agreement ${agreement.rate} over ${agreement.compared}`);
       assert.equal(results.filter((r) => r.status === 'no-verdict').length, 0);
