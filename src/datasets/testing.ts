@@ -6,9 +6,7 @@ import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 /** The shared datasets folder (CRUCIBLE_DATASETS, else /work/shared/datasets beside the checkout). */
-export const DATASETS = resolve(
-  process.env.CRUCIBLE_DATASETS ?? join(import.meta.dirname, '../../../shared/datasets'),
-);
+export const DATASETS = resolve(process.env.CRUCIBLE_DATASETS ?? join(import.meta.dirname, '../../../shared/datasets'));
 
 /** `{ skip }` options for node:test: skip with a message when a real data file is absent. */
 export function realFile(relative: string): { path: string; skip: false } | { path: string; skip: string } {
