@@ -93,21 +93,17 @@ export class Harness {
         baseline.problem ?? `suite ${missing.name} needs expected outputs, but the task has no reference solution`;
       return this.verdictOf(task, { kind: 'no-verdict', why: message }, started);
     }
+    const run = () => this.runtime(task.language).run({ program, suites, limits: this.limits, ...signal });
     const runStarted = performance.now();
-    let result = await this.runtime(task.language).run({ program, suites, limits: this.limits, ...signal });
-    // Aborted while it ran: whatever the run ended as (a worker killed as it started reads as an
-    // error), nobody reads it, so it says nothing about the program.
-    if (options.signal?.aborted) return this.verdictOf(task, { kind: 'no-verdict', why: ABANDONED }, started);
+    const result = await run();
     let verdict = this.verdictOf(task, result, started);
-    if (
-      verdict.status === 'timeout' &&
-      !hadTheCpu(result, performance.now() - runStarted) &&
-      !options.signal?.aborted
-    ) {
-      result = await this.runtime(task.language).run({ program, suites, limits: this.limits, ...signal });
-      verdict = this.verdictOf(task, result, started);
-    }
-    const check = task.language === 'typescript' && this.options.typeCheck !== false && !options.signal?.aborted;
+    if (!options.signal?.aborted && verdict.status === 'timeout' && !hadTheCpu(result, performance.now() - runStarted))
+      verdict = this.verdictOf(task, await run(), started);
+    // Aborted while it ran: whatever else the run ended as (a worker killed as it started reads
+    // as an error), nobody reads it, so it says nothing about the program.
+    if (options.signal?.aborted && verdict.status !== 'no-verdict')
+      return this.verdictOf(task, { kind: 'no-verdict', why: ABANDONED }, started);
+    const check = task.language === 'typescript' && this.options.typeCheck !== false;
     return check ? this.withTypeErrors(verdict, program) : verdict;
   }
 
