@@ -70,10 +70,10 @@ export interface PackModule<T extends Identified = Identified, C extends Checks<
   /** Judges that need no runtime, by the name `eval --judge` takes. */
   readonly judges?: Readonly<Record<string, StaticJudge<T>>>;
   /**
-   * The pack's own view of its counterexamples and failing inputs in the report and the
-   * dashboard: the path of a browser module in the pack's folder whose default export takes the
-   * report's kit (`src/report/app/view-kit.js`) and registers views by shape. Without one, they
-   * show as JSON and text.
+   * The pack's own views of its counterexamples, failing inputs and audit document in the report
+   * and the dashboard: the path of a browser module in the pack's folder whose default export
+   * takes the report's kit (`src/report/app/view-kit.js`) and registers views by shape. Without
+   * one, they show as JSON and text (an audit document as a functions audit).
    */
   readonly reportView?: string;
   /** The pack on its runtime (sandboxed engine workers, a confined browser), until `close`. */
